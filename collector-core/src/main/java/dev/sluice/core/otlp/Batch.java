@@ -62,6 +62,7 @@ public final class Batch {
     }
     slices[tail++] = slice;
     units += slice.units();
+    slice.index().retain(1);
   }
 
   /** Moves every slice of {@code other} to the end of this batch; {@code other} ends empty. */
@@ -77,7 +78,10 @@ public final class Batch {
     System.arraycopy(other.slices, other.head, slices, tail, count);
     tail += count;
     units += other.units;
-    other.clear();
+    Arrays.fill(other.slices, other.head, other.tail, null);
+    other.head = 0;
+    other.tail = 0;
+    other.units = 0;
   }
 
   /**
@@ -112,6 +116,7 @@ public final class Batch {
     head = end;
     if (remaining > 0 && head < tail) {
       Slice cut = slices[head];
+      cut.index().retain(1);
       destination.slices[destination.tail++] = cut.head(remaining);
       slices[head] = cut.tail(remaining);
       moved += remaining;
@@ -125,8 +130,28 @@ public final class Batch {
     return moved;
   }
 
-  /** Drops every slice. */
+  /**
+   * About the size of this batch marshaled: its items and each slice's headers, without coalescing.
+   * For queue accounting; O(slices).
+   */
+  public long marshaledSizeEstimate() {
+    long bytes = 0;
+    for (int i = head; i < tail; i++) {
+      Slice slice = slices[i];
+      OtlpIndex index = slice.index();
+      bytes += index.resourceHeaderBytes(slice.resource()) + 8;
+      if (slice.scope() >= 0) {
+        bytes += index.scopeHeaderBytes(slice.scope()) + 8 + OtlpMarshaler.itemBytes(slice);
+      }
+    }
+    return bytes;
+  }
+
+  /** Drops every slice; requests held for memory accounting learn when their last slice is gone. */
   public void clear() {
+    for (int i = head; i < tail; i++) {
+      slices[i].index().release(1);
+    }
     Arrays.fill(slices, head, tail, null);
     head = 0;
     tail = 0;

@@ -1,5 +1,8 @@
 package dev.sluice.core.otlp;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * What the indexer learned about one validated request: where each resource block's header, each
  * scope block's header and each item lies in the request's bytes. Immutable; the bytes it points
@@ -83,6 +86,25 @@ public final class OtlpIndex {
   private final int itemCount;
   private final long unitCount;
 
+  // How many slices (plus the receiver's hold) still refer to the request; at zero the releaser
+  // learns that the request's memory is free.
+  private static final VarHandle REFERENCES;
+  private volatile int references;
+  private volatile Releaser releaser;
+
+  static {
+    try {
+      REFERENCES = MethodHandles.lookup().findVarHandle(OtlpIndex.class, "references", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** Told once when nothing refers to a held request any more. */
+  public interface Releaser {
+    void released(OtlpIndex request);
+  }
+
   OtlpIndex(
       Signal signal,
       byte[] source,
@@ -114,6 +136,38 @@ public final class OtlpIndex {
 
   public Signal signal() {
     return signal;
+  }
+
+  /**
+   * Takes a hold on the request for whoever accounts for its memory: from now on every slice of it
+   * counts as a reference, and when the hold is let go ({@link #releaseHold()}) and the last slice
+   * is cleared, {@code releaser} is told once. Call before making any batch of it.
+   */
+  public void hold(Releaser releaser) {
+    this.releaser = releaser;
+    REFERENCES.getAndAdd(this, 1);
+  }
+
+  /** Lets go of the hold taken by {@link #hold}. */
+  public void releaseHold() {
+    release(1);
+  }
+
+  void retain(int count) {
+    REFERENCES.getAndAdd(this, count);
+  }
+
+  void release(int count) {
+    int left = (int) REFERENCES.getAndAdd(this, -count) - count;
+    if (left == 0) {
+      Releaser r = releaser;
+      if (r != null) {
+        releaser = null;
+        r.released(this);
+      }
+    } else if (left < 0) {
+      throw new IllegalStateException("request released more often than retained");
+    }
   }
 
   /** The request bytes the index points into; never written after indexing. */

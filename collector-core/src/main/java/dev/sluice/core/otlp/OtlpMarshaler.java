@@ -91,7 +91,7 @@ public final class OtlpMarshaler {
   }
 
   /** Bytes of the item fields a slice covers, as they will be written. */
-  private static long itemBytes(Slice slice) {
+  static long itemBytes(Slice slice) {
     OtlpIndex index = slice.index();
     if (index.signal() != Signal.METRICS) {
       return wholeItemBytes(index, slice.scope(), slice.itemFrom(), slice.itemTo());

@@ -1,0 +1,23 @@
+package dev.sluice.core.component;
+
+import java.time.Duration;
+
+/**
+ * An exporter's configuration: its own keys plus the shared sending queue, retry and timeout.
+ * Exporters without them (blackhole, debug) keep the defaults: no queue, no retry.
+ */
+public interface ExporterConfig extends ComponentConfig {
+  default QueueConfig sendingQueue() {
+    return QueueConfig.DISABLED;
+  }
+
+  default RetryConfig retryOnFailure() {
+    return new RetryConfig(
+        false, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(5), 1.5, 0.5);
+  }
+
+  /** The limit on one send attempt. */
+  default Duration timeout() {
+    return Duration.ofSeconds(5);
+  }
+}

@@ -1,0 +1,92 @@
+package dev.sluice.core.pipeline;
+
+import dev.sluice.core.otlp.OtlpIndex;
+import dev.sluice.core.telemetry.MetricRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The collector-wide bound on data held in pipelines: the bytes of the requests that batches still
+ * refer to (each request counted once, however many pipelines and exporters share it), and their
+ * units (spans, data points, log records).
+ *
+ * <p>A request is admitted whole or refused at once; it is released when the last slice that refers
+ * to it is cleared, after every exporter has sent or dropped it.
+ */
+public final class MemoryBudget implements OtlpIndex.Releaser {
+  private final long maxBytes;
+  private final long maxUnits;
+  private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong units = new AtomicLong();
+
+  public MemoryBudget(long maxBytes, long maxUnits) {
+    if (maxBytes <= 0 || maxUnits <= 0) {
+      throw new IllegalArgumentException("limits must be positive: " + maxBytes + ", " + maxUnits);
+    }
+    this.maxBytes = maxBytes;
+    this.maxUnits = maxUnits;
+  }
+
+  /** A default for a JVM: a third of the maximum heap, which leaves room for copies in flight. */
+  public static long defaultMaxBytes() {
+    return Runtime.getRuntime().maxMemory() / 3;
+  }
+
+  /**
+   * Admits the request if both bounds have room for it; the request is then held for this budget
+   * ({@link OtlpIndex#hold}) and the caller must {@link OtlpIndex#releaseHold()} once it has made
+   * its batches.
+   */
+  public boolean tryAdmit(OtlpIndex request) {
+    long requestBytes = request.retainedBytes();
+    long requestUnits = request.unitCount();
+    if (bytes.addAndGet(requestBytes) > maxBytes) {
+      bytes.addAndGet(-requestBytes);
+      return false;
+    }
+    if (units.addAndGet(requestUnits) > maxUnits) {
+      units.addAndGet(-requestUnits);
+      bytes.addAndGet(-requestBytes);
+      return false;
+    }
+    request.hold(this);
+    return true;
+  }
+
+  @Override
+  public void released(OtlpIndex request) {
+    bytes.addAndGet(-request.retainedBytes());
+    units.addAndGet(-request.unitCount());
+  }
+
+  public long usedBytes() {
+    return bytes.get();
+  }
+
+  public long usedUnits() {
+    return units.get();
+  }
+
+  public long maxBytes() {
+    return maxBytes;
+  }
+
+  public long maxUnits() {
+    return maxUnits;
+  }
+
+  /** Publishes the budget's use and capacity as gauges. */
+  public void register(MetricRegistry metrics) {
+    metrics.gauge(
+        "sluice_pipeline_memory_used_bytes",
+        "Bytes of requests held in pipelines",
+        this::usedBytes);
+    metrics.gauge(
+        "sluice_pipeline_memory_limit_bytes",
+        "The bound on bytes of requests held in pipelines",
+        () -> maxBytes);
+    metrics.gauge(
+        "sluice_pipeline_items",
+        "Spans, data points and log records held in pipelines",
+        this::usedUnits);
+  }
+}

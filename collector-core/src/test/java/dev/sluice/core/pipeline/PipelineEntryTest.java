@@ -1,0 +1,85 @@
+package dev.sluice.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.component.Admission;
+import dev.sluice.core.otlp.OtlpIndex;
+import dev.sluice.core.testkit.RecordingExporter;
+import dev.sluice.core.testkit.SequencedSpans;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PipelineEntryTest {
+  private final PipelineFixture fixture = new PipelineFixture();
+
+  @Test
+  void refusesOnceTheBudgetIsFullAndDeliversEverythingAcceptedWhenTheDestinationReturns()
+      throws Exception {
+    OtlpIndex probe = SequencedSpans.indexed("a", 0, 100);
+    MemoryBudget budget = new MemoryBudget(probe.retainedBytes() * 10, 1_000_000);
+    RecordingExporter stalled = new RecordingExporter().close();
+    QueuedExporter exporter =
+        fixture.exporter(
+            "otlp",
+            stalled,
+            PipelineFixture.config(PipelineFixture.queue(1, 2), PipelineFixture.fastRetry()));
+    BatchProcessor batcher =
+        new BatchProcessor(
+            fixture.settings(dev.sluice.core.component.ComponentKind.PROCESSOR, "batch"),
+            new BatchConfig(100, 100, Duration.ofMillis(10)),
+            dev.sluice.core.otlp.Signal.TRACES,
+            new Fanout(List.of(exporter)));
+    PipelineEntry entry = new PipelineEntry(budget, List.of(batcher), 1000);
+
+    List<Integer> accepted = new ArrayList<>();
+    Admission last = Admission.ACCEPTED;
+    for (int i = 0; i < 100 && last == Admission.ACCEPTED; i++) {
+      last = entry.consume(SequencedSpans.indexed("a", i * 100, 100));
+      if (last == Admission.ACCEPTED) {
+        for (int n = i * 100; n < (i + 1) * 100; n++) {
+          accepted.add(n);
+        }
+      }
+    }
+
+    assertThat(last).isEqualTo(Admission.FULL);
+    assertThat(accepted).hasSizeBetween(500, 1000);
+    assertThat(budget.usedBytes()).isLessThanOrEqualTo(budget.maxBytes());
+
+    stalled.open();
+    assertThat(stalled.awaitDeliveredUnits(accepted.size(), 10, TimeUnit.SECONDS)).isTrue();
+    List<Integer> delivered = new ArrayList<>();
+    stalled.delivered().forEach(a -> delivered.addAll(SequencedSpans.numbers(a.request())));
+    assertThat(delivered).isEqualTo(accepted);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (budget.usedBytes() > 0 && deadline - System.nanoTime() > 0) {
+      Thread.sleep(5);
+    }
+    assertThat(budget.usedBytes()).isZero();
+    batcher.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    exporter.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+  }
+
+  @Test
+  void refusesEverythingOnceClosed() {
+    PipelineEntry entry =
+        new PipelineEntry(
+            new MemoryBudget(1 << 20, 1000), List.of(batch -> Admission.ACCEPTED), 1000);
+    entry.close();
+
+    assertThat(entry.consume(SequencedSpans.indexed("a", 0, 1))).isEqualTo(Admission.CLOSED);
+  }
+
+  @Test
+  void refusesARequestWithMoreUnitsThanTheBudgetHasRoomFor() {
+    MemoryBudget budget = new MemoryBudget(1 << 20, 50);
+    PipelineEntry entry = new PipelineEntry(budget, List.of(batch -> Admission.ACCEPTED), 1000);
+
+    assertThat(entry.consume(SequencedSpans.indexed("a", 0, 51))).isEqualTo(Admission.FULL);
+    assertThat(budget.usedBytes()).isZero();
+    assertThat(budget.usedUnits()).isZero();
+  }
+}

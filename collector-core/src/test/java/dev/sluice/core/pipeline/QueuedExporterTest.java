@@ -1,0 +1,173 @@
+package dev.sluice.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.core.component.Admission;
+import dev.sluice.core.component.ExportResult;
+import dev.sluice.core.component.QueueConfig;
+import dev.sluice.core.component.RetryConfig;
+import dev.sluice.core.otlp.Batch;
+import dev.sluice.core.testkit.RecordingExporter;
+import dev.sluice.core.testkit.SequencedSpans;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class QueuedExporterTest {
+  private final PipelineFixture fixture = new PipelineFixture();
+
+  private static SharedBatch spans(int count) {
+    return new SharedBatch(Batch.of(SequencedSpans.indexed("a", 0, count)), 1);
+  }
+
+  @Test
+  void retriesARetryableFailureAndDeliversOnce() throws Exception {
+    RecordingExporter exporter =
+        new RecordingExporter()
+            .thenAnswer(
+                ExportResult.retryable("unavailable", 0), ExportResult.retryable("unavailable", 0));
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp",
+            exporter,
+            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+
+    queued.send(spans(5));
+
+    assertThat(exporter.awaitDeliveredUnits(5, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(exporter.attempts()).hasSize(3);
+    assertThat(exporter.delivered()).hasSize(1);
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    assertThat(fixture.prometheus())
+        .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 5")
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 0");
+  }
+
+  @Test
+  void dropsAPermanentFailureWithoutRetryAndCountsIt() throws Exception {
+    RecordingExporter exporter =
+        new RecordingExporter().thenAnswer(ExportResult.permanent("invalid argument"));
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp",
+            exporter,
+            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+
+    queued.send(spans(7));
+    assertThat(exporter.awaitAttempts(1, 10, TimeUnit.SECONDS)).isTrue();
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+
+    assertThat(exporter.attempts()).hasSize(1);
+    assertThat(fixture.prometheus())
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 7")
+        .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 0");
+  }
+
+  @Test
+  void waitsAtLeastTheDelayTheDestinationAsksFor() throws Exception {
+    long askedNanos = TimeUnit.MILLISECONDS.toNanos(300);
+    RecordingExporter exporter =
+        new RecordingExporter().thenAnswer(ExportResult.retryable("slow down", askedNanos));
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp",
+            exporter,
+            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+
+    queued.send(spans(1));
+    assertThat(exporter.awaitDeliveredUnits(1, 10, TimeUnit.SECONDS)).isTrue();
+
+    List<RecordingExporter.Attempt> attempts = exporter.attempts();
+    assertThat(attempts.get(1).atNanos() - attempts.get(0).atNanos())
+        .isGreaterThanOrEqualTo(askedNanos);
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+  }
+
+  @Test
+  void givesUpAfterMaxElapsedTime() throws Exception {
+    RecordingExporter exporter =
+        new RecordingExporter().answerWith(batch -> ExportResult.retryable("down", 0));
+    RetryConfig retry =
+        new RetryConfig(
+            true, Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(100), 1.5, 0);
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp", exporter, PipelineFixture.config(PipelineFixture.queue(1, 10), retry));
+
+    queued.send(spans(3));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!fixture
+            .prometheus()
+            .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 3")
+        && deadline - System.nanoTime() > 0) {
+      Thread.sleep(10);
+    }
+
+    assertThat(fixture.prometheus())
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 3");
+    assertThat(exporter.attempts()).hasSizeBetween(2, 20);
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+  }
+
+  @Test
+  void aFullQueueHasNoCapacityAndTheFanoutRefuses() throws Exception {
+    RecordingExporter exporter = new RecordingExporter().close();
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp",
+            exporter,
+            PipelineFixture.config(PipelineFixture.queue(1, 2), PipelineFixture.fastRetry()));
+    Fanout fanout = new Fanout(List.of(queued));
+
+    // One batch is taken by the consumer (and waits at the closed exporter), two fill the queue.
+    assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", 0, 1))))
+        .isEqualTo(Admission.ACCEPTED);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (queued.queued() > 0 && deadline - System.nanoTime() > 0) {
+      Thread.sleep(5);
+    }
+    assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", 1, 1))))
+        .isEqualTo(Admission.ACCEPTED);
+    assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", 2, 1))))
+        .isEqualTo(Admission.ACCEPTED);
+    assertThat(queued.hasCapacity()).isFalse();
+    assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", 3, 1))))
+        .isEqualTo(Admission.FULL);
+
+    exporter.open();
+    assertThat(exporter.awaitDeliveredUnits(3, 10, TimeUnit.SECONDS)).isTrue();
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+  }
+
+  @Test
+  void shutdownDrainsTheQueueBeforeStopping() throws Exception {
+    RecordingExporter exporter = new RecordingExporter();
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp",
+            exporter,
+            PipelineFixture.config(PipelineFixture.queue(2, 100), PipelineFixture.fastRetry()));
+    for (int i = 0; i < 20; i++) {
+      queued.send(spans(10));
+    }
+
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(10));
+
+    assertThat(exporter.deliveredUnits()).isEqualTo(200);
+  }
+
+  @Test
+  void withoutAQueueSendsOnTheCallersThread() throws Exception {
+    RecordingExporter exporter = new RecordingExporter();
+    QueuedExporter queued =
+        fixture.exporter(
+            "blackhole",
+            exporter,
+            PipelineFixture.config(QueueConfig.DISABLED, PipelineFixture.fastRetry()));
+
+    queued.send(spans(4));
+
+    assertThat(exporter.deliveredUnits()).isEqualTo(4);
+  }
+}
