@@ -1,0 +1,32 @@
+package dev.sluice.receiver.otlp;
+
+import dev.sluice.core.component.ComponentConfig;
+import dev.sluice.core.component.ConfigProblems;
+import dev.sluice.core.component.OptionalSection;
+
+/**
+ * The {@code otlp} receiver's configuration, with the OpenTelemetry Collector's keys: a protocol is
+ * served when its section is present, even empty ({@code grpc:}).
+ */
+public record OtlpReceiverConfig(Protocols protocols) implements ComponentConfig {
+  public static final OtlpReceiverConfig DEFAULT =
+      new OtlpReceiverConfig(new Protocols(GrpcServerConfig.DEFAULT, HttpServerConfig.DEFAULT));
+
+  /** The protocols served; a missing section is null. */
+  public record Protocols(
+      @OptionalSection GrpcServerConfig grpc, @OptionalSection HttpServerConfig http) {}
+
+  @Override
+  public void validate(ConfigProblems problems) {
+    if (protocols == null || (protocols.grpc() == null && protocols.http() == null)) {
+      problems.add("protocols", "must specify at least one protocol: grpc or http");
+      return;
+    }
+    if (protocols.grpc() != null) {
+      protocols.grpc().validate(problems.under("protocols.grpc"));
+    }
+    if (protocols.http() != null) {
+      protocols.http().validate(problems.under("protocols.http"));
+    }
+  }
+}

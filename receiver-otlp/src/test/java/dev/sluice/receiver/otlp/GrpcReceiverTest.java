@@ -1,0 +1,287 @@
+package dev.sluice.receiver.otlp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import com.google.rpc.RetryInfo;
+import dev.sluice.core.component.Admission;
+import dev.sluice.core.component.ComponentId;
+import dev.sluice.core.component.ComponentKind;
+import dev.sluice.core.component.ComponentSettings;
+import dev.sluice.core.component.RequestConsumer;
+import dev.sluice.core.grpc.ZstdCodec;
+import dev.sluice.core.otlp.OtlpIndex;
+import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.telemetry.MetricRegistry;
+import dev.sluice.core.testkit.SequencedSpans;
+import io.grpc.CallOptions;
+import io.grpc.CompressorRegistry;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.ClientCalls;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.logs.v1.LogsServiceGrpc;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class GrpcReceiverTest {
+  private final MetricRegistry metrics = new MetricRegistry();
+  private final Recorder traces = new Recorder();
+  private OtlpReceiver receiver;
+  private ManagedChannel channel;
+
+  /** A pipeline stand-in: records requests, answers with a settable admission. */
+  static final class Recorder implements RequestConsumer {
+    final List<OtlpIndex> requests = new ArrayList<>();
+    volatile Admission answer = Admission.ACCEPTED;
+
+    @Override
+    public synchronized Admission consume(OtlpIndex request) {
+      if (answer == Admission.ACCEPTED) {
+        requests.add(request);
+      }
+      return answer;
+    }
+
+    @Override
+    public long retryDelayMillis() {
+      return 1500;
+    }
+  }
+
+  private void start(int maxRecvMsgSizeMib) throws Exception {
+    GrpcServerConfig grpc =
+        new GrpcServerConfig(
+            "127.0.0.1:0",
+            "tcp",
+            null,
+            maxRecvMsgSizeMib,
+            0,
+            GrpcServerConfig.Keepalive.DEFAULT,
+            false);
+    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
+    consumers.put(Signal.TRACES, traces);
+    receiver =
+        (OtlpReceiver)
+            new OtlpReceiverFactory()
+                .create(
+                    new ComponentSettings(
+                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
+                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, null)),
+                    consumers);
+    receiver.start();
+    channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", receiver.grpcPort())
+            .usePlaintext()
+            .compressorRegistry(withZstd())
+            .build();
+  }
+
+  private static CompressorRegistry withZstd() {
+    CompressorRegistry registry = CompressorRegistry.getDefaultInstance();
+    registry.register(ZstdCodec.INSTANCE);
+    return registry;
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (receiver != null) {
+      receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    }
+  }
+
+  @Test
+  void acceptsARequestAndHandsItsBytesToThePipeline() throws Exception {
+    start(4);
+    ExportTraceServiceRequest request = SequencedSpans.request("svc", 0, 25);
+
+    ExportTraceServiceResponse response = TraceServiceGrpc.newBlockingStub(channel).export(request);
+
+    assertThat(response.hasPartialSuccess()).isFalse();
+    assertThat(traces.requests).hasSize(1);
+    assertThat(traces.requests.get(0).unitCount()).isEqualTo(25);
+    assertThat(prometheus())
+        .contains("otelcol_receiver_accepted_spans_total{receiver=\"otlp\",transport=\"grpc\"} 25");
+  }
+
+  @Test
+  void acceptsGzipAndZstdCompressedRequests() throws Exception {
+    start(4);
+    ExportTraceServiceRequest request = SequencedSpans.request("svc", 0, 100);
+
+    TraceServiceGrpc.newBlockingStub(channel).withCompression("gzip").export(request);
+    TraceServiceGrpc.newBlockingStub(channel).withCompression("zstd").export(request);
+
+    assertThat(traces.requests).hasSize(2);
+    assertThat(traces.requests).allMatch(r -> r.unitCount() == 100);
+  }
+
+  @Test
+  void answersInvalidArgumentWithTheValidatorsMessage() throws Exception {
+    start(4);
+    byte[] request = SequencedSpans.request("svc", 0, 3).toByteArray();
+    byte[] truncated = Arrays.copyOf(request, request.length - 1);
+
+    assertThatThrownBy(() -> sendRaw(truncated))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+              assertThat(e.getStatus().getDescription())
+                  .startsWith("resource_spans[0]")
+                  .contains("at offset");
+            });
+    assertThat(traces.requests).isEmpty();
+  }
+
+  @Test
+  void answersUnavailableWithRetryInfoWhenThePipelineIsFull() throws Exception {
+    start(4);
+    traces.answer = Admission.FULL;
+
+    assertThatThrownBy(
+            () ->
+                TraceServiceGrpc.newBlockingStub(channel)
+                    .export(SequencedSpans.request("svc", 0, 5)))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+              com.google.rpc.Status status = StatusProto.fromThrowable(e);
+              assertThat(status).isNotNull();
+              assertThat(status.getDetailsList()).hasSize(1);
+              try {
+                RetryInfo retry = status.getDetails(0).unpack(RetryInfo.class);
+                assertThat(retry.getRetryDelay().getSeconds()).isEqualTo(1);
+                assertThat(retry.getRetryDelay().getNanos()).isEqualTo(500_000_000);
+              } catch (com.google.protobuf.InvalidProtocolBufferException ex) {
+                throw new AssertionError(ex);
+              }
+            });
+    assertThat(prometheus())
+        .contains("otelcol_receiver_refused_spans_total{receiver=\"otlp\",transport=\"grpc\"} 5");
+  }
+
+  @Test
+  void answersResourceExhaustedForAnOversizeRequest() throws Exception {
+    start(1);
+    ExportTraceServiceRequest big =
+        ExportTraceServiceRequest.newBuilder()
+            .addResourceSpans(
+                ResourceSpans.newBuilder()
+                    .setResource(
+                        Resource.newBuilder()
+                            .addAttributes(
+                                KeyValue.newBuilder()
+                                    .setKey("blob")
+                                    .setValue(
+                                        AnyValue.newBuilder()
+                                            .setBytesValue(
+                                                ByteString.copyFrom(new byte[(1 << 20) + 10]))))))
+            .build();
+
+    assertThatThrownBy(() -> TraceServiceGrpc.newBlockingStub(channel).export(big))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+  }
+
+  @Test
+  void boundsTheDecompressedSizeOfAZipBomb() throws Exception {
+    start(1);
+    // 8 MiB of zeros compresses to a few KiB: the limit applies to the decompressed size.
+    ExportTraceServiceRequest bomb =
+        ExportTraceServiceRequest.newBuilder()
+            .addResourceSpans(
+                ResourceSpans.newBuilder()
+                    .setResource(
+                        Resource.newBuilder()
+                            .addAttributes(
+                                KeyValue.newBuilder()
+                                    .setKey("zeros")
+                                    .setValue(
+                                        AnyValue.newBuilder()
+                                            .setBytesValue(
+                                                ByteString.copyFrom(new byte[8 << 20]))))))
+            .build();
+
+    assertThatThrownBy(
+            () -> TraceServiceGrpc.newBlockingStub(channel).withCompression("gzip").export(bomb))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED));
+    assertThat(traces.requests).isEmpty();
+  }
+
+  @Test
+  void answersUnimplementedForASignalWithoutAPipeline() throws Exception {
+    start(4);
+
+    assertThatThrownBy(
+            () ->
+                LogsServiceGrpc.newBlockingStub(channel)
+                    .export(ExportLogsServiceRequest.getDefaultInstance()))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+  }
+
+  private byte[] sendRaw(byte[] body) {
+    MethodDescriptor<byte[], byte[]> method =
+        MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName("opentelemetry.proto.collector.trace.v1.TraceService/Export")
+            .setRequestMarshaller(RAW)
+            .setResponseMarshaller(RAW)
+            .build();
+    return ClientCalls.blockingUnaryCall(
+        channel, method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), body);
+  }
+
+  private static final MethodDescriptor.Marshaller<byte[]> RAW =
+      new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(byte[] value) {
+          return new ByteArrayInputStream(value);
+        }
+
+        @Override
+        public byte[] parse(InputStream stream) {
+          try {
+            return stream.readAllBytes();
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      };
+
+  private String prometheus() throws Exception {
+    StringWriter out = new StringWriter();
+    metrics.writePrometheus(out);
+    return out.toString();
+  }
+}
