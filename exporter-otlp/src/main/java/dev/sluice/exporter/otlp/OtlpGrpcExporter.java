@@ -1,0 +1,229 @@
+package dev.sluice.exporter.otlp;
+
+import dev.sluice.core.component.ComponentSettings;
+import dev.sluice.core.component.ExportResult;
+import dev.sluice.core.component.Exporter;
+import dev.sluice.core.component.TlsClientConfig;
+import dev.sluice.core.grpc.ZstdCodec;
+import dev.sluice.core.otlp.Batch;
+import dev.sluice.core.otlp.MarshalContext;
+import dev.sluice.core.otlp.OtlpMarshaler;
+import dev.sluice.core.otlp.Signal;
+import io.grpc.CallOptions;
+import io.grpc.ClientCall;
+import io.grpc.CompressorRegistry;
+import io.grpc.Deadline;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.NegotiationType;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Sends batches over OTLP/gRPC. Each sending thread marshals into its own reusable {@link
+ * MarshalContext} and hands grpc-java a {@link io.grpc.Drainable} view of it, so a steady stream of
+ * batches allocates only what grpc-java itself needs per call.
+ */
+final class OtlpGrpcExporter implements Exporter {
+  private final OtlpExporterConfig config;
+  private final ManagedChannel channel;
+  private final Map<Signal, MethodDescriptor<MarshaledRequest, byte[]>> methods =
+      new EnumMap<>(Signal.class);
+  private final ThreadLocal<MarshalContext> contexts = ThreadLocal.withInitial(MarshalContext::new);
+  private final Metadata headers = new Metadata();
+  private final String compression;
+
+  OtlpGrpcExporter(ComponentSettings settings, OtlpExporterConfig config) {
+    this.config = config;
+    this.compression = config.grpcCompression();
+    for (Map.Entry<String, String> header : config.headers().entrySet()) {
+      headers.put(
+          Metadata.Key.of(header.getKey(), Metadata.ASCII_STRING_MARSHALLER), header.getValue());
+    }
+    for (Signal signal : Signal.values()) {
+      methods.put(
+          signal,
+          MethodDescriptor.<MarshaledRequest, byte[]>newBuilder()
+              .setType(MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(
+                  MethodDescriptor.generateFullMethodName(serviceName(signal), "Export"))
+              .setRequestMarshaller(RequestMarshaller.INSTANCE)
+              .setResponseMarshaller(ResponseMarshaller.INSTANCE)
+              .build());
+    }
+    this.channel = channel(config);
+  }
+
+  private static ManagedChannel channel(OtlpExporterConfig config) {
+    Target target = Target.parse(config.endpoint());
+    CompressorRegistry compressors = CompressorRegistry.getDefaultInstance();
+    compressors.register(ZstdCodec.INSTANCE);
+    NettyChannelBuilder builder =
+        NettyChannelBuilder.forAddress(target.endpoint().host(), target.endpoint().port())
+            .compressorRegistry(compressors)
+            .defaultLoadBalancingPolicy(config.balancerName())
+            // Sluice retries whole batches itself, with the configured backoff; the channel's own
+            // retries would keep and replay messages whose buffers are reused.
+            .disableRetry();
+    if (!config.authority().isEmpty()) {
+      builder.overrideAuthority(config.authority());
+    }
+    OtlpExporterConfig.Keepalive keepalive = config.keepalive();
+    if (keepalive != null && !keepalive.time().isZero()) {
+      builder
+          .keepAliveTime(keepalive.time().toNanos(), TimeUnit.NANOSECONDS)
+          .keepAliveTimeout(keepalive.timeout().toNanos(), TimeUnit.NANOSECONDS)
+          .keepAliveWithoutCalls(keepalive.permitWithoutStream());
+    }
+    TlsClientConfig tls = config.tls();
+    if (tls.insecure() || target.plaintextScheme()) {
+      builder.negotiationType(NegotiationType.PLAINTEXT);
+    } else {
+      builder.sslContext(sslContext(tls));
+      if (!tls.serverNameOverride().isEmpty()) {
+        builder.overrideAuthority(tls.serverNameOverride());
+      }
+    }
+    return builder.build();
+  }
+
+  private static SslContext sslContext(TlsClientConfig tls) {
+    try {
+      SslContextBuilder ssl = GrpcSslContexts.forClient();
+      if (tls.insecureSkipVerify()) {
+        ssl.trustManager(InsecureTrustManagerFactory.INSTANCE);
+      } else if (!tls.caFile().isEmpty()) {
+        ssl.trustManager(new File(tls.caFile()));
+      }
+      if (!tls.certFile().isEmpty()) {
+        ssl.keyManager(new File(tls.certFile()), new File(tls.keyFile()));
+      }
+      return ssl.build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot load the TLS files", e);
+    }
+  }
+
+  static String serviceName(Signal signal) {
+    switch (signal) {
+      case TRACES:
+        return "opentelemetry.proto.collector.trace.v1.TraceService";
+      case METRICS:
+        return "opentelemetry.proto.collector.metrics.v1.MetricsService";
+      default:
+        return "opentelemetry.proto.collector.logs.v1.LogsService";
+    }
+  }
+
+  @Override
+  public ExportResult export(Batch batch, long deadlineNanos) throws InterruptedException {
+    MarshalContext context = contexts.get();
+    int size = OtlpMarshaler.marshal(batch, context);
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadline(
+            Deadline.after(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS));
+    if (compression != null) {
+      options = options.withCompression(compression);
+    }
+    if (config.waitForReady()) {
+      options = options.withWaitForReady();
+    }
+    ClientCall<MarshaledRequest, byte[]> call =
+        channel.newCall(methods.get(batch.signal()), options);
+    Answer answer = new Answer();
+    Metadata callHeaders = new Metadata();
+    callHeaders.merge(headers);
+    call.start(answer, callHeaders);
+    call.request(1);
+    call.sendMessage(new MarshaledRequest(context.output().array(), size));
+    call.halfClose();
+    try {
+      // The call's own deadline ends it; the extra second only guards against a lost callback.
+      return answer.result.get(
+          Math.max(0, deadlineNanos - System.nanoTime()) + TimeUnit.SECONDS.toNanos(1),
+          TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      call.cancel("the exporter is stopping", null);
+      throw e;
+    } catch (TimeoutException e) {
+      call.cancel("no answer before the deadline", null);
+      return ExportResult.retryable("no answer before the deadline", 0);
+    } catch (ExecutionException e) {
+      return ExportResult.retryable("call failed: " + e.getCause(), 0);
+    }
+  }
+
+  /** Collects the response or the status of one call. */
+  private static final class Answer extends ClientCall.Listener<byte[]> {
+    final CompletableFuture<ExportResult> result = new CompletableFuture<>();
+    private byte[] response;
+
+    @Override
+    public void onMessage(byte[] message) {
+      response = message;
+    }
+
+    @Override
+    public void onClose(Status status, Metadata trailers) {
+      result.complete(
+          status.isOk() ? GrpcAnswers.success(response) : GrpcAnswers.failure(status, trailers));
+    }
+  }
+
+  @Override
+  public void shutdown(long deadlineNanos) throws InterruptedException {
+    channel.shutdown();
+    if (!channel.awaitTermination(
+        Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+      channel.shutdownNow();
+    }
+  }
+
+  private enum RequestMarshaller implements MethodDescriptor.Marshaller<MarshaledRequest> {
+    INSTANCE;
+
+    @Override
+    public InputStream stream(MarshaledRequest value) {
+      return value.stream();
+    }
+
+    @Override
+    public MarshaledRequest parse(InputStream stream) {
+      throw new UnsupportedOperationException("the exporter only writes requests");
+    }
+  }
+
+  private enum ResponseMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+    INSTANCE;
+
+    @Override
+    public InputStream stream(byte[] value) {
+      return new ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
