@@ -165,8 +165,12 @@ public final class WireReader {
         readFixed64();
         return;
       case WireType.LEN:
-        position += readLength();
-        return;
+        {
+          // Not `position += readLength()`: that adds to the position before the length prefix.
+          int length = readLength();
+          position += length;
+          return;
+        }
       case WireType.I32:
         readFixed32();
         return;
