@@ -103,6 +103,23 @@ public final class ConfigBinder {
   }
 
   /**
+   * Binds the YAML mapping {@code yamlText} (named {@code sourceName} in problems) to a record of
+   * {@code type} as {@link #bind(ConfigNode, String, Class, Record)} does, as if no environment
+   * variable were set: for tests of configuration records.
+   *
+   * @throws ConfigException with every problem found
+   */
+  public <R extends Record> R bind(String yamlText, String sourceName, Class<R> type, R defaults)
+      throws ConfigException {
+    Diagnostics diagnostics = new Diagnostics();
+    ConfigNode node =
+        new YamlReader(sourceName, new EnvExpander(name -> null), diagnostics).read(yamlText);
+    R result = bindSection(node, node.location(), "", type, defaults, diagnostics);
+    diagnostics.throwIfErrors();
+    return result;
+  }
+
+  /**
    * Binds and validates a section; null if binding failed. {@code at} is where the section's key is
    * written.
    */

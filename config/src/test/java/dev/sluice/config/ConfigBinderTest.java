@@ -474,6 +474,23 @@ class ConfigBinderTest {
   }
 
   @Test
+  void bindsYamlTextForComponentAuthorsTests() throws ConfigException {
+    assertThat(
+            new ConfigBinder()
+                .bind("timeout: 2s\n", "batch.yaml", BatchConfig.class, BatchConfig.DEFAULT))
+        .isEqualTo(new BatchConfig(8192, 0, Duration.ofSeconds(2)));
+    assertThatThrownBy(
+            () ->
+                new ConfigBinder()
+                    .bind(
+                        "send_batch_size: 0\n",
+                        "batch.yaml",
+                        BatchConfig.class,
+                        BatchConfig.DEFAULT))
+        .hasMessage("batch.yaml:1:1: send_batch_size: must be at least 1, was 0");
+  }
+
+  @Test
   void theSnakeCaseOfRunsOfCapitalsIsOneWord() {
     assertThat(Names.snakeCase("sendBatchMaxSize")).isEqualTo("send_batch_max_size");
     assertThat(Names.snakeCase("http2PingTimeout")).isEqualTo("http2_ping_timeout");

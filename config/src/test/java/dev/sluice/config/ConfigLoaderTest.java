@@ -203,6 +203,39 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aProtocolGivenEmptyInFlowStyleIsOnAndOneLeftOutIsOff() throws ConfigException {
+    CollectorConfig config =
+        load(
+            withPipelines(
+                "receivers:\n  otlp:\n    protocols: {grpc:}\nexporters:\n  debug:\n",
+                "traces: {receivers: [otlp], exporters: [debug]}"));
+    OtlpReceiverFactory.Config otlp =
+        (OtlpReceiverFactory.Config) config.receivers().get(0).config();
+    assertThat(otlp.protocols().grpc()).isEqualTo(OtlpReceiverFactory.DEFAULT.protocols().grpc());
+    assertThat(otlp.protocols().http()).isNull();
+  }
+
+  @Test
+  void aReceiverWithoutProtocolsFailsItsOwnValidation() {
+    assertThat(
+            problems(
+                withPipelines(
+                    "receivers:\n  otlp:\nexporters:\n  debug:\n",
+                    "traces: {receivers: [otlp], exporters: [debug]}")))
+        .containsExactly(
+            "config.yaml:2:3: receivers.otlp.protocols: must specify at least one protocol when"
+                + " using the OTLP receiver");
+  }
+
+  @Test
+  void theDocumentMustBeAMapping() {
+    assertThat(problems("- receivers\n- exporters\n"))
+        .containsExactly(
+            "config.yaml:1:1: expected a mapping with receivers, exporters, service and so on,"
+                + " found a list");
+  }
+
+  @Test
   void reportsAnUnavailableComponentTypeWithItsKind() {
     assertThat(
             problems(
