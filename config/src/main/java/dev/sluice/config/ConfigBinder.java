@@ -201,10 +201,9 @@ public final class ConfigBinder {
         current = match.value();
         rest = rest.substring(match.key().length());
       } else if (current instanceof Sequence s) {
-        int end = 0;
         boolean bracket = rest.startsWith("[");
         int start = bracket ? 1 : 0;
-        end = start;
+        int end = start;
         while (end < rest.length() && Character.isDigit(rest.charAt(end))) {
           end++;
         }

@@ -51,7 +51,7 @@ final class YamlReader {
    * can be read.
    */
   ConfigNode read(String text) throws ConfigException {
-    try (YAMLParser p = (YAMLParser) FACTORY.createParser(text)) {
+    try (YAMLParser p = FACTORY.createParser(text)) {
       parser = p;
       JsonToken token = p.nextToken();
       if (token == null) {
