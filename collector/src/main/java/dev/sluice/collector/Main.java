@@ -1,29 +1,215 @@
 package dev.sluice.collector;
 
+import dev.sluice.collector.telemetry.LogFormat;
+import dev.sluice.config.CollectorConfig;
+import dev.sluice.config.ComponentRegistry;
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.ConfigProblem;
+import dev.sluice.core.component.ComponentFactory;
+import dev.sluice.core.component.ComponentKind;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The {@code sluice} command line. */
 @Command(
     name = "sluice",
     mixinStandardHelpOptions = true,
     versionProvider = Main.VersionProvider.class,
-    description = "Sluice: an OTLP telemetry collector that stays on the wire.")
+    description = "Sluice: an OTLP telemetry collector that stays on the wire.",
+    subcommands = {Main.Run.class, Main.Validate.class, Main.Components.class})
 public final class Main implements Callable<Integer> {
+  /** Exit code for an unusable configuration. */
+  static final int CONFIG_ERROR = 2;
+
+  /** Exit code for a collector that could not start or failed. */
+  static final int FAILURE = 1;
+
+  @CommandLine.Mixin private RunOptions options = new RunOptions();
 
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(commandLine().execute(args));
   }
 
+  static CommandLine commandLine() {
+    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+  }
+
+  /** {@code sluice} alone runs the collector, as {@code sluice run} does. */
   @Override
   public Integer call() {
-    System.out.println("Sluice " + version());
-    return 0;
+    return options.run();
+  }
+
+  /** Options of {@code sluice} and {@code sluice run}. */
+  static final class RunOptions {
+    @Option(
+        names = "--config",
+        paramLabel = "FILE",
+        description = "The configuration file (YAML). Without it, the embedded default.")
+    Path config;
+
+    @Option(
+        names = "--shutdown-timeout",
+        paramLabel = "DURATION",
+        defaultValue = "30s",
+        converter = DurationConverter.class,
+        description =
+            "How long to flush and drain on SIGTERM or SIGINT (default: ${DEFAULT-VALUE}).")
+    Duration shutdownTimeout;
+
+    @Option(
+        names = "--max-pipeline-mib",
+        paramLabel = "MIB",
+        description =
+            "The bound on request bytes held in pipelines, in MiB (default: a third of the heap).")
+    Long maxPipelineMib;
+
+    @Option(
+        names = "--max-pipeline-items",
+        paramLabel = "N",
+        description = "The bound on spans, data points and log records held (default: no bound).")
+    Long maxPipelineItems;
+
+    int run() {
+      CollectorConfig config;
+      try {
+        config = load(this.config);
+      } catch (ConfigException e) {
+        System.err.println(e.getMessage());
+        return CONFIG_ERROR;
+      }
+      LogFormat.install(
+          config.telemetry().logsLevel().name().toLowerCase(Locale.ROOT),
+          config.telemetry().logsEncoding().name().toLowerCase(Locale.ROOT));
+      Logger logger = Logger.getLogger("sluice.service");
+      for (ConfigProblem warning : config.warnings()) {
+        logger.warning(warning.toString());
+      }
+      Collector.Options defaults = Collector.Options.defaults();
+      Collector.Options options =
+          new Collector.Options(
+              maxPipelineMib == null ? defaults.maxPipelineBytes() : maxPipelineMib << 20,
+              maxPipelineItems == null ? defaults.maxPipelineItems() : maxPipelineItems,
+              defaults.retryDelayMillis());
+      logger.info("Starting Sluice " + version() + " with " + config.source());
+      Collector collector = new Collector(config, options);
+      CountDownLatch stop = new CountDownLatch(1);
+      Signals.onTermination(stop::countDown);
+      try {
+        collector.start();
+      } catch (Exception e) {
+        logger.log(Level.SEVERE, "Sluice could not start: " + e.getMessage(), e);
+        return FAILURE;
+      }
+      try {
+        stop.await();
+        logger.info("Shutting down; draining for up to " + shutdownTimeout.toSeconds() + " s");
+        collector.shutdown(shutdownTimeout.toNanos());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return FAILURE;
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "run", mixinStandardHelpOptions = true, description = "Run the collector.")
+  static final class Run implements Callable<Integer> {
+    @CommandLine.Mixin private RunOptions options = new RunOptions();
+
+    @Override
+    public Integer call() {
+      return options.run();
+    }
+  }
+
+  @Command(
+      name = "validate",
+      mixinStandardHelpOptions = true,
+      description = "Check a configuration file and report every problem, then exit.")
+  static final class Validate implements Callable<Integer> {
+    @Option(names = "--config", paramLabel = "FILE", required = true, description = "The file.")
+    Path config;
+
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      try {
+        CollectorConfig loaded = load(config);
+        for (ConfigProblem warning : loaded.warnings()) {
+          out.println("warning: " + warning);
+        }
+        out.println(config + ": the configuration is valid");
+        out.flush();
+        return 0;
+      } catch (ConfigException e) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(e.getMessage());
+        err.flush();
+        return CONFIG_ERROR;
+      }
+    }
+  }
+
+  @Command(
+      name = "components",
+      mixinStandardHelpOptions = true,
+      description = "List the component types this build has.")
+  static final class Components implements Callable<Integer> {
+    @Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter out = spec.commandLine().getOut();
+      ComponentRegistry registry = ComponentRegistry.installed();
+      for (ComponentKind kind : ComponentKind.values()) {
+        out.println(kind.section() + ":");
+        registry.factories(kind).stream()
+            .sorted(Comparator.comparing(ComponentFactory::type))
+            .forEach(
+                f ->
+                    out.println(
+                        "  "
+                            + f.type()
+                            + (f.aliases().isEmpty()
+                                ? ""
+                                : " (also " + String.join(", ", f.aliases()) + ")")));
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  static CollectorConfig load(Path file) throws ConfigException {
+    ConfigLoader loader = new ConfigLoader();
+    if (file != null) {
+      return loader.load(file);
+    }
+    try (InputStream in = Main.class.getResourceAsStream("default-config.yaml")) {
+      return loader.load(
+          new String(in.readAllBytes(), StandardCharsets.UTF_8), "default-config.yaml");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The project version, filtered into the jar at build time. */
@@ -43,6 +229,14 @@ public final class Main implements Callable<Integer> {
     @Override
     public String[] getVersion() {
       return new String[] {"Sluice " + version()};
+    }
+  }
+
+  /** Reads durations as the configuration does ({@code 30s}, {@code 1m}) or ISO-8601. */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      return dev.sluice.config.GoDuration.parse(value);
     }
   }
 }

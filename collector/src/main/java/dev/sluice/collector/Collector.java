@@ -1,0 +1,269 @@
+package dev.sluice.collector;
+
+import dev.sluice.collector.telemetry.MetricsEndpoint;
+import dev.sluice.collector.telemetry.ProcessMetrics;
+import dev.sluice.config.CollectorConfig;
+import dev.sluice.config.ConfiguredComponent;
+import dev.sluice.config.PipelineConfig;
+import dev.sluice.config.TelemetrySettings;
+import dev.sluice.core.component.BatchConsumer;
+import dev.sluice.core.component.CollectorStatus;
+import dev.sluice.core.component.ComponentConfig;
+import dev.sluice.core.component.ComponentId;
+import dev.sluice.core.component.ComponentKind;
+import dev.sluice.core.component.ComponentSettings;
+import dev.sluice.core.component.Endpoint;
+import dev.sluice.core.component.Exporter;
+import dev.sluice.core.component.ExporterConfig;
+import dev.sluice.core.component.ExporterFactory;
+import dev.sluice.core.component.Extension;
+import dev.sluice.core.component.ExtensionFactory;
+import dev.sluice.core.component.Lifecycle;
+import dev.sluice.core.component.Processor;
+import dev.sluice.core.component.ProcessorFactory;
+import dev.sluice.core.component.Receiver;
+import dev.sluice.core.component.ReceiverFactory;
+import dev.sluice.core.component.RequestConsumer;
+import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.pipeline.Fanout;
+import dev.sluice.core.pipeline.MemoryBudget;
+import dev.sluice.core.pipeline.PipelineEntry;
+import dev.sluice.core.pipeline.QueuedExporter;
+import dev.sluice.core.telemetry.MetricRegistry;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The collector built from a configuration: exporters wrapped in their queues, one processor chain
+ * per pipeline ending in a fan-out to the pipeline's exporters, receivers feeding the pipelines
+ * that list them, extensions beside.
+ *
+ * <p>Starts exporters first, then processors, then receivers, so that nothing is sent to a
+ * component that is not running; stops in the reverse order, flushing batchers and draining queues
+ * until the shutdown deadline.
+ */
+public final class Collector implements CollectorStatus {
+  private static final Logger LOGGER = Logger.getLogger("sluice.service");
+
+  /** Settings that do not come from the configuration file. */
+  public record Options(long maxPipelineBytes, long maxPipelineItems, long retryDelayMillis) {
+    public static Options defaults() {
+      return new Options(MemoryBudget.defaultMaxBytes(), Long.MAX_VALUE / 4, 1000);
+    }
+  }
+
+  private final CollectorConfig config;
+  private final MetricRegistry metrics = new MetricRegistry();
+  private final MemoryBudget budget;
+  private final Map<ComponentId, QueuedExporter> exporters = new LinkedHashMap<>();
+  private final List<Processor> processors = new ArrayList<>();
+  private final Map<ComponentId, Receiver> receivers = new LinkedHashMap<>();
+  private final Map<ComponentId, Extension> extensions = new LinkedHashMap<>();
+  private final List<PipelineEntry> entries = new ArrayList<>();
+  private final List<Lifecycle> startedExtensions = new ArrayList<>();
+  private final List<QueuedExporter> startedExporters = new ArrayList<>();
+  private final List<Processor> startedProcessors = new ArrayList<>();
+  private final List<Receiver> startedReceivers = new ArrayList<>();
+  private MetricsEndpoint metricsEndpoint;
+  private volatile State state = State.STARTING;
+
+  public Collector(CollectorConfig config, Options options) {
+    this.config = config;
+    this.budget = new MemoryBudget(options.maxPipelineBytes(), options.maxPipelineItems());
+    budget.register(metrics);
+    ProcessMetrics.register(metrics);
+    build(options);
+  }
+
+  @Override
+  public State state() {
+    return state;
+  }
+
+  public MetricRegistry metrics() {
+    return metrics;
+  }
+
+  public MemoryBudget budget() {
+    return budget;
+  }
+
+  /** A running receiver, for tests and tools that need its bound port. */
+  public Receiver receiver(ComponentId id) {
+    return receivers.get(id);
+  }
+
+  /** A running extension. */
+  public Extension extension(ComponentId id) {
+    return extensions.get(id);
+  }
+
+  /** The port of the metrics endpoint, or -1 when metrics are off. */
+  public int metricsPort() {
+    return metricsEndpoint == null ? -1 : metricsEndpoint.port();
+  }
+
+  private ComponentSettings settings(ConfiguredComponent component) {
+    return new ComponentSettings(component.id(), component.kind(), metrics);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void build(Options options) {
+    for (ConfiguredComponent component : config.used(ComponentKind.EXPORTER)) {
+      ExporterFactory factory = (ExporterFactory) component.factory();
+      ExporterConfig exporterConfig = (ExporterConfig) component.config();
+      Exporter exporter = factory.create(settings(component), exporterConfig);
+      exporters.put(
+          component.id(), new QueuedExporter(settings(component), exporter, exporterConfig));
+    }
+    Map<PipelineConfig, BatchConsumer> firstStages = new LinkedHashMap<>();
+    for (PipelineConfig pipeline : config.pipelines()) {
+      List<QueuedExporter> pipelineExporters = new ArrayList<>();
+      pipeline.exporters().forEach(id -> pipelineExporters.add(exporters.get(id)));
+      BatchConsumer next = new Fanout(pipelineExporters);
+      List<Processor> chain = new ArrayList<>();
+      for (int i = pipeline.processors().size() - 1; i >= 0; i--) {
+        ConfiguredComponent component =
+            config.component(ComponentKind.PROCESSOR, pipeline.processors().get(i)).orElseThrow();
+        ProcessorFactory factory = (ProcessorFactory) component.factory();
+        Processor processor =
+            factory.create(settings(component), component.config(), pipeline.signal(), next);
+        chain.add(0, processor);
+        next = processor;
+      }
+      processors.addAll(chain);
+      firstStages.put(pipeline, next);
+    }
+    for (ConfiguredComponent component : config.used(ComponentKind.RECEIVER)) {
+      Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
+      for (Signal signal : Signal.values()) {
+        List<BatchConsumer> stages = new ArrayList<>();
+        firstStages.forEach(
+            (pipeline, stage) -> {
+              if (pipeline.signal() == signal && pipeline.receivers().contains(component.id())) {
+                stages.add(stage);
+              }
+            });
+        if (!stages.isEmpty()) {
+          PipelineEntry entry = new PipelineEntry(budget, stages, options.retryDelayMillis());
+          entries.add(entry);
+          consumers.put(signal, entry);
+        }
+      }
+      ReceiverFactory factory = (ReceiverFactory) component.factory();
+      receivers.put(
+          component.id(), factory.create(settings(component), component.config(), consumers));
+    }
+    for (ComponentId id : config.serviceExtensions()) {
+      ConfiguredComponent component = config.component(ComponentKind.EXTENSION, id).orElseThrow();
+      ExtensionFactory factory = (ExtensionFactory) component.factory();
+      extensions.put(
+          id, factory.create(settings(component), (ComponentConfig) component.config(), this));
+    }
+  }
+
+  /**
+   * Starts everything: extensions, the metrics endpoint, exporters, processors, receivers. On a
+   * failure, stops what was started and throws.
+   */
+  public void start() throws Exception {
+    try {
+      for (Extension extension : extensions.values()) {
+        extension.start();
+        startedExtensions.add(extension);
+      }
+      TelemetrySettings telemetry = config.telemetry();
+      if (telemetry.metricsLevel() != TelemetrySettings.MetricsLevel.NONE) {
+        metricsEndpoint =
+            new MetricsEndpoint(
+                new Endpoint(telemetry.metricsHost(), telemetry.metricsPort()), metrics);
+      }
+      for (QueuedExporter exporter : exporters.values()) {
+        exporter.start();
+        startedExporters.add(exporter);
+      }
+      for (Processor processor : processors) {
+        processor.start();
+        startedProcessors.add(processor);
+      }
+      for (Receiver receiver : receivers.values()) {
+        receiver.start();
+        startedReceivers.add(receiver);
+      }
+    } catch (Exception | Error e) {
+      state = State.STOPPING;
+      stopStarted(System.nanoTime() + 5_000_000_000L);
+      state = State.STOPPED;
+      throw e;
+    }
+    state = State.RUNNING;
+    LOGGER.info(
+        "Everything is ready: "
+            + receivers.size()
+            + " receivers, "
+            + config.pipelines().size()
+            + " pipelines, "
+            + exporters.size()
+            + " exporters");
+  }
+
+  /**
+   * Stops receiving, flushes the batchers and drains the exporters' queues until {@code
+   * timeoutNanos} from now; what is still held then is dropped and counted.
+   */
+  public void shutdown(long timeoutNanos) throws InterruptedException {
+    if (state == State.STOPPED || state == State.STOPPING) {
+      return;
+    }
+    state = State.STOPPING;
+    long deadline = System.nanoTime() + timeoutNanos;
+    entries.forEach(PipelineEntry::close);
+    stopStarted(deadline);
+    state = State.STOPPED;
+    LOGGER.info("Shutdown complete");
+  }
+
+  /**
+   * Stops what was started: receivers, then processors in the order data passes them (so that a
+   * batcher flushes into stages still running), then exporters (draining their queues), then
+   * extensions.
+   */
+  private void stopStarted(long deadline) throws InterruptedException {
+    for (Receiver receiver : startedReceivers) {
+      stop(receiver, deadline);
+    }
+    for (Processor processor : startedProcessors) {
+      stop(processor, deadline);
+    }
+    for (QueuedExporter exporter : startedExporters) {
+      try {
+        exporter.shutdown(deadline);
+      } catch (RuntimeException e) {
+        LOGGER.log(Level.WARNING, "An exporter failed to stop cleanly", e);
+      }
+    }
+    for (Lifecycle extension : startedExtensions) {
+      stop(extension, deadline);
+    }
+    startedReceivers.clear();
+    startedProcessors.clear();
+    startedExporters.clear();
+    startedExtensions.clear();
+    if (metricsEndpoint != null) {
+      metricsEndpoint.close();
+    }
+  }
+
+  private static void stop(Lifecycle component, long deadline) throws InterruptedException {
+    try {
+      component.shutdown(deadline);
+    } catch (RuntimeException e) {
+      LOGGER.log(Level.WARNING, "A component failed to stop cleanly", e);
+    }
+  }
+}
