@@ -42,7 +42,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class OtlpGrpcExporter implements Exporter {
   private final OtlpExporterConfig config;
-  private final ManagedChannel channel;
+  private volatile ManagedChannel channel;
   private final Map<Signal, MethodDescriptor<MarshaledRequest, byte[]>> methods =
       new EnumMap<>(Signal.class);
   private final ThreadLocal<MarshalContext> contexts = ThreadLocal.withInitial(MarshalContext::new);
@@ -67,7 +67,11 @@ final class OtlpGrpcExporter implements Exporter {
               .setResponseMarshaller(ResponseMarshaller.INSTANCE)
               .build());
     }
-    this.channel = channel(config);
+  }
+
+  @Override
+  public void start() {
+    channel = channel(config);
   }
 
   private static ManagedChannel channel(OtlpExporterConfig config) {
@@ -188,6 +192,9 @@ final class OtlpGrpcExporter implements Exporter {
 
   @Override
   public void shutdown(long deadlineNanos) throws InterruptedException {
+    if (channel == null) {
+      return;
+    }
     channel.shutdown();
     if (!channel.awaitTermination(
         Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {

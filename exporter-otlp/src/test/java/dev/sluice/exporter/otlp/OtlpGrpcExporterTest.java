@@ -53,6 +53,7 @@ class OtlpGrpcExporterTest {
                     new ComponentSettings(
                         ComponentId.parse("otlp"), ComponentKind.EXPORTER, new MetricRegistry()),
                     config);
+    exporter.start();
     return exporter;
   }
 
