@@ -51,6 +51,7 @@ public final class OtlpSink implements AutoCloseable {
   private volatile CountDownLatch gate = new CountDownLatch(0);
   private long partialRejections;
   private int calls;
+  private final List<Long> callNanos = new ArrayList<>();
 
   private OtlpSink(int port) throws IOException {
     ServerInterceptor captureHeaders =
@@ -113,6 +114,11 @@ public final class OtlpSink implements AutoCloseable {
   /** Calls received, failed ones included. */
   public synchronized int calls() {
     return calls;
+  }
+
+  /** When each call arrived ({@link System#nanoTime()}), failed ones included. */
+  public synchronized List<Long> callTimes() {
+    return List.copyOf(callNanos);
   }
 
   public synchronized List<ExportTraceServiceRequest> traces() {
@@ -199,6 +205,7 @@ public final class OtlpSink implements AutoCloseable {
     }
     synchronized (this) {
       calls++;
+      callNanos.add(System.nanoTime());
       headers.add(HEADERS.get());
       Supplier<StatusRuntimeException> failure = failures.pollFirst();
       if (failure != null) {
