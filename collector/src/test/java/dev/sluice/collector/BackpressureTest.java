@@ -67,7 +67,7 @@ class BackpressureTest {
         int expected = accepted;
         assertThat(sink.await(() -> sink.spans() >= expected, 60, TimeUnit.SECONDS)).isTrue();
         assertThat(spanNumbers(sink)).isEqualTo(IntStream.range(0, accepted).boxed().toList());
-        assertThat(sink.await(() -> collector.budget().usedBytes() == 0, 10, TimeUnit.SECONDS))
+        assertThat(TestCollectors.eventually(() -> collector.budget().usedBytes() == 0, 10))
             .isTrue();
       } finally {
         channel.shutdownNow();

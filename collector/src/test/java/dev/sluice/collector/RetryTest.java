@@ -69,13 +69,12 @@ class RetryTest {
         send(collector, 20);
 
         assertThat(
-                sink.await(
+                TestCollectors.eventually(
                     () ->
                         TestCollectors.prometheus(collector)
                             .contains(
                                 "otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 20"),
-                    30,
-                    TimeUnit.SECONDS))
+                    30))
             .isTrue();
         Thread.sleep(300);
         assertThat(sink.calls()).isEqualTo(1);

@@ -25,6 +25,19 @@ final class TestCollectors {
     return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
+  /** Polls {@code condition} until it holds; false if {@code seconds} pass first. */
+  static boolean eventually(java.util.function.BooleanSupplier condition, int seconds)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
   static String prometheus(Collector collector) {
     StringWriter out = new StringWriter();
     try {
