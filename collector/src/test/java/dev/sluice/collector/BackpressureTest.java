@@ -34,10 +34,13 @@ class BackpressureTest {
     try (OtlpSink sink = OtlpSink.start().hold()) {
       Collector collector =
           TestCollectors.start(
+              // The held call must not time out: a timed-out call that the destination later
+              // completes would be sent again, and this test counts exact deliveries.
               TestCollectors.tracesToSink(
-                  sink.endpoint(),
-                  "    send_batch_size: 1000\n    send_batch_max_size: 1000\n    timeout: 20ms",
-                  "    sending_queue:\n      num_consumers: 1\n      queue_size: 2"),
+                      sink.endpoint(),
+                      "    send_batch_size: 1000\n    send_batch_max_size: 1000\n    timeout: 20ms",
+                      "    sending_queue:\n      num_consumers: 1\n      queue_size: 2")
+                  .replace("timeout: 2s", "timeout: 60s"),
               new Collector.Options(BOUND_BYTES, Long.MAX_VALUE / 4, 700));
       ManagedChannel channel = TestCollectors.channel(collector);
       try {
