@@ -165,7 +165,9 @@ public final class WireReader {
         readFixed64();
         return;
       case WireType.LEN:
-        position += readLength();
+        // Not `position += readLength()`: that adds to the position before the length prefix.
+        int length = readLength();
+        position += length;
         return;
       case WireType.I32:
         readFixed32();

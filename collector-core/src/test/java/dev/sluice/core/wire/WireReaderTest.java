@@ -3,7 +3,9 @@ package dev.sluice.core.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.WireFormat;
 import dev.sluice.core.MalformedOtlpException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -165,6 +167,70 @@ class WireReaderTest {
       in.position(in.position() + length);
     }
     assertThat(in.hasRemaining()).isFalse();
+  }
+
+  @Test
+  void skipsEveryWireTypeThatProtobufWrote() throws Exception {
+    SplittableRandom random = new SplittableRandom(17);
+    int fields = 3000;
+    long[] seeds = new long[fields];
+    for (int i = 0; i < fields; i++) {
+      seeds[i] = random.nextLong();
+    }
+    byte[] encoded =
+        encode(
+            out -> {
+              for (int i = 0; i < fields; i++) {
+                long v = seeds[i];
+                int field = 1 + (int) ((v >>> 40) & 0xFFFF);
+                switch ((int) Long.remainderUnsigned(v, 5)) {
+                  case 0:
+                    out.writeUInt64(field, v >>> (v & 63));
+                    break;
+                  case 1:
+                    out.writeFixed64(field, v);
+                    break;
+                  case 2:
+                    out.writeBytes(field, ByteString.copyFrom(new byte[(int) (v & 0x3FF)]));
+                    break;
+                  case 3:
+                    out.writeFixed32(field, (int) v);
+                    break;
+                  default:
+                    // A group holding a varint and a nested group.
+                    out.writeTag(field, WireFormat.WIRETYPE_START_GROUP);
+                    out.writeUInt64(1, v);
+                    out.writeTag(2, WireFormat.WIRETYPE_START_GROUP);
+                    out.writeTag(2, WireFormat.WIRETYPE_END_GROUP);
+                    out.writeTag(field, WireFormat.WIRETYPE_END_GROUP);
+                }
+              }
+            });
+    WireReader in = new WireReader().wrap(encoded, 0, encoded.length);
+    int count = 0;
+    while (in.hasRemaining()) {
+      int tag = in.readTag();
+      assertThat(tag >>> 3).isEqualTo(1 + (int) ((seeds[count] >>> 40) & 0xFFFF));
+      in.skipValue(tag, 10);
+      count++;
+    }
+    assertThat(count).isEqualTo(fields);
+  }
+
+  @Test
+  void skippingALengthDelimitedValueSkipsItsLengthPrefixToo() throws Exception {
+    // field 1, 200 payload bytes (a two-byte length prefix), then field 2 varint 7.
+    byte[] encoded =
+        encode(
+            out -> {
+              out.writeByteArray(1, new byte[200]);
+              out.writeUInt32(2, 7);
+            });
+    WireReader in = new WireReader().wrap(encoded, 0, encoded.length);
+    in.skipValue(in.readTag(), 10);
+    assertThat(in.position()).isEqualTo(1 + 2 + 200);
+    assertThat(in.readTag()).isEqualTo((2 << 3) | WireType.VARINT);
+    assertThat(in.readVarint64()).isEqualTo(7);
   }
 
   @Test
