@@ -137,7 +137,8 @@ public final class WireReader {
   public int readLength() throws MalformedOtlpException {
     int start = position;
     long length = readVarint64();
-    if (length > limit - position) {
+    // Unsigned: a ten-byte varint can be negative as a long, and must not move the reader back.
+    if (Long.compareUnsigned(length, limit - position) > 0) {
       throw new MalformedOtlpException(
           "",
           start,

@@ -310,6 +310,22 @@ class WireReaderTest {
   }
 
   @Test
+  void rejectsLengthsWhoseVarintIsNegativeAsASignedLong() throws Exception {
+    // protobuf-java reads a length as the low 32 bits of the varint and rejects negative ones.
+    for (long length : new long[] {-1L, -2L, -100_000L, Integer.MIN_VALUE, Long.MIN_VALUE + 5}) {
+      byte[] encoded = encode(out -> out.writeUInt64NoTag(length));
+      byte[] withPayload = Arrays.copyOf(encoded, encoded.length + 8);
+      WireReader in = new WireReader().wrap(withPayload, 0, withPayload.length);
+      assertMalformed(
+          in::readLength,
+          0,
+          "length "
+              + Long.toUnsignedString(length)
+              + " exceeds the 8 bytes left in the enclosing message");
+    }
+  }
+
+  @Test
   void skipsGroupsAndChecksTheirEnd() throws Exception {
     // field 5 group { field 6 group { } field 1 varint } end 5
     byte[] ok = {0x2B, 0x33, 0x34, 0x08, 0x01, 0x2C, 0x10};
