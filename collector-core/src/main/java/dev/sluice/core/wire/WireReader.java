@@ -24,6 +24,7 @@ public final class WireReader {
   private byte[] buffer;
   private int position;
   private int limit;
+  private int tagStart;
 
   /** Reads {@code buffer[offset, offset + length)}. */
   public WireReader wrap(byte[] buffer, int offset, int length) {
@@ -64,6 +65,7 @@ public final class WireReader {
    */
   public int readTag() throws MalformedOtlpException {
     int start = position;
+    tagStart = start;
     long tag = readVarint64();
     if ((tag >>> 32) != 0) {
       throw new MalformedOtlpException("", start, "tag varint does not fit in 32 bits");
@@ -157,7 +159,8 @@ public final class WireReader {
    * and nest at most {@code maxGroupDepth} deep.
    */
   public void skipValue(int tag, int maxGroupDepth) throws MalformedOtlpException {
-    int tagStart = position;
+    // Where the tag just read began: an unexpected end-group is reported at its tag.
+    int tagStart = this.tagStart;
     switch (tag & 7) {
       case WireType.VARINT:
         readVarint64();

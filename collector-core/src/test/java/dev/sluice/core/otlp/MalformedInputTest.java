@@ -606,6 +606,23 @@ class MalformedInputTest {
   }
 
   @Test
+  void endGroupWithoutAStart() {
+    byte[] request =
+        traceRequestWithSpan(spanAfterMarker("MARK", new byte[] {(byte) 0xA4, 0x06, 0x08, 0x01}));
+    assertRejected(
+        Signal.TRACES,
+        request,
+        SPAN0 + ".field#100",
+        indexOf(request, "MARK") + 4,
+        "unexpected end-group for field 100");
+    assertProtobufRejects(Signal.TRACES, request);
+
+    byte[] first = {(byte) 0xA4, 0x06};
+    assertRejected(Signal.LOGS, first, "field#100", 0, "unexpected end-group for field 100");
+    assertProtobufRejects(Signal.LOGS, first);
+  }
+
+  @Test
   void mismatchedEndGroup() {
     // group 100 { 1: 1 } closed by an end-group of field 101
     byte[] request =

@@ -337,6 +337,13 @@ class WireReaderTest {
     int tag = shallow.readTag();
     assertMalformed(skipping(shallow, tag, 1), 2, "groups nested too deeply");
 
+    // An end-group read where a value should start: reported at its tag, like other tag errors.
+    byte[] lone = {0x08, 0x01, 0x2C};
+    WireReader l = new WireReader().wrap(lone, 0, lone.length);
+    l.skipValue(l.readTag(), 5);
+    int lTag = l.readTag();
+    assertMalformed(skipping(l, lTag, 5), 2, "unexpected end-group for field 5");
+
     byte[] mismatched = {0x2B, 0x08, 0x01, 0x34};
     WireReader m = new WireReader().wrap(mismatched, 0, mismatched.length);
     int mTag = m.readTag();
