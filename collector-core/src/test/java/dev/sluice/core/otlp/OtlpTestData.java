@@ -179,6 +179,46 @@ final class OtlpTestData {
     return request.build();
   }
 
+  /** A span as an instrumented HTTP server writes it: IDs, times, ten attributes, a status. */
+  static Span realisticSpan(int seed) {
+    return Span.newBuilder()
+        .setTraceId(id(16, seed / 8))
+        .setSpanId(id(8, seed))
+        .setParentSpanId(seed % 8 == 0 ? ByteString.EMPTY : id(8, seed - 1))
+        .setFlags(1)
+        .setName("GET /api/v1/orders/{id}")
+        .setKind(Span.SpanKind.SPAN_KIND_SERVER)
+        .setStartTimeUnixNano(1_700_000_000_000_000_000L + seed * 1_000_000L)
+        .setEndTimeUnixNano(1_700_000_000_000_000_000L + seed * 1_000_000L + 734_000L)
+        .addAttributes(attribute("http.request.method", string("GET")))
+        .addAttributes(attribute("url.path", string("/api/v1/orders/" + seed)))
+        .addAttributes(attribute("url.scheme", string("https")))
+        .addAttributes(attribute("server.address", string("orders.internal")))
+        .addAttributes(attribute("server.port", AnyValue.newBuilder().setIntValue(8443).build()))
+        .addAttributes(
+            attribute("http.response.status_code", AnyValue.newBuilder().setIntValue(200).build()))
+        .addAttributes(attribute("network.protocol.version", string("1.1")))
+        .addAttributes(attribute("user_agent.original", string("curl/8.5.0")))
+        .addAttributes(attribute("client.address", string("10.1.2." + seed % 256)))
+        .addAttributes(attribute("http.route", string("/api/v1/orders/{id}")))
+        .setStatus(Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_OK))
+        .build();
+  }
+
+  /** One resource block of {@code scopes} scope blocks of {@code spansPerScope} realistic spans. */
+  static ExportTraceServiceRequest realisticTraces(int scopes, int spansPerScope) {
+    ResourceSpans.Builder block = ResourceSpans.newBuilder().setResource(resource(0));
+    int seed = 0;
+    for (int s = 0; s < scopes; s++) {
+      ScopeSpans.Builder scope = ScopeSpans.newBuilder().setScope(scope(s));
+      for (int i = 0; i < spansPerScope; i++) {
+        scope.addSpans(realisticSpan(seed++));
+      }
+      block.addScopeSpans(scope);
+    }
+    return ExportTraceServiceRequest.newBuilder().addResourceSpans(block).build();
+  }
+
   static NumberDataPoint numberPoint(int seed, boolean asInt) {
     NumberDataPoint.Builder point =
         NumberDataPoint.newBuilder()
