@@ -9,10 +9,17 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.metrics.v1.Sum;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -147,8 +154,10 @@ class AllocationTest {
     // another order: slices from several indexes, a metric cut between data points, resource
     // blocks with equal headers merged by comparing bytes.
     OtlpIndexer indexer = new OtlpIndexer();
-    OtlpIndex metricsA = indexer.index(Signal.METRICS, manyDataPoints(3, 10).toByteArray());
-    OtlpIndex metricsB = indexer.index(Signal.METRICS, manyDataPoints(2, 10).toByteArray());
+    ExportMetricsServiceRequest requestA = manyDataPoints(3, 10);
+    ExportMetricsServiceRequest requestB = manyDataPoints(2, 10);
+    OtlpIndex metricsA = indexer.index(Signal.METRICS, requestA.toByteArray());
+    OtlpIndex metricsB = indexer.index(Signal.METRICS, requestB.toByteArray());
     Batch source = Batch.of(metricsA);
     source.add(metricsB);
     Batch first = new Batch(Signal.METRICS);
@@ -162,10 +171,10 @@ class AllocationTest {
     assertThat(merged.unitCount()).isEqualTo(50);
     assertThat(merged.sliceCount()).isGreaterThanOrEqualTo(4);
 
-    OtlpIndex tracesA =
-        indexer.index(Signal.TRACES, OtlpTestData.realisticTraces(2, 20).toByteArray());
-    OtlpIndex tracesB =
-        indexer.index(Signal.TRACES, OtlpTestData.realisticTraces(1, 30).toByteArray());
+    ExportTraceServiceRequest spansA = OtlpTestData.realisticTraces(2, 20);
+    ExportTraceServiceRequest spansB = OtlpTestData.realisticTraces(1, 30);
+    OtlpIndex tracesA = indexer.index(Signal.TRACES, spansA.toByteArray());
+    OtlpIndex tracesB = indexer.index(Signal.TRACES, spansB.toByteArray());
     Batch spans = Batch.of(tracesA);
     spans.add(tracesB);
     Batch head = new Batch(Signal.TRACES);
@@ -187,33 +196,62 @@ class AllocationTest {
     }
     assertThat(allocated() - before).as("bytes allocated by 400 marshals").isZero();
 
-    // And what it wrote is right.
+    // And what it wrote is right: every data point and span once, in the merged order.
+    List<Map.Entry<String, NumberDataPoint>> points = dataPoints(requestA);
+    points.addAll(dataPoints(requestB));
     OtlpMarshaler.marshal(merged, context);
-    ExportMetricsServiceRequest metrics =
-        ExportMetricsServiceRequest.parseFrom(context.output().toByteArray());
-    assertThat(countDataPoints(metrics)).isEqualTo(50);
+    assertThat(dataPoints(ExportMetricsServiceRequest.parseFrom(context.output().toByteArray())))
+        .containsExactlyElementsOf(
+            concat(points.subList(15, 37), points.subList(37, 50), points.subList(0, 15)));
+
+    List<Map.Entry<String, Span>> allSpans = spans(spansA);
+    allSpans.addAll(spans(spansB));
     OtlpMarshaler.marshal(mergedSpans, context);
     ExportTraceServiceRequest traces =
         ExportTraceServiceRequest.parseFrom(context.output().toByteArray());
-    assertThat(
-            traces.getResourceSpansList().stream()
-                .flatMap(r -> r.getScopeSpansList().stream())
-                .mapToInt(s -> s.getSpansCount())
-                .sum())
-        .isEqualTo(70);
+    assertThat(spans(traces))
+        .containsExactlyElementsOf(concat(allSpans.subList(25, 70), allSpans.subList(0, 25)));
     // tracesA and tracesB share their resource: every span lands in one resource block.
     assertThat(traces.getResourceSpansCount()).isEqualTo(1);
   }
 
-  private static int countDataPoints(ExportMetricsServiceRequest request) {
-    int points = 0;
+  @SafeVarargs
+  private static <T> List<T> concat(List<T>... parts) {
+    List<T> all = new ArrayList<>();
+    for (List<T> part : parts) {
+      all.addAll(part);
+    }
+    return all;
+  }
+
+  /** The data points in order, each with its metric's name. */
+  private static List<Map.Entry<String, NumberDataPoint>> dataPoints(
+      ExportMetricsServiceRequest request) {
+    List<Map.Entry<String, NumberDataPoint>> points = new ArrayList<>();
     for (ResourceMetrics r : request.getResourceMetricsList()) {
       for (ScopeMetrics s : r.getScopeMetricsList()) {
         for (Metric m : s.getMetricsList()) {
-          points += m.getGauge().getDataPointsCount() + m.getSum().getDataPointsCount();
+          List<NumberDataPoint> list =
+              m.hasGauge() ? m.getGauge().getDataPointsList() : m.getSum().getDataPointsList();
+          for (NumberDataPoint p : list) {
+            points.add(Map.entry(m.getName(), p));
+          }
         }
       }
     }
     return points;
+  }
+
+  /** The spans in order, each with its scope's name. */
+  private static List<Map.Entry<String, Span>> spans(ExportTraceServiceRequest request) {
+    List<Map.Entry<String, Span>> spans = new ArrayList<>();
+    for (ResourceSpans r : request.getResourceSpansList()) {
+      for (ScopeSpans s : r.getScopeSpansList()) {
+        for (Span span : s.getSpansList()) {
+          spans.add(Map.entry(s.getScope().getName(), span));
+        }
+      }
+    }
+    return spans;
   }
 }
