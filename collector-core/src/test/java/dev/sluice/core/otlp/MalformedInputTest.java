@@ -160,6 +160,63 @@ class MalformedInputTest {
     }
   }
 
+  /**
+   * The same after cutting the batch into a few pieces and adding them back in order: adjacent
+   * slices of one block come out as that block again. Metrics are cut only between metrics (a
+   * metric cut between data points comes out as two metrics, by design).
+   */
+  private static void assertSplitAndMergedBackMarshalsLikeProtobufParses(
+      Signal signal, OtlpIndex index, Message parsed, SplittableRandom random, String what) {
+    List<Long> cuts = new ArrayList<>();
+    for (int item = 0; item <= index.itemCount(); item++) {
+      long unit = index.unitsBefore(item);
+      if (unit > 0 && unit < index.unitCount() && !cuts.contains(unit)) {
+        cuts.add(unit);
+      }
+    }
+    if (cuts.isEmpty()) {
+      return;
+    }
+    Batch source = Batch.of(index);
+    Batch merged = new Batch(signal);
+    long moved = 0;
+    List<Long> chosen = new ArrayList<>();
+    for (int piece = 1 + random.nextInt(3); piece > 0; piece--) {
+      long cut = cuts.get(random.nextInt(cuts.size()));
+      if (cut <= moved) {
+        continue;
+      }
+      chosen.add(cut);
+      Batch part = new Batch(signal);
+      assertThat(source.moveTo(part, cut - moved)).isEqualTo(cut - moved);
+      moved = cut;
+      merged.addAll(part);
+    }
+    merged.addAll(source);
+    assertThat(merged.unitCount()).isEqualTo(index.unitCount());
+    Message expected =
+        parsed.toBuilder().setUnknownFields(UnknownFieldSet.getDefaultInstance()).build();
+    Message actual = protobufParse(signal, OtlpMarshaler.toByteArray(merged));
+    if (actual == null || !actual.equals(expected)) {
+      fail(
+          "%s, cut at %s and merged back: marshaled request differs%nexpected:%n%s%nactual:%n%s",
+          what, chosen, expected, actual);
+    }
+  }
+
+  @Test
+  void cuttingABatchAndAddingThePiecesBackChangesNothing() throws Exception {
+    SplittableRandom random = new SplittableRandom(5);
+    for (Sample sample : samples()) {
+      OtlpIndex index = indexer.index(sample.signal(), sample.bytes());
+      Message parsed = protobufParse(sample.signal(), sample.bytes());
+      for (int i = 0; i < 30; i++) {
+        assertSplitAndMergedBackMarshalsLikeProtobufParses(
+            sample.signal(), index, parsed, random, sample.name());
+      }
+    }
+  }
+
   // Truncation.
 
   @Test
@@ -221,6 +278,8 @@ class MalformedInputTest {
           fail("%s: accepted, but protobuf-java rejects it", what);
         }
         assertMarshalsLikeProtobufParses(sample.signal(), index, parsed, what);
+        assertSplitAndMergedBackMarshalsLikeProtobufParses(
+            sample.signal(), index, parsed, random, what);
       } else if (parsed != null) {
         protobufOnly++; // stricter than protobuf-java: IDs, wire types, one data field
       }
