@@ -841,6 +841,39 @@ class MalformedInputTest {
     assertProtobufAccepts(Signal.METRICS, request);
   }
 
+  @Test
+  void aRequestInsideALargerArrayReportsOffsetsFromItsOwnStart() throws Exception {
+    ExportTraceServiceRequest.Builder builder = OtlpTestData.traces(new int[] {2}, 2).toBuilder();
+    builder.getResourceSpansBuilder(0).getScopeSpansBuilder(1).getSpansBuilder(1).setName("x@BAD@");
+    byte[] valid = builder.build().toByteArray();
+    int bad = indexOf(valid, "@BAD@");
+    byte[] request = patch(valid, bad, 0xFF);
+    String path = "resource_spans[0].scope_spans[1].spans[1].name";
+    assertRejected(Signal.TRACES, request, path, bad, "invalid UTF-8");
+    for (int offset : new int[] {1, 7, 100}) {
+      // Surrounded by bytes that are valid protobuf of their own.
+      byte[] around = new byte[offset + request.length + 9];
+      Arrays.fill(around, (byte) 0x08);
+      System.arraycopy(request, 0, around, offset, request.length);
+      assertThatThrownBy(() -> indexer.index(Signal.TRACES, around, offset, request.length))
+          .isInstanceOfSatisfying(
+              MalformedOtlpException.class,
+              e -> {
+                assertThat(e.fieldPath()).isEqualTo(path);
+                assertThat(e.offset()).isEqualTo(bad);
+              });
+      System.arraycopy(valid, 0, around, offset, valid.length);
+      OtlpIndex index = indexer.index(Signal.TRACES, around, offset, valid.length);
+      assertThat(index.sourceLength()).isEqualTo(valid.length);
+      assertThat(OtlpMarshaler.toByteArray(Batch.of(index))).isEqualTo(valid);
+      Batch half = new Batch(Signal.TRACES);
+      Batch.of(index).moveTo(half, 3);
+      assertThat(ExportTraceServiceRequest.parseFrom(OtlpMarshaler.toByteArray(half)).toString())
+          .contains("operation-2")
+          .doesNotContain("operation-3");
+    }
+  }
+
   // Unknown fields.
 
   @Test
