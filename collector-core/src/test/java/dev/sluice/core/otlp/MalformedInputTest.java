@@ -354,7 +354,7 @@ class MalformedInputTest {
     assertProtobufAccepts(Signal.TRACES, request);
 
     // A message sent as a fixed64: the scope of a scope block.
-    byte[] scopeBlock = concat(encode(out -> out.writeFixed64(1, 5)));
+    byte[] scopeBlock = encode(out -> out.writeFixed64(1, 5));
     byte[] request2 = field(1, field(2, scopeBlock));
     assertRejected(
         Signal.TRACES,
@@ -836,7 +836,7 @@ class MalformedInputTest {
         Sum.newBuilder().addDataPoints(OtlpTestData.numberPoint(2, true)).build().toByteArray();
     byte[] metric =
         concat(encode(out -> out.writeString(1, "MARKM")), field(5, gauge), field(7, sum));
-    byte[] second = concat(Metric.newBuilder().setName("ok").build().toByteArray());
+    byte[] second = Metric.newBuilder().setName("ok").build().toByteArray();
     byte[] request = field(1, field(2, concat(field(2, second), field(2, metric))));
     int sumAt = indexOf(request, "MARKM") + 5 + field(5, gauge).length;
     assertRejected(
