@@ -24,6 +24,7 @@ public final class WireReader {
   private byte[] buffer;
   private int position;
   private int limit;
+  private int tagStart;
 
   /** Reads {@code buffer[offset, offset + length)}. */
   public WireReader wrap(byte[] buffer, int offset, int length) {
@@ -64,6 +65,7 @@ public final class WireReader {
    */
   public int readTag() throws MalformedOtlpException {
     int start = position;
+    tagStart = start;
     long tag = readVarint64();
     if ((tag >>> 32) != 0) {
       throw new MalformedOtlpException("", start, "tag varint does not fit in 32 bits");
@@ -137,7 +139,8 @@ public final class WireReader {
   public int readLength() throws MalformedOtlpException {
     int start = position;
     long length = readVarint64();
-    if (length > limit - position) {
+    // Unsigned: a ten-byte varint can be negative as a long, and must not move the reader back.
+    if (Long.compareUnsigned(length, limit - position) > 0) {
       throw new MalformedOtlpException(
           "",
           start,
@@ -156,7 +159,8 @@ public final class WireReader {
    * and nest at most {@code maxGroupDepth} deep.
    */
   public void skipValue(int tag, int maxGroupDepth) throws MalformedOtlpException {
-    int tagStart = position;
+    // Where the tag just read began: an unexpected end-group is reported at its tag.
+    int tagStart = this.tagStart;
     switch (tag & 7) {
       case WireType.VARINT:
         readVarint64();
@@ -165,7 +169,7 @@ public final class WireReader {
         readFixed64();
         return;
       case WireType.LEN:
-        // Not `position += readLength()`: that would add to the position before the length.
+        // Not `position += readLength()`: that adds to the position before the length prefix.
         int length = readLength();
         position += length;
         return;
