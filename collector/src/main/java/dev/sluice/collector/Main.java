@@ -236,7 +236,7 @@ public final class Main implements Callable<Integer> {
   static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      return dev.sluice.config.GoDuration.parse(value);
+      return dev.sluice.core.component.GoDuration.parse(value);
     }
   }
 }

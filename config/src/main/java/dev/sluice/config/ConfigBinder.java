@@ -8,6 +8,7 @@ import dev.sluice.config.ConfigNode.Sequence;
 import dev.sluice.core.component.ComponentConfig;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.ExporterConfig;
+import dev.sluice.core.component.GoDuration;
 import dev.sluice.core.component.OptionalSection;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;

@@ -12,8 +12,7 @@ public interface ExporterConfig extends ComponentConfig {
   }
 
   default RetryConfig retryOnFailure() {
-    return new RetryConfig(
-        false, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(5), 1.5, 0.5);
+    return RetryConfig.DISABLED;
   }
 
   /** The limit on one send attempt. */

@@ -18,9 +18,15 @@ public record RetryConfig(
       new RetryConfig(
           true, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(5), 1.5, 0.5);
 
+  /** No retries: a failed send is dropped and counted. */
+  public static final RetryConfig DISABLED =
+      new RetryConfig(
+          false, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(5), 1.5, 0.5);
+
   public void validate(ConfigProblems problems) {
     if (initialInterval.isNegative() || initialInterval.isZero()) {
-      problems.add("initial_interval", "must be positive, was " + initialInterval);
+      problems.add(
+          "initial_interval", "must be positive, was " + GoDuration.format(initialInterval));
     }
     if (maxInterval.compareTo(initialInterval) < 0) {
       problems.add("max_interval", "must not be less than initial_interval");

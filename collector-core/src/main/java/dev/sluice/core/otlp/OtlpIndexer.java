@@ -90,6 +90,17 @@ public final class OtlpIndexer {
    */
   public OtlpIndex index(Signal signal, byte[] request, int offset, int length)
       throws MalformedOtlpException {
+    if (offset < 0 || length < 0 || offset > request.length - length) {
+      throw new IllegalArgumentException(
+          "range ["
+              + offset
+              + ", "
+              + offset
+              + " + "
+              + length
+              + ") is outside an array of "
+              + request.length);
+    }
     if (length > limits.maxRequestBytes()) {
       throw new MalformedOtlpException(
           "",

@@ -2,6 +2,7 @@ package dev.sluice.core.pipeline;
 
 import dev.sluice.core.component.ComponentConfig;
 import dev.sluice.core.component.ConfigProblems;
+import dev.sluice.core.component.GoDuration;
 import java.time.Duration;
 
 /**
@@ -32,7 +33,7 @@ public record BatchConfig(int sendBatchSize, int sendBatchMaxSize, Duration time
               + sendBatchMaxSize);
     }
     if (timeout.isNegative()) {
-      problems.add("timeout", "must not be negative, was " + timeout);
+      problems.add("timeout", "must not be negative, was " + GoDuration.format(timeout));
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.core.pipeline;
 
 import dev.sluice.core.component.ComponentConfig;
 import dev.sluice.core.component.ConfigProblems;
+import dev.sluice.core.component.GoDuration;
 import java.time.Duration;
 
 /**
@@ -23,7 +24,7 @@ public record MemoryLimiterConfig(
   @Override
   public void validate(ConfigProblems problems) {
     if (checkInterval.isNegative() || checkInterval.isZero()) {
-      problems.add("check_interval", "must be positive, was " + checkInterval);
+      problems.add("check_interval", "must be positive, was " + GoDuration.format(checkInterval));
     }
     if (limitMib <= 0 && limitPercentage <= 0) {
       problems.add("limit_mib", "set limit_mib or limit_percentage");

@@ -2,6 +2,7 @@ package dev.sluice.exporter.otlp;
 
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.ExporterConfig;
+import dev.sluice.core.component.GoDuration;
 import dev.sluice.core.component.OptionalSection;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
@@ -72,7 +73,7 @@ public record OtlpExporterConfig(
       problems.add("compression", "must be gzip, zstd or none, was \"" + compression + "\"");
     }
     if (timeout.isNegative() || timeout.isZero()) {
-      problems.add("timeout", "must be positive, was " + timeout);
+      problems.add("timeout", "must be positive, was " + GoDuration.format(timeout));
     }
     sendingQueue.validate(problems.under("sending_queue"));
     retryOnFailure.validate(problems.under("retry_on_failure"));

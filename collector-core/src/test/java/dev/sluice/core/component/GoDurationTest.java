@@ -1,4 +1,4 @@
-package dev.sluice.config;
+package dev.sluice.core.component;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

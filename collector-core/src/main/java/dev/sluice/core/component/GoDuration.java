@@ -1,4 +1,4 @@
-package dev.sluice.config;
+package dev.sluice.core.component;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
