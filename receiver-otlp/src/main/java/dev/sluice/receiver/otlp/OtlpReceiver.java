@@ -8,11 +8,14 @@ import dev.sluice.core.pipeline.ReceiverTelemetry;
 import java.util.Map;
 import java.util.logging.Logger;
 
-/** The {@code otlp} receiver: the OTLP gRPC server and, when configured, the OTLP/HTTP server. */
+/**
+ * The {@code otlp} receiver: the OTLP gRPC server and the OTLP/HTTP server, each when configured.
+ */
 public final class OtlpReceiver implements Receiver {
   private final OtlpReceiverConfig config;
   private final Logger logger;
   private final GrpcServer grpc;
+  private final HttpServer http;
 
   OtlpReceiver(
       ComponentSettings settings,
@@ -28,6 +31,14 @@ public final class OtlpReceiver implements Receiver {
                 grpcConfig,
                 new RequestHandler(
                     consumers, new ReceiverTelemetry(settings.metrics(), settings.id(), "grpc")));
+    HttpServerConfig httpConfig = config.protocols().http();
+    this.http =
+        httpConfig == null
+            ? null
+            : new HttpServer(
+                httpConfig,
+                new RequestHandler(
+                    consumers, new ReceiverTelemetry(settings.metrics(), settings.id(), "http")));
   }
 
   @Override
@@ -36,6 +47,15 @@ public final class OtlpReceiver implements Receiver {
       grpc.start();
       logger.info("OTLP gRPC receiver listening on " + config.protocols().grpc().endpoint());
     }
+    if (http != null) {
+      http.start();
+      logger.info("OTLP/HTTP receiver listening on " + config.protocols().http().endpoint());
+    }
+  }
+
+  /** The port the HTTP server listens on (useful when configured with port 0), or -1. */
+  public int httpPort() {
+    return http == null ? -1 : http.port();
   }
 
   /** The port the gRPC server listens on (useful when configured with port 0), or -1. */
@@ -45,6 +65,9 @@ public final class OtlpReceiver implements Receiver {
 
   @Override
   public void shutdown(long deadlineNanos) throws InterruptedException {
+    if (http != null) {
+      http.shutdown(deadlineNanos);
+    }
     if (grpc != null) {
       grpc.shutdown(deadlineNanos);
     }

@@ -11,7 +11,30 @@ import java.nio.charset.StandardCharsets;
 final class RpcStatus {
   static final String RETRY_INFO_TYPE = "type.googleapis.com/google.rpc.RetryInfo";
 
+  // google.rpc.Code values.
+  static final int INVALID_ARGUMENT = 3;
+  static final int NOT_FOUND = 5;
+  static final int RESOURCE_EXHAUSTED = 8;
+  static final int UNIMPLEMENTED = 12;
+  static final int UNAVAILABLE = 14;
+
   private RpcStatus() {}
+
+  /** The same Status as JSON, for requests sent as JSON: {@code {"code":3,"message":"..."}}. */
+  static String json(int code, String message) {
+    StringBuilder out = new StringBuilder("{\"code\":").append(code).append(",\"message\":\"");
+    for (int i = 0; i < message.length(); i++) {
+      char c = message.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append("\"}").toString();
+  }
 
   /** A Status with a code and message and, when {@code retryDelayMillis > 0}, a RetryInfo. */
   static byte[] encode(int code, String message, long retryDelayMillis) {

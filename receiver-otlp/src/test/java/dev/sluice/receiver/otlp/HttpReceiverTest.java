@@ -1,0 +1,391 @@
+package dev.sluice.receiver.otlp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.util.JsonFormat;
+import dev.sluice.core.component.Admission;
+import dev.sluice.core.component.ComponentId;
+import dev.sluice.core.component.ComponentKind;
+import dev.sluice.core.component.ComponentSettings;
+import dev.sluice.core.component.RequestConsumer;
+import dev.sluice.core.otlp.OtlpIndex;
+import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.telemetry.MetricRegistry;
+import dev.sluice.core.testkit.SequencedSpans;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.DeflaterOutputStream;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.xerial.snappy.Snappy;
+import org.xerial.snappy.SnappyFramedOutputStream;
+
+class HttpReceiverTest {
+  private static final long MAX_BODY = 256 * 1024;
+
+  private final MetricRegistry metrics = new MetricRegistry();
+  private final Recorder traces = new Recorder();
+  private final HttpClient client =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
+  private OtlpReceiver receiver;
+  private String base;
+
+  /** A pipeline stand-in: records requests, answers with a settable admission. */
+  static final class Recorder implements RequestConsumer {
+    final List<OtlpIndex> requests = new ArrayList<>();
+    volatile Admission answer = Admission.ACCEPTED;
+
+    @Override
+    public synchronized Admission consume(OtlpIndex request) {
+      if (answer == Admission.ACCEPTED) {
+        requests.add(request);
+      }
+      return answer;
+    }
+
+    @Override
+    public long retryDelayMillis() {
+      return 2500;
+    }
+  }
+
+  @BeforeEach
+  void start() throws Exception {
+    HttpServerConfig http =
+        new HttpServerConfig(
+            "127.0.0.1:0",
+            null,
+            new HttpServerConfig.Cors(
+                List.of("https://*.shop.example"), List.of("x-tenant"), Duration.ofMinutes(10)),
+            MAX_BODY,
+            false,
+            "/v1/traces",
+            "/v1/metrics",
+            "/v1/logs");
+    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
+    consumers.put(Signal.TRACES, traces);
+    receiver =
+        (OtlpReceiver)
+            new OtlpReceiverFactory()
+                .create(
+                    new ComponentSettings(
+                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
+                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
+                    consumers);
+    receiver.start();
+    base = "http://127.0.0.1:" + receiver.httpPort();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+  }
+
+  private HttpResponse<byte[]> post(String path, String contentType, byte[] body, String... headers)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    for (int i = 0; i < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    return client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static byte[] spans(int count) {
+    return SequencedSpans.request("svc", 0, count).toByteArray();
+  }
+
+  @Test
+  void acceptsProtobufAndAnswersAnEmptyExportResponse() throws Exception {
+    HttpResponse<byte[]> response = post("/v1/traces", "application/x-protobuf", spans(12));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type")).contains("application/x-protobuf");
+    assertThat(response.body()).isEmpty();
+    assertThat(traces.requests)
+        .singleElement()
+        .satisfies(r -> assertThat(r.unitCount()).isEqualTo(12));
+  }
+
+  @Test
+  void acceptsTheSpecificationsJsonExampleAsItsProtobufForm() throws Exception {
+    byte[] json;
+    try (InputStream in = getClass().getResourceAsStream("/otlp-examples/trace.json")) {
+      json = in.readAllBytes();
+    }
+
+    HttpResponse<byte[]> response = post("/v1/traces", "application/json; charset=utf-8", json);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo("{}");
+    ExportTraceServiceRequest.Builder expected = ExportTraceServiceRequest.newBuilder();
+    JsonFormat.parser().merge(hexIdsToBase64(new String(json, StandardCharsets.UTF_8)), expected);
+    assertThat(traces.requests).hasSize(1);
+    assertThat(ExportTraceServiceRequest.parseFrom(marshaled(traces.requests.get(0))))
+        .isEqualTo(expected.build());
+  }
+
+  @Test
+  void answersBadJsonWith400AndAJsonStatus() throws Exception {
+    HttpResponse<byte[]> response =
+        post(
+            "/v1/traces",
+            "application/json",
+            "{\"resourceSpans\":[{\"scopeSpans\":7}]}".getBytes(StandardCharsets.UTF_8));
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(response.headers().firstValue("Content-Type")).contains("application/json");
+    assertThat(new String(response.body(), StandardCharsets.UTF_8))
+        .startsWith("{\"code\":3,\"message\":\"resource_spans[0].scope_spans: expected an array");
+  }
+
+  @Test
+  void answersBadProtobufWith400AndTheValidatorsMessageInAStatus() throws Exception {
+    byte[] whole = spans(3);
+    byte[] body = java.util.Arrays.copyOf(whole, whole.length - 1);
+
+    HttpResponse<byte[]> response = post("/v1/traces", "application/x-protobuf", body);
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    com.google.rpc.Status status = com.google.rpc.Status.parseFrom(response.body());
+    assertThat(status.getCode()).isEqualTo(3);
+    assertThat(status.getMessage()).startsWith("resource_spans[0]").contains("at offset");
+    assertThat(traces.requests).isEmpty();
+  }
+
+  @Test
+  void answersAnotherContentTypeWith415() throws Exception {
+    assertThat(post("/v1/traces", "text/plain", spans(1)).statusCode()).isEqualTo(415);
+  }
+
+  @Test
+  void answersOtherMethodsWith405AndAllow() throws Exception {
+    HttpResponse<byte[]> response =
+        client.send(
+            HttpRequest.newBuilder(URI.create(base + "/v1/traces")).GET().build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+
+    assertThat(response.statusCode()).isEqualTo(405);
+    assertThat(response.headers().firstValue("Allow")).contains("POST, OPTIONS");
+  }
+
+  @Test
+  void answersOtherPathsWith404() throws Exception {
+    assertThat(post("/v1/profiles", "application/x-protobuf", spans(1)).statusCode())
+        .isEqualTo(404);
+    assertThat(post("/v1/logs", "application/x-protobuf", new byte[0]).statusCode())
+        .as("a signal without a pipeline")
+        .isEqualTo(404);
+  }
+
+  @Test
+  void answersABodyOverTheLimitWith413() throws Exception {
+    byte[] body = new byte[(int) MAX_BODY + 1];
+
+    assertThat(post("/v1/traces", "application/x-protobuf", body).statusCode()).isEqualTo(413);
+  }
+
+  @Test
+  void answersAZipBombWith413() throws Exception {
+    // A few KiB of gzip that inflates to 16 MiB.
+    ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+      gzip.write(new byte[16 << 20]);
+    }
+    assertThat(compressed.size()).isLessThan((int) MAX_BODY);
+
+    HttpResponse<byte[]> response =
+        post(
+            "/v1/traces",
+            "application/x-protobuf",
+            compressed.toByteArray(),
+            "Content-Encoding",
+            "gzip");
+
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(com.google.rpc.Status.parseFrom(response.body()).getMessage())
+        .contains("more than the limit of " + MAX_BODY);
+  }
+
+  @Test
+  void answersAnUnknownEncodingWith400() throws Exception {
+    HttpResponse<byte[]> response =
+        post("/v1/traces", "application/x-protobuf", spans(1), "Content-Encoding", "br");
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(com.google.rpc.Status.parseFrom(response.body()).getMessage())
+        .contains("unsupported Content-Encoding \"br\"");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"gzip", "deflate", "zstd", "snappy", "snappy-framed", "x-snappy-framed"})
+  void acceptsCompressedBodies(String encoding) throws Exception {
+    byte[] body = spans(40);
+    byte[] compressed;
+    String header = encoding;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    switch (encoding) {
+      case "gzip":
+        try (OutputStream gzip = new GZIPOutputStream(out)) {
+          gzip.write(body);
+        }
+        compressed = out.toByteArray();
+        break;
+      case "deflate":
+        try (OutputStream deflate = new DeflaterOutputStream(out)) {
+          deflate.write(body);
+        }
+        compressed = out.toByteArray();
+        break;
+      case "zstd":
+        compressed = com.github.luben.zstd.Zstd.compress(body);
+        break;
+      case "snappy":
+        compressed = Snappy.compress(body);
+        break;
+      default:
+        try (OutputStream framed = new SnappyFramedOutputStream(out)) {
+          framed.write(body);
+        }
+        compressed = out.toByteArray();
+        header = encoding.equals("snappy-framed") ? "snappy" : encoding;
+    }
+
+    HttpResponse<byte[]> response =
+        post("/v1/traces", "application/x-protobuf", compressed, "Content-Encoding", header);
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(marshaled(traces.requests.get(0))).isEqualTo(body);
+  }
+
+  @Test
+  void answersAFullPipelineWith503AndRetryAfter() throws Exception {
+    traces.answer = Admission.FULL;
+
+    HttpResponse<byte[]> response = post("/v1/traces", "application/x-protobuf", spans(2));
+
+    assertThat(response.statusCode()).isEqualTo(503);
+    assertThat(response.headers().firstValue("Retry-After")).contains("3");
+    assertThat(com.google.rpc.Status.parseFrom(response.body()).getCode()).isEqualTo(14);
+  }
+
+  @Test
+  void answersCorsPreflightsForAllowedOriginsAndHeaders() throws Exception {
+    HttpResponse<byte[]> allowed =
+        client.send(
+            HttpRequest.newBuilder(URI.create(base + "/v1/traces"))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", "https://web.shop.example")
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "content-type, x-tenant")
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> stranger =
+        client.send(
+            HttpRequest.newBuilder(URI.create(base + "/v1/traces"))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", "https://evil.example")
+                .header("Access-Control-Request-Method", "POST")
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> actual =
+        post(
+            "/v1/traces", "application/x-protobuf", spans(1), "Origin", "https://web.shop.example");
+
+    assertThat(allowed.statusCode()).isEqualTo(204);
+    assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin"))
+        .contains("https://web.shop.example");
+    assertThat(allowed.headers().firstValue("Access-Control-Allow-Headers"))
+        .contains("content-type, x-tenant");
+    assertThat(allowed.headers().firstValue("Access-Control-Max-Age")).contains("600");
+    assertThat(stranger.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+    assertThat(actual.headers().firstValue("Access-Control-Allow-Origin"))
+        .contains("https://web.shop.example");
+  }
+
+  @Test
+  void keepsTheConnectionOpenBetweenRequests() throws Exception {
+    byte[] body = spans(1);
+    try (Socket socket = new Socket("127.0.0.1", receiver.httpPort())) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      InputStream in = socket.getInputStream();
+      for (int i = 0; i < 3; i++) {
+        out.write(
+            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\nContent-Length: "
+                    + body.length
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
+        out.flush();
+        String head = readHead(in);
+        assertThat(head)
+            .startsWith("HTTP/1.1 200 OK")
+            .containsIgnoringCase("connection: keep-alive");
+      }
+    }
+    assertThat(traces.requests).hasSize(3);
+  }
+
+  private static String readHead(InputStream in) throws Exception {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        break;
+      }
+      head.append((char) b);
+    }
+    return head.toString();
+  }
+
+  private static byte[] marshaled(OtlpIndex request) {
+    return dev.sluice.core.otlp.OtlpMarshaler.toByteArray(dev.sluice.core.otlp.Batch.of(request));
+  }
+
+  private static String hexIdsToBase64(String json) {
+    Matcher m =
+        Pattern.compile("\"(traceId|spanId|parentSpanId)\"\\s*:\\s*\"([0-9A-Fa-f]*)\"")
+            .matcher(json);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(
+          out,
+          "\""
+              + m.group(1)
+              + "\":\""
+              + Base64.getEncoder().encodeToString(HexFormat.of().parseHex(m.group(2)))
+              + "\"");
+    }
+    m.appendTail(out);
+    return out.toString();
+  }
+}
