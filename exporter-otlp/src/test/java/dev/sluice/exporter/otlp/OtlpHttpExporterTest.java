@@ -1,0 +1,229 @@
+package dev.sluice.exporter.otlp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.sluice.core.component.Admission;
+import dev.sluice.core.component.ComponentId;
+import dev.sluice.core.component.ComponentKind;
+import dev.sluice.core.component.ComponentSettings;
+import dev.sluice.core.component.ExportResult;
+import dev.sluice.core.component.QueueConfig;
+import dev.sluice.core.component.Receiver;
+import dev.sluice.core.component.RequestConsumer;
+import dev.sluice.core.component.RetryConfig;
+import dev.sluice.core.component.TlsClientConfig;
+import dev.sluice.core.otlp.Batch;
+import dev.sluice.core.otlp.OtlpIndex;
+import dev.sluice.core.otlp.OtlpMarshaler;
+import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.telemetry.MetricRegistry;
+import dev.sluice.core.testkit.SequencedSpans;
+import dev.sluice.receiver.otlp.HttpServerConfig;
+import dev.sluice.receiver.otlp.OtlpReceiver;
+import dev.sluice.receiver.otlp.OtlpReceiverConfig;
+import dev.sluice.receiver.otlp.OtlpReceiverFactory;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class OtlpHttpExporterTest {
+  private final List<AutoCloseable> cleanup = new ArrayList<>();
+
+  @AfterEach
+  void stop() throws Exception {
+    for (AutoCloseable c : cleanup) {
+      c.close();
+    }
+  }
+
+  private OtlpHttpExporter exporter(String endpoint, String encoding, String compression)
+      throws Exception {
+    OtlpHttpExporterConfig config =
+        new OtlpHttpExporterConfig(
+            endpoint,
+            "",
+            "",
+            "",
+            encoding,
+            compression,
+            TlsClientConfig.DEFAULT,
+            Map.of("x-tenant", "blue"),
+            Duration.ofSeconds(5),
+            QueueConfig.DEFAULT,
+            RetryConfig.DEFAULT);
+    OtlpHttpExporter exporter =
+        (OtlpHttpExporter)
+            new OtlpHttpExporterFactory()
+                .create(
+                    new ComponentSettings(
+                        ComponentId.parse("otlphttp"),
+                        ComponentKind.EXPORTER,
+                        new MetricRegistry()),
+                    config);
+    exporter.start();
+    cleanup.add(() -> exporter.shutdown(System.nanoTime()));
+    return exporter;
+  }
+
+  private static long deadline() {
+    return System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "proto, gzip",
+    "proto, zstd",
+    "proto, deflate",
+    "proto, none",
+    "json, gzip",
+    "json, none"
+  })
+  void deliversToSluicesOwnHttpReceiver(String encoding, String compression) throws Exception {
+    List<OtlpIndex> received = new ArrayList<>();
+    RequestConsumer consumer =
+        new RequestConsumer() {
+          @Override
+          public synchronized Admission consume(OtlpIndex request) {
+            received.add(request);
+            return Admission.ACCEPTED;
+          }
+
+          @Override
+          public long retryDelayMillis() {
+            return 1000;
+          }
+        };
+    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
+    consumers.put(Signal.TRACES, consumer);
+    HttpServerConfig http =
+        new HttpServerConfig(
+            "127.0.0.1:0", null, null, 20 << 20, false, "/v1/traces", "/v1/metrics", "/v1/logs");
+    Receiver receiver =
+        new OtlpReceiverFactory()
+            .create(
+                new ComponentSettings(
+                    ComponentId.parse("otlp"), ComponentKind.RECEIVER, new MetricRegistry()),
+                new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
+                consumers);
+    receiver.start();
+    cleanup.add(() -> receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
+    OtlpHttpExporter exporter =
+        exporter("http://127.0.0.1:" + ((OtlpReceiver) receiver).httpPort(), encoding, compression);
+    OtlpIndex request = SequencedSpans.indexed("svc", 0, 300);
+
+    ExportResult result = exporter.export(Batch.of(request), deadline());
+
+    assertThat(result).isEqualTo(ExportResult.SUCCESS);
+    assertThat(received).hasSize(1);
+    assertThat(OtlpMarshaler.toByteArray(Batch.of(received.get(0))))
+        .isEqualTo(SequencedSpans.request("svc", 0, 300).toByteArray());
+  }
+
+  /** A destination that answers every request with one status, headers and body. */
+  private String server(int status, Map<String, String> headers, byte[] body) throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
+    server.createContext(
+        "/",
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          headers.forEach(exchange.getResponseHeaders()::set);
+          exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    server.start();
+    cleanup.add(() -> server.stop(0));
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  private ExportResult sendTo(String endpoint, String encoding) throws Exception {
+    return exporter(endpoint, encoding, "gzip")
+        .export(Batch.of(SequencedSpans.indexed("svc", 0, 10)), deadline());
+  }
+
+  @Test
+  void retries429AfterRetryAfterSeconds() throws Exception {
+    ExportResult result = sendTo(server(429, Map.of("Retry-After", "7"), new byte[0]), "proto");
+
+    assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.RETRYABLE);
+    assertThat(result.retryAfterNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(7));
+  }
+
+  @Test
+  void retries503AfterARetryAfterDate() throws Exception {
+    String in90Seconds =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(90));
+
+    ExportResult result =
+        sendTo(server(503, Map.of("Retry-After", in90Seconds), new byte[0]), "proto");
+
+    assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.RETRYABLE);
+    assertThat(result.retryAfterNanos())
+        .isBetween(TimeUnit.SECONDS.toNanos(80), TimeUnit.SECONDS.toNanos(91));
+  }
+
+  @Test
+  void doesNotRetry400AndKeepsTheStatusMessage() throws Exception {
+    byte[] status =
+        com.google.rpc.Status.newBuilder()
+            .setCode(3)
+            .setMessage("bad span at offset 7")
+            .build()
+            .toByteArray();
+
+    ExportResult result =
+        sendTo(server(400, Map.of("Content-Type", "application/x-protobuf"), status), "proto");
+
+    assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.PERMANENT);
+    assertThat(result.message()).isEqualTo("HTTP 400: bad span at offset 7");
+  }
+
+  @Test
+  void readsPartialSuccessInProtobufAndJson() throws Exception {
+    byte[] proto =
+        ExportTraceServiceResponse.newBuilder()
+            .setPartialSuccess(
+                io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess.newBuilder()
+                    .setRejectedSpans(3)
+                    .setErrorMessage("too old"))
+            .build()
+            .toByteArray();
+    byte[] json =
+        "{\"partialSuccess\":{\"rejectedSpans\":\"2\",\"errorMessage\":\"dup\"}}"
+            .getBytes(StandardCharsets.UTF_8);
+
+    ExportResult fromProto = sendTo(server(200, Map.of(), proto), "proto");
+    ExportResult fromJson = sendTo(server(200, Map.of(), json), "json");
+
+    assertThat(fromProto).isEqualTo(ExportResult.partialSuccess(3, "too old"));
+    assertThat(fromJson).isEqualTo(ExportResult.partialSuccess(2, "dup"));
+  }
+
+  @Test
+  void reportsAnUnreachableDestinationAsRetryable() throws Exception {
+    java.net.ServerSocket closed = new java.net.ServerSocket(0);
+    int port = closed.getLocalPort();
+    closed.close();
+
+    ExportResult result = sendTo("http://127.0.0.1:" + port, "proto");
+
+    assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.RETRYABLE);
+  }
+}
