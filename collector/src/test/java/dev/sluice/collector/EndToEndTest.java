@@ -14,6 +14,9 @@ import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.exporter.otlp.logs.OtlpGrpcLogRecordExporter;
 import io.opentelemetry.exporter.otlp.metrics.OtlpGrpcMetricExporter;
 import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
@@ -28,11 +31,14 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
 import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
+import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.export.MetricExporter;
 import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,8 +47,9 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The real OpenTelemetry Java SDK sends through Sluice, started from a YAML file the way the
@@ -52,9 +59,10 @@ class EndToEndTest {
   private static final int SPANS = 10_000;
   private static final int LOGS = 5_000;
 
-  @Test
-  void everyItemFromTheSdkArrivesOnceWithResourceScopeAndAttributes(@TempDir Path dir)
-      throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"grpc", "http/protobuf"})
+  void everyItemFromTheSdkArrivesOnceWithResourceScopeAndAttributes(
+      String protocol, @TempDir Path dir) throws Exception {
     try (OtlpSink sink = OtlpSink.start()) {
       Path config = dir.resolve("sluice.yaml");
       Files.writeString(
@@ -65,6 +73,8 @@ class EndToEndTest {
               "  otlp:",
               "    protocols:",
               "      grpc:",
+              "        endpoint: 127.0.0.1:0",
+              "      http:",
               "        endpoint: 127.0.0.1:0",
               "processors:",
               "  batch:",
@@ -97,8 +107,12 @@ class EndToEndTest {
       Collector collector = new Collector(Main.load(config), Collector.Options.defaults());
       collector.start();
       try {
-        int port = ((OtlpReceiver) collector.receiver(ComponentId.parse("otlp"))).grpcPort();
-        emit("http://127.0.0.1:" + port);
+        OtlpReceiver receiver = (OtlpReceiver) collector.receiver(ComponentId.parse("otlp"));
+        if (protocol.equals("grpc")) {
+          emit(grpcExporters("http://127.0.0.1:" + receiver.grpcPort()));
+        } else {
+          emit(httpExporters("http://127.0.0.1:" + receiver.httpPort()));
+        }
 
         assertThat(
                 sink.await(
@@ -122,7 +136,24 @@ class EndToEndTest {
     }
   }
 
-  private static void emit(String endpoint) {
+  /** The SDK's exporters of one protocol. */
+  private record Exporters(SpanExporter spans, LogRecordExporter logs, MetricExporter metrics) {}
+
+  private static Exporters grpcExporters(String endpoint) {
+    return new Exporters(
+        OtlpGrpcSpanExporter.builder().setEndpoint(endpoint).build(),
+        OtlpGrpcLogRecordExporter.builder().setEndpoint(endpoint).build(),
+        OtlpGrpcMetricExporter.builder().setEndpoint(endpoint).build());
+  }
+
+  private static Exporters httpExporters(String base) {
+    return new Exporters(
+        OtlpHttpSpanExporter.builder().setEndpoint(base + "/v1/traces").build(),
+        OtlpHttpLogRecordExporter.builder().setEndpoint(base + "/v1/logs").build(),
+        OtlpHttpMetricExporter.builder().setEndpoint(base + "/v1/metrics").build());
+  }
+
+  private static void emit(Exporters exporters) {
     Resource resource =
         Resource.getDefault()
             .merge(
@@ -131,8 +162,7 @@ class EndToEndTest {
         SdkTracerProvider.builder()
             .setResource(resource)
             .addSpanProcessor(
-                BatchSpanProcessor.builder(
-                        OtlpGrpcSpanExporter.builder().setEndpoint(endpoint).build())
+                BatchSpanProcessor.builder(exporters.spans())
                     .setMaxQueueSize(SPANS)
                     .setMaxExportBatchSize(512)
                     .build())
@@ -141,17 +171,13 @@ class EndToEndTest {
         SdkLoggerProvider.builder()
             .setResource(resource)
             .addLogRecordProcessor(
-                BatchLogRecordProcessor.builder(
-                        OtlpGrpcLogRecordExporter.builder().setEndpoint(endpoint).build())
-                    .setMaxQueueSize(LOGS)
-                    .build())
+                BatchLogRecordProcessor.builder(exporters.logs()).setMaxQueueSize(LOGS).build())
             .build();
     SdkMeterProvider meterProvider =
         SdkMeterProvider.builder()
             .setResource(resource)
             .registerMetricReader(
-                PeriodicMetricReader.builder(
-                        OtlpGrpcMetricExporter.builder().setEndpoint(endpoint).build())
+                PeriodicMetricReader.builder(exporters.metrics())
                     .setInterval(Duration.ofSeconds(60))
                     .build())
             .build();
