@@ -48,8 +48,15 @@ class RetryTest {
         assertThat(sink.calls()).isEqualTo(3);
         assertThat(BackpressureTest.spanNumbers(sink))
             .isEqualTo(IntStream.range(0, 50).boxed().toList());
+        // The sink has the spans before the exporter hears the answer and counts them.
+        assertThat(
+                TestCollectors.eventually(
+                    () ->
+                        TestCollectors.prometheus(collector)
+                            .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 50"),
+                    10))
+            .isTrue();
         assertThat(TestCollectors.prometheus(collector))
-            .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 50")
             .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 0");
       } finally {
         collector.shutdown(TimeUnit.SECONDS.toNanos(10));
