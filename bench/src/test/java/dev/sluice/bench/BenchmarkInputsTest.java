@@ -116,6 +116,15 @@ class BenchmarkInputsTest {
       assertThat(benchmark.protobufJava()).isEqualTo(SplitBenchmark.PENDING_SPANS + moved);
       assertThat(benchmark.pendingScope.getSpansList()).isEqualTo(pendingSpanList);
 
+      SplitBenchmark.AddOnly addOnly = new SplitBenchmark.AddOnly();
+      addOnly.setup(benchmark);
+      addOnly.undo();
+      assertThat(benchmark.protobufJavaAddOnly(addOnly))
+          .isEqualTo(SplitBenchmark.PENDING_SPANS + moved);
+      assertThat(addOnly.pending.getSpansList()).isEqualTo(expected);
+      addOnly.undo();
+      assertThat(addOnly.pending.getSpansList()).isEqualTo(pendingSpanList);
+
       assertThat(benchmark.removeHead()).isEqualTo(SplitBenchmark.PENDING_SPANS + moved);
       assertThat(benchmark.queue).isEqualTo(requestSpanList);
       assertThat(benchmark.batchList).isEqualTo(pendingSpanList);
