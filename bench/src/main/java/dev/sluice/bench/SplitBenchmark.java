@@ -42,9 +42,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code remove(0)} and added to the batch's list.
  * </ul>
  *
- * <p>Each operation moves from the same starting state, so every method begins or ends with an
- * explicit reset, measured with it (no {@code Level.Invocation} setup, whose timestamps would cost
- * more than the Sluice move itself):
+ * <p>Each operation moves from the same starting state, so {@code sluice}, {@code protobufJava} and
+ * {@code removeHead} begin or end with an explicit reset, measured with them (no {@code
+ * Level.Invocation} setup, whose timestamps would cost more than the Sluice move itself):
  *
  * <ul>
  *   <li>{@code sluice}: clear the pending batch and add the 4096-span request to it again, and make
