@@ -13,8 +13,6 @@ import dev.sluice.core.otlp.OtlpFields.MetricData;
 import dev.sluice.core.otlp.OtlpFields.Request;
 import dev.sluice.core.otlp.OtlpFields.ResourceBlock;
 import dev.sluice.core.otlp.OtlpFields.ScopeBlock;
-import dev.sluice.core.wire.Utf8;
-import dev.sluice.core.wire.WireReader;
 import dev.sluice.core.wire.WireType;
 
 /**
@@ -31,16 +29,24 @@ import dev.sluice.core.wire.WireType;
  * request costs a fixed number of allocations (the exact-size tables of the {@link OtlpIndex}).
  */
 public final class OtlpIndexer {
-  private final IndexLimits limits;
-  private final WireReader in = new WireReader();
-  private byte[] bytes;
+  private static final int RESOURCE_BLOCK_TAG = WireType.tag(Request.RESOURCE_BLOCKS, WireType.LEN);
+  private static final int SCOPE_BLOCK_TAG = WireType.tag(ResourceBlock.SCOPE_BLOCKS, WireType.LEN);
+  private static final int ITEM_TAG = WireType.tag(ScopeBlock.ITEMS, WireType.LEN);
+  private static final int DATA_POINT_TAG = WireType.tag(MetricData.DATA_POINTS, WireType.LEN);
 
-  // The path of the field being read, one frame per message level, for error messages only.
-  private final MessageSchema[] frameSchema;
-  private final int[] frameStart;
-  private final int[] frameField;
-  private final int[] frameTag;
-  private int depth;
+  // Depths of the outer levels; items' fields are at ITEM + 1 and below.
+  private static final int REQUEST = 0;
+  private static final int RESOURCE_BLOCK = 1;
+  private static final int SCOPE_BLOCK = 2;
+  private static final int ITEM = 3;
+  private static final int METRIC_DATA = 4;
+  private static final int DATA_POINT = 5;
+
+  private static final MessageTable METRIC = MessageTable.of(OtlpSchema.METRIC);
+
+  private final IndexLimits limits;
+  private final WireValidator validator;
+  private byte[] bytes;
 
   // Index under construction.
   private final IntTable resources = new IntTable(R_COLUMNS, 16);
@@ -67,11 +73,7 @@ public final class OtlpIndexer {
 
   public OtlpIndexer(IndexLimits limits) {
     this.limits = limits;
-    int frames = limits.maxNestingDepth() + 2;
-    frameSchema = new MessageSchema[frames];
-    frameStart = new int[frames];
-    frameField = new int[frames];
-    frameTag = new int[frames];
+    this.validator = new WireValidator(limits.maxNestingDepth());
   }
 
   public IndexLimits limits() {
@@ -113,15 +115,23 @@ public final class OtlpIndexer {
     }
     reset(signal);
     bytes = request;
-    in.wrap(request, offset, length);
-    depth = 0;
-    frameSchema[0] = signal.request();
-    frameStart[0] = offset;
+    validator.begin(request, offset, signal.request());
     try {
-      walkRequest(signal, offset + length);
+      walkRequest(signal, offset, offset + length);
+      if (!validator.recordedStringsValid()) {
+        // Some string is not UTF-8: walk again checking strings in place, which names it.
+        reset(signal);
+        validator.begin(request, offset, signal.request());
+        validator.checkStringsInPlace(true);
+        walkRequest(signal, offset, offset + length);
+        throw new IllegalStateException("invalid UTF-8 found, then not found again");
+      }
     } catch (MalformedOtlpException e) {
-      throw new MalformedOtlpException(path(), e.offset() - offset, e.reason());
+      String path = validator.errorDepth() < 0 ? "" : validator.path(request, (int) e.offset());
+      throw new MalformedOtlpException(path, e.offset() - offset, e.reason());
     } finally {
+      validator.checkStringsInPlace(false);
+      validator.end();
       bytes = null;
     }
     return new OtlpIndex(
@@ -151,37 +161,43 @@ public final class OtlpIndexer {
     units = 0;
   }
 
-  // The outer levels: request, resource blocks, scope blocks, items.
+  // The outer levels: request, resource blocks, scope blocks, items. Fields the index does not
+  // record are checked by the validator; these walks only pick out the structure.
 
-  private void walkRequest(Signal signal, int end) throws MalformedOtlpException {
-    MessageSchema schema = signal.request();
-    while (in.position() < end) {
-      int tag = readTag();
-      if ((tag >>> 3) == Request.RESOURCE_BLOCKS) {
-        int valueEnd = enterMessage(schema.field(Request.RESOURCE_BLOCKS), tag);
-        walkResourceBlock(signal, valueEnd);
-        exitMessage(end);
+  private void walkRequest(Signal signal, int p, int end) throws MalformedOtlpException {
+    MessageTable table = MessageTable.of(signal.request());
+    WireValidator v = validator;
+    while (p < end) {
+      if (v.tagAt(p, end, REQUEST) == RESOURCE_BLOCK_TAG) {
+        int length = v.lengthAt(v.valueStart(), end, REQUEST);
+        int start = v.lengthEnd();
+        v.enter(MessageTable.of(signal.resourceBlock()), p, start, REQUEST);
+        walkResourceBlock(signal, start, start + length);
+        p = start + length;
       } else {
-        readField(schema, tag);
+        p = v.field(table, p, end, REQUEST);
       }
     }
   }
 
-  private void walkResourceBlock(Signal signal, int end) throws MalformedOtlpException {
-    MessageSchema schema = signal.resourceBlock();
+  private void walkResourceBlock(Signal signal, int p, int end) throws MalformedOtlpException {
+    MessageTable table = MessageTable.of(signal.resourceBlock());
+    WireValidator v = validator;
     int resource = resources.rows();
     int firstScope = scopes.rows();
     resourceHeader.clear();
-    while (in.position() < end) {
-      int fieldStart = in.position();
-      int tag = readTag();
-      if ((tag >>> 3) == ResourceBlock.SCOPE_BLOCKS) {
-        int valueEnd = enterMessage(schema.field(ResourceBlock.SCOPE_BLOCKS), tag);
-        walkScopeBlock(signal, resource, valueEnd);
-        exitMessage(end);
+    while (p < end) {
+      int tag = v.tagAt(p, end, RESOURCE_BLOCK);
+      if (tag == SCOPE_BLOCK_TAG) {
+        int length = v.lengthAt(v.valueStart(), end, RESOURCE_BLOCK);
+        int start = v.lengthEnd();
+        v.enter(MessageTable.of(signal.scopeBlock()), p, start, RESOURCE_BLOCK);
+        walkScopeBlock(signal, resource, start, start + length);
+        p = start + length;
       } else {
-        readField(schema, tag);
-        addSegment(resourceHeader, fieldStart, tag);
+        int fieldEnd = v.field(table, p, end, RESOURCE_BLOCK);
+        addSegment(resourceHeader, p, fieldEnd, tag);
+        p = fieldEnd;
       }
     }
     int segFirst = segments.rows();
@@ -196,33 +212,38 @@ public final class OtlpIndexer {
     resourceHashes.add(hashSegments(segFirst, resourceHeader.rows()));
   }
 
-  private void walkScopeBlock(Signal signal, int resource, int end) throws MalformedOtlpException {
-    MessageSchema schema = signal.scopeBlock();
-    FieldSchema itemField = schema.field(ScopeBlock.ITEMS);
+  private void walkScopeBlock(Signal signal, int resource, int p, int end)
+      throws MalformedOtlpException {
+    MessageTable table = MessageTable.of(signal.scopeBlock());
+    MessageTable itemTable = MessageTable.of(signal.item());
+    WireValidator v = validator;
     int firstItem = items.rows();
     boolean contiguous = true;
     int previousEnd = -1;
     scopeHeader.clear();
-    while (in.position() < end) {
-      int fieldStart = in.position();
-      int tag = readTag();
-      if ((tag >>> 3) == ScopeBlock.ITEMS) {
-        int valueEnd = enterMessage(itemField, tag);
+    while (p < end) {
+      int tag = v.tagAt(p, end, SCOPE_BLOCK);
+      if (tag == ITEM_TAG) {
+        int length = v.lengthAt(v.valueStart(), end, SCOPE_BLOCK);
+        int start = v.lengthEnd();
+        int itemEnd = start + length;
+        v.enter(itemTable, p, start, SCOPE_BLOCK);
         if (signal == Signal.METRICS) {
-          walkMetric(fieldStart, valueEnd);
+          walkMetric(p, start, itemEnd);
         } else {
-          walkFields(itemField.message(), valueEnd);
+          v.message(itemTable, start, itemEnd, ITEM);
           int row = items.addRow();
-          items.data[row + OtlpIndex.I_START] = fieldStart;
-          items.data[row + OtlpIndex.I_END] = valueEnd;
+          items.data[row + OtlpIndex.I_START] = p;
+          items.data[row + OtlpIndex.I_END] = itemEnd;
           units++;
         }
-        exitMessage(end);
-        contiguous &= previousEnd < 0 || previousEnd == fieldStart;
-        previousEnd = in.position();
+        contiguous &= previousEnd < 0 || previousEnd == p;
+        previousEnd = itemEnd;
+        p = itemEnd;
       } else {
-        readField(schema, tag);
-        addSegment(scopeHeader, fieldStart, tag);
+        int fieldEnd = v.field(table, p, end, SCOPE_BLOCK);
+        addSegment(scopeHeader, p, fieldEnd, tag);
+        p = fieldEnd;
       }
     }
     int segFirst = segments.rows();
@@ -243,56 +264,63 @@ public final class OtlpIndexer {
    * A metric: its header fields, its one data message (gauge, sum, histogram, exponential histogram
    * or summary) with that message's own header fields, and the data points.
    */
-  private void walkMetric(int itemStart, int end) throws MalformedOtlpException {
-    MessageSchema schema = OtlpSchema.METRIC;
+  private void walkMetric(int itemStart, int p, int end) throws MalformedOtlpException {
+    WireValidator v = validator;
     long unitsBefore = units;
     int dataField = 0;
     int dpFirst = dataPoints.rows();
     boolean dpContiguous = true;
     metricHeader.clear();
     dataHeader.clear();
-    while (in.position() < end) {
-      int fieldStart = in.position();
-      int tag = readTag();
+    while (p < end) {
+      int tag = v.tagAt(p, end, ITEM);
       int number = tag >>> 3;
-      if (Metric.isData(number) && (tag & 7) == WireType.LEN) {
-        if (dataField != 0) {
-          throw new MalformedOtlpException(
-              "",
-              fieldStart,
-              "a metric holds one data message, found "
-                  + schema.field(number).name()
-                  + " after "
-                  + schema.field(dataField).name());
-        }
-        dataField = number;
-        FieldSchema field = schema.field(number);
-        int valueEnd = enterMessage(field, tag);
-        MessageSchema dataSchema = field.message();
-        FieldSchema pointField = dataSchema.field(MetricData.DATA_POINTS);
-        int previousEnd = -1;
-        while (in.position() < valueEnd) {
-          int pointStart = in.position();
-          int pointTag = readTag();
-          if ((pointTag >>> 3) == MetricData.DATA_POINTS) {
-            int pointEnd = enterMessage(pointField, pointTag);
-            walkFields(pointField.message(), pointEnd);
-            exitMessage(valueEnd);
-            int row = dataPoints.addRow();
-            dataPoints.data[row + OtlpIndex.D_START] = pointStart;
-            dataPoints.data[row + OtlpIndex.D_END] = pointEnd;
-            dpContiguous &= previousEnd < 0 || previousEnd == pointStart;
-            previousEnd = pointEnd;
-          } else {
-            readField(dataSchema, pointTag);
-            addSegment(dataHeader, pointStart, pointTag);
-          }
-        }
-        exitMessage(end);
-      } else {
-        readField(schema, tag);
-        addSegment(metricHeader, fieldStart, tag);
+      if (!Metric.isData(number) || (tag & 7) != WireType.LEN) {
+        int fieldEnd = v.field(METRIC, p, end, ITEM);
+        addSegment(metricHeader, p, fieldEnd, tag);
+        p = fieldEnd;
+        continue;
       }
+      if (dataField != 0) {
+        throw v.fail(
+            p,
+            "a metric holds one data message, found "
+                + OtlpSchema.METRIC.field(number).name()
+                + " after "
+                + OtlpSchema.METRIC.field(dataField).name(),
+            ITEM);
+      }
+      dataField = number;
+      MessageSchema dataSchema = OtlpSchema.METRIC.field(number).message();
+      MessageTable dataTable = MessageTable.of(dataSchema);
+      MessageSchema pointSchema = dataSchema.field(MetricData.DATA_POINTS).message();
+      MessageTable pointTable = MessageTable.of(pointSchema);
+      int length = v.lengthAt(v.valueStart(), end, ITEM);
+      int q = v.lengthEnd();
+      int dataEnd = q + length;
+      v.enter(dataTable, p, q, ITEM);
+      int previousEnd = -1;
+      while (q < dataEnd) {
+        int pointTag = v.tagAt(q, dataEnd, METRIC_DATA);
+        if (pointTag == DATA_POINT_TAG) {
+          int pointLength = v.lengthAt(v.valueStart(), dataEnd, METRIC_DATA);
+          int pointStart = v.lengthEnd();
+          int pointEnd = pointStart + pointLength;
+          v.enter(pointTable, q, pointStart, METRIC_DATA);
+          v.message(pointTable, pointStart, pointEnd, DATA_POINT);
+          int row = dataPoints.addRow();
+          dataPoints.data[row + OtlpIndex.D_START] = q;
+          dataPoints.data[row + OtlpIndex.D_END] = pointEnd;
+          dpContiguous &= previousEnd < 0 || previousEnd == q;
+          previousEnd = pointEnd;
+          q = pointEnd;
+        } else {
+          int fieldEnd = v.field(dataTable, q, dataEnd, METRIC_DATA);
+          addSegment(dataHeader, q, fieldEnd, pointTag);
+          q = fieldEnd;
+        }
+      }
+      p = dataEnd;
     }
     int metricSegFirst = segments.rows();
     int metricHeaderBytes = moveSegments(metricHeader);
@@ -315,10 +343,10 @@ public final class OtlpIndexer {
     units += dataPoints.rows() - dpFirst;
   }
 
-  private void addSegment(IntTable header, int fieldStart, int tag) {
+  private void addSegment(IntTable header, int fieldStart, int fieldEnd, int tag) {
     int row = header.addRow();
     header.data[row + OtlpIndex.G_OFFSET] = fieldStart;
-    header.data[row + OtlpIndex.G_LENGTH] = in.position() - fieldStart;
+    header.data[row + OtlpIndex.G_LENGTH] = fieldEnd - fieldStart;
     header.data[row + OtlpIndex.G_FIELD] = tag >>> 3;
   }
 
@@ -346,200 +374,5 @@ public final class OtlpIndexer {
               segments.get(s, OtlpIndex.G_LENGTH));
     }
     return hash;
-  }
-
-  // The generic walk, driven by the schema.
-
-  /** Validates the fields of a message whose bytes end at {@code end}. */
-  private void walkFields(MessageSchema schema, int end) throws MalformedOtlpException {
-    while (in.position() < end) {
-      readField(schema, readTag());
-    }
-  }
-
-  private int readTag() throws MalformedOtlpException {
-    int d = depth;
-    frameField[d] = 0;
-    int start = in.position();
-    int tag = in.readTag();
-    frameField[d] = tag >>> 3;
-    frameTag[d] = start;
-    return tag;
-  }
-
-  /** Validates the value of a field whose tag was just read. */
-  private void readField(MessageSchema schema, int tag) throws MalformedOtlpException {
-    int wireType = tag & 7;
-    FieldSchema field = schema.field(tag >>> 3);
-    if (field == null) {
-      in.skipValue(tag, limits.maxNestingDepth() - depth);
-      return;
-    }
-    FieldKind kind = field.kind();
-    if (wireType != kind.wireType()) {
-      if (wireType == WireType.LEN && field.isPacked()) {
-        readPacked(kind);
-        return;
-      }
-      throw wrongWireType(field, wireType);
-    }
-    switch (kind) {
-      case STRING:
-        {
-          int length = in.readLength();
-          int start = in.position();
-          int invalid = Utf8.firstInvalid(bytes, start, start + length);
-          if (invalid >= 0) {
-            throw new MalformedOtlpException("", invalid, "invalid UTF-8");
-          }
-          in.position(start + length);
-          return;
-        }
-      case BYTES:
-        {
-          int lengthStart = in.position();
-          int length = in.readLength();
-          int idBytes = field.idBytes();
-          if (idBytes != 0 && length != 0 && length != idBytes) {
-            throw new MalformedOtlpException(
-                "", lengthStart, "length " + length + ", expected " + idBytes + " bytes or empty");
-          }
-          in.position(in.position() + length);
-          return;
-        }
-      case MESSAGE:
-        {
-          int outerEnd = in.limit();
-          int end = enterMessage(field, tag);
-          walkFields(field.message(), end);
-          exitMessage(outerEnd);
-          return;
-        }
-      case FIXED32:
-        in.readFixed32();
-        return;
-      case FIXED64:
-      case SFIXED64:
-      case DOUBLE:
-        in.readFixed64();
-        return;
-      default:
-        in.readVarint64();
-    }
-  }
-
-  private void readPacked(FieldKind kind) throws MalformedOtlpException {
-    int lengthStart = in.position();
-    int length = in.readLength();
-    int end = in.position() + length;
-    switch (kind.wireType()) {
-      case WireType.I64:
-      case WireType.I32:
-        int width = kind.wireType() == WireType.I64 ? 8 : 4;
-        if (length % width != 0) {
-          throw new MalformedOtlpException(
-              "",
-              lengthStart,
-              "packed length " + length + " is not a multiple of " + width + " bytes");
-        }
-        in.position(end);
-        return;
-      default:
-        int outerEnd = in.limit();
-        in.limit(end);
-        while (in.position() < end) {
-          in.readVarint64();
-        }
-        in.limit(outerEnd);
-    }
-  }
-
-  /**
-   * Reads the length of a message field whose tag was just read, checks the wire type and the
-   * depth, and narrows the reader to the message. Returns the message's end.
-   */
-  private int enterMessage(FieldSchema field, int tag) throws MalformedOtlpException {
-    if ((tag & 7) != WireType.LEN) {
-      throw wrongWireType(field, tag & 7);
-    }
-    int length = in.readLength();
-    int start = in.position();
-    if (depth + 1 > limits.maxNestingDepth()) {
-      throw new MalformedOtlpException(
-          "",
-          frameTag[depth],
-          "messages nested deeper than the limit of " + limits.maxNestingDepth());
-    }
-    depth++;
-    frameSchema[depth] = field.message();
-    frameStart[depth] = start;
-    frameField[depth] = 0;
-    int end = start + length;
-    in.limit(end);
-    return end;
-  }
-
-  private void exitMessage(int outerEnd) {
-    depth--;
-    in.limit(outerEnd);
-  }
-
-  private MalformedOtlpException wrongWireType(FieldSchema field, int wireType) {
-    return new MalformedOtlpException(
-        "",
-        frameTag[depth],
-        "wire type "
-            + wireType
-            + " ("
-            + WireType.name(wireType)
-            + "), expected "
-            + field.kind().wireType()
-            + " ("
-            + WireType.name(field.kind().wireType())
-            + ") for "
-            + field.kind().name().toLowerCase(java.util.Locale.ROOT));
-  }
-
-  // Error paths: built only when a request is rejected.
-
-  /** The field path of the frames, with the index of every repeated field counted again. */
-  private String path() {
-    StringBuilder path = new StringBuilder();
-    WireReader scan = new WireReader();
-    for (int d = 0; d <= depth; d++) {
-      int number = frameField[d];
-      if (number == 0) {
-        break;
-      }
-      MessageSchema schema = frameSchema[d];
-      FieldSchema field = schema == null ? null : schema.field(number);
-      if (path.length() > 0) {
-        path.append('.');
-      }
-      path.append(field == null ? "field#" + number : field.name());
-      if (field != null && field.isRepeated()) {
-        path.append('[').append(occurrencesBefore(scan, d, number)).append(']');
-      }
-    }
-    return path.toString();
-  }
-
-  /** How many times the field occurs in frame {@code d}'s message before the current one. */
-  private int occurrencesBefore(WireReader scan, int d, int number) {
-    scan.wrap(in.buffer(), frameStart[d], frameTag[d] - frameStart[d]);
-    int count = 0;
-    try {
-      while (scan.hasRemaining()) {
-        int tag = scan.readTag();
-        if ((tag >>> 3) == number) {
-          count++;
-        }
-        scan.skipValue(tag, limits.maxNestingDepth());
-      }
-    } catch (MalformedOtlpException e) {
-      // Everything before the current field was read without error once; cannot happen.
-      throw new IllegalStateException("re-reading validated bytes failed", e);
-    }
-    return count;
   }
 }

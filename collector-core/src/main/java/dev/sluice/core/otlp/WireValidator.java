@@ -1,0 +1,666 @@
+package dev.sluice.core.otlp;
+
+import dev.sluice.core.MalformedOtlpException;
+import dev.sluice.core.wire.Utf8;
+import dev.sluice.core.wire.WireReader;
+import dev.sluice.core.wire.WireType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * The hot loop of indexing: checks every field of a message against its {@link MessageTable},
+ * recursing into nested messages, over raw positions in the request's bytes.
+ *
+ * <p>One-byte tags, one-byte lengths and ASCII strings (nearly all of OTLP) take short inline
+ * paths; everything else (longer tags and lengths, unknown fields, UTF-8 beyond ASCII) takes the
+ * general one. {@code KeyValue} and {@code AnyValue}, most of a span's messages, have loops of
+ * their own that test their usual tags first.
+ *
+ * <p>Nothing is recorded per field for error messages: each nested message records where it starts,
+ * and a rejected request's field path is found by reading those messages again ({@link #path}).
+ */
+final class WireValidator {
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INTS =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long HIGH_BITS = 0x8080808080808080L;
+
+  /**
+   * For a string of n bytes (n up to 16): the bytes of the first and second 8-byte read it owns.
+   */
+  private static final long[] LOW_MASKS = new long[17];
+
+  private static final long[] HIGH_MASKS = new long[17];
+
+  static {
+    for (int n = 0; n <= 16; n++) {
+      LOW_MASKS[n] = n >= 8 ? -1L : (1L << (8 * n)) - 1;
+      HIGH_MASKS[n] = n <= 8 ? 0 : n == 16 ? -1L : (1L << (8 * (n - 8))) - 1;
+    }
+  }
+
+  private static final MessageTable KEY_VALUE = MessageTable.of(OtlpSchema.KEY_VALUE);
+  private static final MessageTable ANY_VALUE = MessageTable.of(OtlpSchema.ANY_VALUE);
+
+  private final int maxDepth;
+  private final WireReader scratch = new WireReader();
+  private byte[] bytes;
+
+  // Where each message being walked starts, and its table's id (an int: storing references per
+  // message would cost a GC write barrier each): the error path is rebuilt from them.
+  private final int[] frameStart;
+  private final int[] frameTable;
+  private int errorDepth = -1;
+
+  // The results of the general readers: a tag and where its value starts; a length's end.
+  private int tag;
+  private int valueStart;
+  private int lengthEnd;
+
+  WireValidator(int maxDepth) {
+    this.maxDepth = maxDepth;
+    frameStart = new int[maxDepth + 2];
+    frameTable = new int[maxDepth + 2];
+  }
+
+  /** Starts a request: its bytes, and the request message at depth 0. */
+  void begin(byte[] request, int start, MessageSchema schema) {
+    bytes = request;
+    frameStart[0] = start;
+    frameTable[0] = MessageTable.of(schema).id;
+    errorDepth = -1;
+    stringCount = 0;
+  }
+
+  void end() {
+    bytes = null;
+  }
+
+  /** The depth of the message that holds the last error, or -1. */
+  int errorDepth() {
+    return errorDepth;
+  }
+
+  /**
+   * Records that a message of {@code table} starts at {@code start}, at {@code depth + 1}; {@code
+   * tagStart} is where the field holding it starts, where a nesting error points.
+   */
+  void enter(MessageTable table, int tagStart, int start, int depth) throws MalformedOtlpException {
+    if (depth >= maxDepth) {
+      throw fail(tagStart, "messages nested deeper than the limit of " + maxDepth, depth);
+    }
+    frameStart[depth + 1] = start;
+    frameTable[depth + 1] = table.id;
+  }
+
+  MalformedOtlpException fail(int offset, String reason, int depth) {
+    errorDepth = depth;
+    return new MalformedOtlpException("", offset, reason);
+  }
+
+  // Messages: the hot loops. Lengths and one-byte values are read inline; only the unusual cases
+  // call out.
+
+  /**
+   * Checks the fields of a message of {@code table} whose bytes are {@code [p, end)}, at {@code
+   * depth}; returns {@code end}.
+   */
+  int message(MessageTable table, int p, int end, int depth) throws MalformedOtlpException {
+    return fields(table, p, end, depth, false);
+  }
+
+  /**
+   * Checks the one field that starts at {@code p} in a message of {@code table} that ends at {@code
+   * end}, at {@code depth}; returns where the field ends.
+   */
+  int field(MessageTable table, int p, int end, int depth) throws MalformedOtlpException {
+    return fields(table, p, end, depth, true);
+  }
+
+  private int fields(MessageTable table, int p, int end, int depth, boolean one)
+      throws MalformedOtlpException {
+    final byte[] b = bytes;
+    final byte[] actions = table.actions;
+    while (p < end) {
+      int tag = b[p];
+      int q = p + 1;
+      if (tag < 0) {
+        if (q < end && b[q] >= 0) {
+          // A two-byte tag, such as Span.flags (field 16).
+          tag = (tag & 0x7F) | (b[q] << 7);
+          q++;
+        } else {
+          readTag(p, end, depth);
+          tag = this.tag;
+          q = this.valueStart;
+        }
+      }
+      // Unsigned: a tag of 32 bits (field numbers from 2^28) is negative as an int.
+      byte action =
+          Integer.compareUnsigned(tag, MessageTable.TABLE_TAGS) < 0
+              ? actions[tag]
+              : table.action(tag);
+      if (action >= MessageTable.STRING && action <= MessageTable.LAST_LENGTH_DELIMITED) {
+        int lengthStart = q;
+        int length;
+        if (q < end && (length = b[q]) >= 0) {
+          q++;
+          if (length > end - q) {
+            throw lengthExceeds(q - 1, length, end - q, depth);
+          }
+        } else {
+          length = lengthSlow(q, end, depth);
+          q = lengthEnd;
+        }
+        int valueEnd = q + length;
+        switch (action) {
+          case MessageTable.STRING:
+            string(q, length, depth);
+            break;
+          case MessageTable.MESSAGE:
+            {
+              MessageTable child = table.child(tag);
+              if (child.special != MessageTable.KEY_VALUE
+                  || checkStringsInPlace
+                  || depth + 2 > maxDepth
+                  || !simpleKeyValue(b, q, valueEnd)) {
+                child(child, p, q, valueEnd, depth);
+              }
+            }
+            break;
+          case MessageTable.BYTES:
+            break;
+          case MessageTable.ID:
+            checkId(table, tag, lengthStart, length, depth);
+            break;
+          case MessageTable.PACKED_VARINT:
+            packedVarints(q, valueEnd, depth);
+            break;
+          case MessageTable.PACKED_FIXED64:
+            packedFixed(lengthStart, length, 8, depth);
+            break;
+          default:
+            packedFixed(lengthStart, length, 4, depth);
+        }
+        p = valueEnd;
+      } else {
+        switch (action) {
+          case MessageTable.VARINT:
+            p = q < end && b[q] >= 0 ? q + 1 : varintSlow(q, end, depth);
+            break;
+          case MessageTable.FIXED64:
+            p = fixed(q, 8, end, depth);
+            break;
+          case MessageTable.FIXED32:
+            p = fixed(q, 4, end, depth);
+            break;
+          case MessageTable.WRONG_WIRE_TYPE:
+            throw wrongWireType(table, tag, p, depth);
+          case MessageTable.BAD_TAG:
+            // A tag with field number 0 or wire type 6 or 7: the general reader says which.
+            readTag(p, end, depth);
+            throw new IllegalStateException("tag " + tag + " passed the tag checks");
+          default:
+            p = skipUnknown(tag, p, q, end, depth);
+        }
+      }
+      if (one) {
+        break;
+      }
+    }
+    return p;
+  }
+
+  /**
+   * The usual attribute, checked without a call: a {@code KeyValue} made of a key (one-byte length)
+   * and an {@code AnyValue} holding one string, integer, boolean or double, exactly filling {@code
+   * [s, e)}. Returns false, having recorded nothing, for anything else, which the general path then
+   * checks.
+   */
+  private boolean simpleKeyValue(byte[] b, int s, int e) {
+    if (e - s < 4 || b[s] != 0x0A) {
+      return false;
+    }
+    int keyLength = b[s + 1];
+    int keyStart = s + 2;
+    int valueTag = keyStart + keyLength;
+    if (keyLength < 0 || valueTag + 2 > e || b[valueTag] != 0x12) {
+      return false;
+    }
+    int valueLength = b[valueTag + 1];
+    int v = valueTag + 2;
+    if (valueLength < 1 || v + valueLength != e) {
+      return false;
+    }
+    int tag = b[v];
+    if (tag == 0x0A) {
+      int stringLength = v + 1 < e ? b[v + 1] : -1;
+      if (stringLength < 0 || v + 2 + stringLength != e) {
+        return false;
+      }
+      record(keyStart, keyLength);
+      record(v + 2, stringLength);
+      return true;
+    }
+    if (tag == 0x18 || tag == 0x10) {
+      // A varint of up to 10 bytes that ends exactly at e.
+      int last = e - 1;
+      if (last <= v || last - v > 10 || b[last] < 0) {
+        return false;
+      }
+      for (int i = v + 1; i < last; i++) {
+        if (b[i] >= 0) {
+          return false;
+        }
+      }
+    } else if (tag != 0x21 || v + 9 != e) {
+      return false;
+    }
+    record(keyStart, keyLength);
+    return true;
+  }
+
+  /**
+   * Checks a nested message of {@code table} at {@code [start, end)}, in a field that starts at
+   * {@code tagStart}.
+   */
+  private void child(MessageTable table, int tagStart, int start, int end, int depth)
+      throws MalformedOtlpException {
+    if (depth >= maxDepth) {
+      throw fail(tagStart, "messages nested deeper than the limit of " + maxDepth, depth);
+    }
+    frameStart[depth + 1] = start;
+    frameTable[depth + 1] = table.id;
+    switch (table.special) {
+      case MessageTable.KEY_VALUE:
+        keyValue(start, end, depth + 1);
+        return;
+      case MessageTable.ANY_VALUE:
+        anyValue(start, end, depth + 1);
+        return;
+      default:
+        message(table, start, end, depth + 1);
+    }
+  }
+
+  /**
+   * {@code KeyValue}: a key string, then the value message. Anything else hands the rest of the
+   * message to the general loop.
+   */
+  private void keyValue(int p, int end, int depth) throws MalformedOtlpException {
+    final byte[] b = bytes;
+    while (p < end) {
+      int tag = b[p];
+      if (tag != 0x0A && tag != 0x12) {
+        message(KEY_VALUE, p, end, depth);
+        return;
+      }
+      int q = p + 1;
+      int length;
+      if (q < end && (length = b[q]) >= 0) {
+        q++;
+        if (length > end - q) {
+          throw lengthExceeds(q - 1, length, end - q, depth);
+        }
+      } else {
+        length = lengthSlow(q, end, depth);
+        q = lengthEnd;
+      }
+      int valueEnd = q + length;
+      if (tag == 0x0A) {
+        string(q, length, depth);
+      } else {
+        if (depth >= maxDepth) {
+          throw fail(p, "messages nested deeper than the limit of " + maxDepth, depth);
+        }
+        frameStart[depth + 1] = q;
+        frameTable[depth + 1] = ANY_VALUE.id;
+        anyValue(q, valueEnd, depth + 1);
+      }
+      p = valueEnd;
+    }
+  }
+
+  /**
+   * {@code AnyValue}: usually one string, integer or boolean. Anything else hands the rest of the
+   * message to the general loop.
+   */
+  private void anyValue(int p, int end, int depth) throws MalformedOtlpException {
+    final byte[] b = bytes;
+    while (p < end) {
+      int tag = b[p];
+      int q = p + 1;
+      if (tag == 0x0A) {
+        int length;
+        if (q < end && (length = b[q]) >= 0) {
+          q++;
+          if (length > end - q) {
+            throw lengthExceeds(q - 1, length, end - q, depth);
+          }
+        } else {
+          length = lengthSlow(q, end, depth);
+          q = lengthEnd;
+        }
+        string(q, length, depth);
+        p = q + length;
+      } else if (tag == 0x18 || tag == 0x10) {
+        p = q < end && b[q] >= 0 ? q + 1 : varintSlow(q, end, depth);
+      } else {
+        message(ANY_VALUE, p, end, depth);
+        return;
+      }
+    }
+  }
+
+  // Strings: checked as UTF-8 after the walk, in one tight loop over their recorded ranges,
+  // which keeps the walk's loops small. Only a request with invalid UTF-8 is walked again, with
+  // strings checked in place, to name the field.
+
+  private int[] strings = new int[2048];
+  private int stringCount;
+  private boolean checkStringsInPlace;
+
+  /** Walks from now on check strings where they are (the second walk of a rejected request). */
+  void checkStringsInPlace(boolean inPlace) {
+    checkStringsInPlace = inPlace;
+    stringCount = 0;
+  }
+
+  private void string(int start, int length, int depth) throws MalformedOtlpException {
+    if (checkStringsInPlace) {
+      if (!isAscii(bytes, start, length)) {
+        checkUtf8(start, start + length, depth);
+      }
+      return;
+    }
+    record(start, length);
+  }
+
+  private void record(int start, int length) {
+    int n = stringCount;
+    if (n == strings.length) {
+      strings = Arrays.copyOf(strings, n * 2);
+    }
+    strings[n] = start;
+    strings[n + 1] = length;
+    stringCount = n + 2;
+  }
+
+  /** Whether every string recorded since the last call is valid UTF-8. */
+  boolean recordedStringsValid() {
+    byte[] b = bytes;
+    int[] ranges = strings;
+    int n = stringCount;
+    stringCount = 0;
+    for (int i = 0; i < n; i += 2) {
+      int start = ranges[i];
+      int length = ranges[i + 1];
+      if (!isAscii(b, start, length) && Utf8.firstInvalid(b, start, start + length) >= 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Values: the paths the hot loops call out to.
+
+  private MalformedOtlpException lengthExceeds(int lengthStart, long length, int left, int depth) {
+    return fail(
+        lengthStart,
+        "length " + length + " exceeds the " + left + " bytes left in the enclosing message",
+        depth);
+  }
+
+  /**
+   * Reads a length of any size at {@code q}, checked; leaves the payload's start in {@code
+   * lengthEnd}.
+   */
+  private int lengthSlow(int q, int end, int depth) throws MalformedOtlpException {
+    scratch.wrap(bytes, q, end - q);
+    try {
+      int length = scratch.readLength();
+      lengthEnd = scratch.position();
+      return length;
+    } catch (MalformedOtlpException e) {
+      errorDepth = depth;
+      throw e;
+    }
+  }
+
+  private void checkUtf8(int start, int end, int depth) throws MalformedOtlpException {
+    int invalid = Utf8.firstInvalid(bytes, start, end);
+    if (invalid >= 0) {
+      throw fail(invalid, "invalid UTF-8", depth);
+    }
+  }
+
+  private void checkId(MessageTable table, int tag, int lengthStart, int length, int depth)
+      throws MalformedOtlpException {
+    int idBytes = table.schema.field(tag >>> 3).idBytes();
+    if (length != 0 && length != idBytes) {
+      throw fail(
+          lengthStart, "length " + length + ", expected " + idBytes + " bytes or empty", depth);
+    }
+  }
+
+  private int varintSlow(int q, int end, int depth) throws MalformedOtlpException {
+    scratch.wrap(bytes, q, end - q);
+    try {
+      scratch.readVarint64();
+      return scratch.position();
+    } catch (MalformedOtlpException e) {
+      errorDepth = depth;
+      throw e;
+    }
+  }
+
+  private void packedFixed(int lengthStart, int length, int width, int depth)
+      throws MalformedOtlpException {
+    if (length % width != 0) {
+      throw fail(
+          lengthStart,
+          "packed length " + length + " is not a multiple of " + width + " bytes",
+          depth);
+    }
+  }
+
+  private void packedVarints(int p, int packedEnd, int depth) throws MalformedOtlpException {
+    while (p < packedEnd) {
+      p = bytes[p] >= 0 ? p + 1 : varintSlow(p, packedEnd, depth);
+    }
+  }
+
+  // Structure: what the indexer reads between the checked fields.
+
+  /**
+   * Reads the tag at {@code p}, checked; returns it and leaves its value's start in {@link
+   * #valueStart()}.
+   */
+  int tagAt(int p, int end, int depth) throws MalformedOtlpException {
+    int first = p < end ? bytes[p] : -1;
+    if (first > 0 && (first & 7) <= WireType.I32 && (first >>> 3) != 0) {
+      tag = first;
+      valueStart = p + 1;
+      return first;
+    }
+    readTag(p, end, depth);
+    return tag;
+  }
+
+  int valueStart() {
+    return valueStart;
+  }
+
+  /**
+   * Reads the length at {@code q} of a length-delimited field; returns it and leaves the payload's
+   * start in {@link #lengthEnd()}.
+   */
+  int lengthAt(int q, int end, int depth) throws MalformedOtlpException {
+    if (q < end) {
+      int length = bytes[q];
+      if (length >= 0) {
+        if (length > end - q - 1) {
+          throw lengthExceeds(q, length, end - q - 1, depth);
+        }
+        lengthEnd = q + 1;
+        return length;
+      }
+    }
+    return lengthSlow(q, end, depth);
+  }
+
+  int lengthEnd() {
+    return lengthEnd;
+  }
+
+  /**
+   * Whether {@code length} bytes at {@code start} are all ASCII. A string of up to 16 bytes (most
+   * keys and values) is checked with two 8-byte reads masked to its length, without a branch on the
+   * length, so that strings of mixed lengths do not cost mispredictions.
+   */
+  private static boolean isAscii(byte[] b, int start, int length) {
+    if (length <= 16 && start <= b.length - 16) {
+      long bits =
+          ((long) LONGS.get(b, start) & LOW_MASKS[length])
+              | ((long) LONGS.get(b, start + 8) & HIGH_MASKS[length]);
+      return (bits & HIGH_BITS) == 0;
+    }
+    return isAsciiLong(b, start, length);
+  }
+
+  private static boolean isAsciiLong(byte[] b, int start, int length) {
+    int i = start;
+    int end = start + length;
+    long bits = 0;
+    for (; i <= end - 8; i += 8) {
+      bits |= (long) LONGS.get(b, i);
+    }
+    for (; i < end; i++) {
+      bits |= b[i];
+    }
+    return (bits & HIGH_BITS) == 0 && bits >= 0;
+  }
+
+  private int fixed(int q, int width, int end, int depth) throws MalformedOtlpException {
+    if (end - q < width) {
+      throw fail(q, "truncated fixed" + (width * 8) + ": needs " + width + " bytes", depth);
+    }
+    return q + width;
+  }
+
+  private int skipUnknown(int tag, int p, int q, int end, int depth) throws MalformedOtlpException {
+    if ((tag & 7) == WireType.EGROUP) {
+      throw fail(p, "unexpected end-group for field " + (tag >>> 3), depth);
+    }
+    scratch.wrap(bytes, q, end - q);
+    try {
+      scratch.skipValue(tag, maxDepth - depth);
+      return scratch.position();
+    } catch (MalformedOtlpException e) {
+      errorDepth = depth;
+      throw e;
+    }
+  }
+
+  /**
+   * Reads a tag of any size at {@code p}, with every check; sets {@code tag} and {@code
+   * valueStart}.
+   */
+  private void readTag(int p, int end, int depth) throws MalformedOtlpException {
+    scratch.wrap(bytes, p, end - p);
+    try {
+      tag = scratch.readTag();
+      valueStart = scratch.position();
+    } catch (MalformedOtlpException e) {
+      errorDepth = depth;
+      throw e;
+    }
+  }
+
+  private MalformedOtlpException wrongWireType(MessageTable table, int tag, int p, int depth) {
+    FieldSchema field = table.schema.field(tag >>> 3);
+    int wireType = tag & 7;
+    return fail(
+        p,
+        "wire type "
+            + wireType
+            + " ("
+            + WireType.name(wireType)
+            + "), expected "
+            + field.kind().wireType()
+            + " ("
+            + WireType.name(field.kind().wireType())
+            + ") for "
+            + field.kind().name().toLowerCase(Locale.ROOT),
+        depth);
+  }
+
+  // Error paths: built only when a request is rejected.
+
+  /**
+   * The field path to an error at {@code offset} in the message at {@link #errorDepth()}: at each
+   * level, the field that holds the next level's message (or, at the last level, the offset), found
+   * by reading the level's message again, with the index of repeated fields.
+   */
+  String path(byte[] request, int offset) {
+    StringBuilder path = new StringBuilder();
+    WireReader scan = new WireReader();
+    for (int d = 0; d <= errorDepth; d++) {
+      int target = d < errorDepth ? frameStart[d + 1] : offset;
+      MessageSchema schema = MessageTable.byId(frameTable[d]).schema;
+      scan.wrap(request, frameStart[d], request.length - frameStart[d]);
+      int[] counts = new int[0];
+      int found = 0;
+      int occurrence = 0;
+      while (true) {
+        int tagStart = scan.position();
+        if (d < errorDepth && tagStart >= target) {
+          break;
+        }
+        int tag;
+        try {
+          tag = scan.readTag();
+        } catch (MalformedOtlpException e) {
+          break;
+        }
+        int number = tag >>> 3;
+        if (number >= counts.length) {
+          counts = Arrays.copyOf(counts, number + 1);
+        }
+        boolean holds;
+        if (tagStart == target && d == errorDepth) {
+          holds = true;
+        } else {
+          try {
+            scan.skipValue(tag, maxDepth);
+            holds = scan.position() > target;
+          } catch (MalformedOtlpException e) {
+            holds = true;
+          }
+        }
+        if (holds) {
+          found = number;
+          occurrence = counts[number];
+          break;
+        }
+        counts[number]++;
+      }
+      if (found == 0) {
+        break;
+      }
+      FieldSchema field = schema == null ? null : schema.field(found);
+      if (path.length() > 0) {
+        path.append('.');
+      }
+      path.append(field == null ? "field#" + found : field.name());
+      if (field != null && field.isRepeated()) {
+        path.append('[').append(occurrence).append(']');
+      }
+    }
+    return path.toString();
+  }
+}
