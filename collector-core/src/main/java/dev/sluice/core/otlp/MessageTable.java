@@ -30,6 +30,7 @@ final class MessageTable {
   static final int GENERIC = 0;
   static final int KEY_VALUE = 1;
   static final int ANY_VALUE = 2;
+  static final int SPAN = 3;
 
   private static final Map<MessageSchema, MessageTable> TABLES = new IdentityHashMap<>();
   private static final MessageTable[] BY_ID;
@@ -67,7 +68,9 @@ final class MessageTable {
     this.special =
         schema == OtlpSchema.KEY_VALUE
             ? KEY_VALUE
-            : schema == OtlpSchema.ANY_VALUE ? ANY_VALUE : GENERIC;
+            : schema == OtlpSchema.ANY_VALUE
+                ? ANY_VALUE
+                : schema == OtlpSchema.SPAN ? SPAN : GENERIC;
   }
 
   static MessageTable byId(int id) {

@@ -45,6 +45,7 @@ final class WireValidator {
 
   private static final MessageTable KEY_VALUE = MessageTable.of(OtlpSchema.KEY_VALUE);
   private static final MessageTable ANY_VALUE = MessageTable.of(OtlpSchema.ANY_VALUE);
+  private static final MessageTable SPAN = MessageTable.of(OtlpSchema.SPAN);
 
   private final int maxDepth;
   private final WireReader scratch = new WireReader();
@@ -110,6 +111,10 @@ final class WireValidator {
    * depth}; returns {@code end}.
    */
   int message(MessageTable table, int p, int end, int depth) throws MalformedOtlpException {
+    if (table.special == MessageTable.SPAN && !checkStringsInPlace) {
+      span(p, end, depth);
+      return end;
+    }
     return fields(table, p, end, depth, false);
   }
 
@@ -242,9 +247,7 @@ final class WireValidator {
       if (stringLength < 0 || v + 2 + stringLength != e) {
         return false;
       }
-      record(keyStart, keyLength);
-      record(v + 2, stringLength);
-      return true;
+      return isAscii(b, keyStart, keyLength) && isAscii(b, v + 2, stringLength);
     }
     if (tag == 0x18 || tag == 0x10) {
       // A varint of up to 10 bytes that ends exactly at e.
@@ -260,8 +263,7 @@ final class WireValidator {
     } else if (tag != 0x21 || v + 9 != e) {
       return false;
     }
-    record(keyStart, keyLength);
-    return true;
+    return isAscii(b, keyStart, keyLength);
   }
 
   /**
@@ -283,7 +285,75 @@ final class WireValidator {
         anyValue(start, end, depth + 1);
         return;
       default:
-        message(table, start, end, depth + 1);
+        fields(table, start, end, depth + 1, false);
+    }
+  }
+
+  /**
+   * {@code Span} as SDKs write it: IDs of the right length, short ASCII strings, one-byte varints,
+   * fixed times, simple attributes, a status, flags. The first field that is anything else hands
+   * the rest of the span to the general loop, which checks it fully.
+   */
+  private void span(int p, int end, int depth) throws MalformedOtlpException {
+    final byte[] b = bytes;
+    while (p < end) {
+      int tag = b[p];
+      int length = p + 1 < end ? b[p + 1] : -1;
+      int next = p + 2 + length;
+      switch (tag) {
+        case 0x0A: // trace_id
+          if ((length == 16 || length == 0) && next <= end) {
+            p = next;
+            continue;
+          }
+          break;
+        case 0x12: // span_id
+        case 0x22: // parent_span_id
+          if ((length == 8 || length == 0) && next <= end) {
+            p = next;
+            continue;
+          }
+          break;
+        case 0x1A: // trace_state
+        case 0x2A: // name
+          if (length >= 0 && next <= end && isAscii(b, p + 2, length)) {
+            p = next;
+            continue;
+          }
+          break;
+        case 0x30: // kind
+          if (length >= 0) {
+            p += 2;
+            continue;
+          }
+          break;
+        case 0x39: // start_time_unix_nano
+        case 0x41: // end_time_unix_nano
+          if (end - p >= 9) {
+            p += 9;
+            continue;
+          }
+          break;
+        case 0x4A: // attributes
+          if (length >= 0
+              && next <= end
+              && depth + 2 <= maxDepth
+              && simpleKeyValue(b, p + 2, next)) {
+            p = next;
+            continue;
+          }
+          break;
+        case (byte) 0x85: // flags, a two-byte tag
+          if (length == 0x01 && end - p >= 6) {
+            p += 6;
+            continue;
+          }
+          break;
+        default:
+          break;
+      }
+      fields(SPAN, p, end, depth, false);
+      return;
     }
   }
 
@@ -533,16 +603,19 @@ final class WireValidator {
   }
 
   private static boolean isAsciiLong(byte[] b, int start, int length) {
-    int i = start;
-    int end = start + length;
-    long bits = 0;
-    for (; i <= end - 8; i += 8) {
+    if (length < 8) {
+      int bits = 0;
+      for (int i = start; i < start + length; i++) {
+        bits |= b[i];
+      }
+      return bits >= 0;
+    }
+    int last = start + length - 8;
+    long bits = (long) LONGS.get(b, last);
+    for (int i = start; i < last; i += 8) {
       bits |= (long) LONGS.get(b, i);
     }
-    for (; i < end; i++) {
-      bits |= b[i];
-    }
-    return (bits & HIGH_BITS) == 0 && bits >= 0;
+    return (bits & HIGH_BITS) == 0;
   }
 
   private int fixed(int q, int width, int end, int depth) throws MalformedOtlpException {
