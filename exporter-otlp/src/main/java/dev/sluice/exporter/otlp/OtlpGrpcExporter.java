@@ -4,6 +4,7 @@ import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.Exporter;
 import dev.sluice.core.component.TlsClientConfig;
+import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
 import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.MarshalContext;
@@ -23,7 +24,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,10 +61,9 @@ final class OtlpGrpcExporter implements Exporter {
           signal,
           MethodDescriptor.<MarshaledRequest, byte[]>newBuilder()
               .setType(MethodDescriptor.MethodType.UNARY)
-              .setFullMethodName(
-                  MethodDescriptor.generateFullMethodName(serviceName(signal), "Export"))
+              .setFullMethodName(OtlpGrpc.exportMethod(signal))
               .setRequestMarshaller(RequestMarshaller.INSTANCE)
-              .setResponseMarshaller(ResponseMarshaller.INSTANCE)
+              .setResponseMarshaller(OtlpGrpc.Bytes.MARSHALLER)
               .build());
     }
   }
@@ -121,17 +120,6 @@ final class OtlpGrpcExporter implements Exporter {
       return ssl.build();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load the TLS files", e);
-    }
-  }
-
-  static String serviceName(Signal signal) {
-    switch (signal) {
-      case TRACES:
-        return "opentelemetry.proto.collector.trace.v1.TraceService";
-      case METRICS:
-        return "opentelemetry.proto.collector.metrics.v1.MetricsService";
-      default:
-        return "opentelemetry.proto.collector.logs.v1.LogsService";
     }
   }
 
@@ -213,24 +201,6 @@ final class OtlpGrpcExporter implements Exporter {
     @Override
     public MarshaledRequest parse(InputStream stream) {
       throw new UnsupportedOperationException("the exporter only writes requests");
-    }
-  }
-
-  private enum ResponseMarshaller implements MethodDescriptor.Marshaller<byte[]> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      try {
-        return stream.readAllBytes();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.receiver.otlp;
 
 import dev.sluice.core.component.Endpoint;
 import dev.sluice.core.component.TlsServerConfig;
+import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
 import dev.sluice.core.otlp.Signal;
 import io.grpc.DecompressorRegistry;
@@ -122,29 +123,18 @@ final class GrpcServer {
   }
 
   private ServerServiceDefinition service(Signal signal) {
-    String service = serviceName(signal);
+    String service = OtlpGrpc.serviceName(signal);
     MethodDescriptor<Incoming, byte[]> export =
         MethodDescriptor.<Incoming, byte[]>newBuilder()
             .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(MethodDescriptor.generateFullMethodName(service, "Export"))
+            .setFullMethodName(OtlpGrpc.exportMethod(signal))
             .setRequestMarshaller(IncomingMarshaller.INSTANCE)
-            .setResponseMarshaller(ResponseMarshaller.INSTANCE)
+            .setResponseMarshaller(OtlpGrpc.Bytes.MARSHALLER)
             .build();
     return ServerServiceDefinition.builder(service)
         .addMethod(
             export, ServerCalls.asyncUnaryCall((body, response) -> export(signal, body, response)))
         .build();
-  }
-
-  static String serviceName(Signal signal) {
-    switch (signal) {
-      case TRACES:
-        return "opentelemetry.proto.collector.trace.v1.TraceService";
-      case METRICS:
-        return "opentelemetry.proto.collector.metrics.v1.MetricsService";
-      default:
-        return "opentelemetry.proto.collector.logs.v1.LogsService";
-    }
   }
 
   private void export(Signal signal, Incoming request, StreamObserver<byte[]> response) {
@@ -225,21 +215,6 @@ final class GrpcServer {
         return new Incoming(
             null, Status.INTERNAL.withDescription("cannot read the request: " + e.getMessage()));
       }
-    }
-  }
-
-  /** Writes response bodies as they are. */
-  enum ResponseMarshaller implements MethodDescriptor.Marshaller<byte[]> {
-    INSTANCE;
-
-    @Override
-    public InputStream stream(byte[] value) {
-      return new ByteArrayInputStream(value);
-    }
-
-    @Override
-    public byte[] parse(InputStream stream) {
-      throw new UnsupportedOperationException("the server only writes responses");
     }
   }
 }

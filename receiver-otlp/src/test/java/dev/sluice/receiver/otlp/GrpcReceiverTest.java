@@ -11,7 +11,6 @@ import dev.sluice.core.component.ComponentKind;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.grpc.ZstdCodec;
-import dev.sluice.core.otlp.OtlpIndex;
 import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
@@ -36,10 +35,8 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.StringWriter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -47,28 +44,9 @@ import org.junit.jupiter.api.Test;
 
 class GrpcReceiverTest {
   private final MetricRegistry metrics = new MetricRegistry();
-  private final Recorder traces = new Recorder();
+  private final RecordingConsumer traces = new RecordingConsumer(1500);
   private OtlpReceiver receiver;
   private ManagedChannel channel;
-
-  /** A pipeline stand-in: records requests, answers with a settable admission. */
-  static final class Recorder implements RequestConsumer {
-    final List<OtlpIndex> requests = new ArrayList<>();
-    volatile Admission answer = Admission.ACCEPTED;
-
-    @Override
-    public synchronized Admission consume(OtlpIndex request) {
-      if (answer == Admission.ACCEPTED) {
-        requests.add(request);
-      }
-      return answer;
-    }
-
-    @Override
-    public long retryDelayMillis() {
-      return 1500;
-    }
-  }
 
   private void start(int maxRecvMsgSizeMib) throws Exception {
     GrpcServerConfig grpc =

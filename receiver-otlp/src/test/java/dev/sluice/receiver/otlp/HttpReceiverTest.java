@@ -23,7 +23,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.HexFormat;
@@ -46,7 +45,7 @@ class HttpReceiverTest {
   private static final long MAX_BODY = 256 * 1024;
 
   private final MetricRegistry metrics = new MetricRegistry();
-  private final Recorder traces = new Recorder();
+  private final RecordingConsumer traces = new RecordingConsumer(2500);
   private final HttpClient client =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
@@ -54,25 +53,6 @@ class HttpReceiverTest {
           .build();
   private OtlpReceiver receiver;
   private String base;
-
-  /** A pipeline stand-in: records requests, answers with a settable admission. */
-  static final class Recorder implements RequestConsumer {
-    final List<OtlpIndex> requests = new ArrayList<>();
-    volatile Admission answer = Admission.ACCEPTED;
-
-    @Override
-    public synchronized Admission consume(OtlpIndex request) {
-      if (answer == Admission.ACCEPTED) {
-        requests.add(request);
-      }
-      return answer;
-    }
-
-    @Override
-    public long retryDelayMillis() {
-      return 2500;
-    }
-  }
 
   @BeforeEach
   void start() throws Exception {

@@ -1,0 +1,31 @@
+package dev.sluice.receiver.otlp;
+
+import dev.sluice.core.component.Admission;
+import dev.sluice.core.component.RequestConsumer;
+import dev.sluice.core.otlp.OtlpIndex;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A pipeline stand-in for receiver tests: records requests, answers with a settable admission. */
+final class RecordingConsumer implements RequestConsumer {
+  final List<OtlpIndex> requests = new ArrayList<>();
+  volatile Admission answer = Admission.ACCEPTED;
+  private final long retryDelayMillis;
+
+  RecordingConsumer(long retryDelayMillis) {
+    this.retryDelayMillis = retryDelayMillis;
+  }
+
+  @Override
+  public synchronized Admission consume(OtlpIndex request) {
+    if (answer == Admission.ACCEPTED) {
+      requests.add(request);
+    }
+    return answer;
+  }
+
+  @Override
+  public long retryDelayMillis() {
+    return retryDelayMillis;
+  }
+}
