@@ -192,7 +192,7 @@ public final class OtlpJsonDecoder {
       throw error("expected a string");
     }
     String text = parser.getText();
-    if (text.isEmpty() && !field.hasExplicitPresence()) {
+    if (text.isEmpty() && omitsDefault(field)) {
       return;
     }
     int unpaired = unpairedSurrogate(text);
@@ -250,7 +250,7 @@ public final class OtlpJsonDecoder {
         throw error("invalid base64: " + e.getMessage());
       }
     }
-    if (value.length == 0 && !field.hasExplicitPresence()) {
+    if (value.length == 0 && omitsDefault(field)) {
       return;
     }
     out.writeLengthDelimitedHeader(field.number(), value.length);
@@ -264,7 +264,7 @@ public final class OtlpJsonDecoder {
   private void writeScalar(FieldSchema field, JsonToken token, boolean tagged)
       throws IOException, MalformedOtlpException {
     FieldKind kind = field.kind();
-    boolean skipDefault = tagged && !field.hasExplicitPresence();
+    boolean skipDefault = tagged && omitsDefault(field);
     switch (kind) {
       case BOOL:
         {
@@ -355,6 +355,14 @@ public final class OtlpJsonDecoder {
       default:
         out.writeVarint64(value);
     }
+  }
+
+  /**
+   * Whether a default value is left out, as protobuf does for singular fields without explicit
+   * presence; an element of a repeated field is always kept.
+   */
+  private static boolean omitsDefault(FieldSchema field) {
+    return !field.isRepeated() && !field.hasExplicitPresence();
   }
 
   private void tag(FieldSchema field, boolean tagged) {
