@@ -89,12 +89,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * the benchmark's JVM) and {@code -prof dev.sluice.bench.CpuTimeProfiler} for the CPU time per
  * request ({@code cpu.time.norm}, every thread): the average time alone is the caller's wait, and
  * the JDK and Netty clients do their I/O on threads of their own.
+ *
+ * <p>A request takes hundreds of microseconds, so the per-request code runs only a few thousand
+ * times a second and the JIT needs long to finish with it: on two cores the times still fall after
+ * 20 seconds of warmup. The defaults here (15 warmup iterations of 2 s) reach a steady state; a
+ * short run such as {@code -wi 3 -w 1} measures partly interpreted code and overstates every
+ * client's cost, Netty's the most (its first requests load the most classes).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Warmup(iterations = 15, time = 2)
+@Measurement(iterations = 5, time = 2)
 @Fork(
     value = 1,
     jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
