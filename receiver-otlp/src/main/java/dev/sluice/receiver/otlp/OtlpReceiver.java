@@ -1,6 +1,7 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.core.component.ComponentSettings;
+import dev.sluice.core.component.Endpoint;
 import dev.sluice.core.component.Receiver;
 import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.otlp.Signal;
@@ -45,12 +46,22 @@ public final class OtlpReceiver implements Receiver {
   public void start() throws Exception {
     if (grpc != null) {
       grpc.start();
-      logger.info("OTLP gRPC receiver listening on " + config.protocols().grpc().endpoint());
+      logger.info(
+          "OTLP gRPC receiver listening on "
+              + bound(config.protocols().grpc().endpoint(), grpc.port()));
     }
     if (http != null) {
       http.start();
-      logger.info("OTLP/HTTP receiver listening on " + config.protocols().http().endpoint());
+      logger.info(
+          "OTLP/HTTP receiver listening on "
+              + bound(config.protocols().http().endpoint(), http.port()));
     }
+  }
+
+  /** The configured endpoint with the port actually bound (which differs for port 0). */
+  private static String bound(String endpoint, int port) {
+    Endpoint configured = Endpoint.parse(endpoint);
+    return new Endpoint(configured.host(), port).toString();
   }
 
   /** The port the HTTP server listens on (useful when configured with port 0), or -1. */
