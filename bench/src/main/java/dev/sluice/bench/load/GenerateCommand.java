@@ -332,6 +332,7 @@ final class GenerateCommand implements Callable<Integer> {
       err.println("error: the run was aborted: " + outcome.abortReason());
     }
     if (scenario != null) {
+      out.println(json.get("detail_line").asText());
       out.println(json.get("result_line").asText());
     }
     return outcome.aborted() ? 1 : 0;
@@ -411,6 +412,20 @@ final class GenerateCommand implements Callable<Integer> {
     json.put("scenario", result.scenario());
     json.put("started", started.toString());
     json.put("result_line", result.format());
+    json.put(
+        "detail_line",
+        String.format(
+            Locale.ROOT,
+            "DETAIL scenario=%s collector_cpu_pct=%.2f sink_cpu_pct=%.1f window_s=%.1f"
+                + " accepted=%d delivered=%d refused=%d capped=%s",
+            result.scenario(),
+            collector == null ? 0 : collector.cpuPercent(),
+            sink == null ? 0 : sink.cpuPercent(),
+            outcome.windowSeconds(),
+            outcome.totalOkItems(),
+            deliveredItems,
+            outcome.totalFailedItems(),
+            outcome.capped()));
     json.put("items_per_s", round(outcome.itemsPerSecond(), 1));
     json.put("cpu_ns_per_item", round(cpuNsPerItem, 1));
     json.put("p50_ms", round(p50, 3));
