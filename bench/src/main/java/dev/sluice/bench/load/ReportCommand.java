@@ -209,7 +209,7 @@ final class ReportCommand implements Callable<Integer> {
           .append(" | ")
           .append(hasItems ? String.format(Locale.ROOT, "%,.0f", cpu) : "–")
           .append(" | ")
-          .append(ratio(cpu, floor == null ? 0 : floor.number("cpu_ns_per_item"), hasItems))
+          .append(ratio(cpu, floor == null ? 0 : floor.number("cpu_ns_per_item"), row.closedLoop()))
           .append(" | ")
           .append(String.format(Locale.ROOT, "%.1f", row.number("collector_cpu_pct")))
           .append(" | ")
@@ -239,6 +239,16 @@ final class ReportCommand implements Callable<Integer> {
             + " to the answer. RSS: peak (`VmHWM`) over the whole run. dropped: items accepted"
             + " minus items delivered after a drain wait. Generator and sink CPU: % of their"
             + " shared core over the window.\n\n");
+    md.append("Load average (1, 5, 15 min) as each run started:");
+    for (Row row : rows) {
+      md.append(" `")
+          .append(row.name())
+          .append("` ")
+          .append(orDash(row.meta("loadavg_start")))
+          .append(';');
+    }
+    md.setLength(md.length() - 1);
+    md.append(". Anything above the previous run's own load means something else was running.\n\n");
     md.append("![throughput, ratio to the floor, CPU per item](").append(chart).append(")\n\n");
 
     md.append("## Targets (issue 5)\n\n");
@@ -352,7 +362,12 @@ final class ReportCommand implements Callable<Integer> {
     }
     double collector = row.number("collector_cpu_pct");
     if (row.closedLoop() && collector < 85) {
-      notes.add(String.format(Locale.ROOT, "collector at %.0f %% of its core", collector));
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "%s at %.0f %% of its core",
+              row.meta("target").equals("floor") ? "floor server" : "collector",
+              collector));
     }
     if (row.json().path("dropped").asLong() != 0) {
       notes.add("items lost or not drained");
@@ -374,63 +389,64 @@ final class ReportCommand implements Callable<Integer> {
     return value.isEmpty() ? "–" : value;
   }
 
-  /** The SVG chart: three panels of horizontal bars. */
+  /**
+   * The SVG chart: three panels of horizontal bars, one above the other, over the closed-loop
+   * scenarios (fixed-rate and idle runs have no throughput of their own to compare).
+   */
   static final class Chart {
     private Chart() {}
 
     static String svg(List<Row> rows) {
       double floorItems = 0;
-      double floorCpu = 0;
       for (Row row : rows) {
         if (row.name().equals("grpc-floor")) {
           floorItems = row.number("items_per_s");
-          floorCpu = row.number("cpu_ns_per_item");
         }
       }
       List<Row> loaded = new ArrayList<>();
       for (Row row : rows) {
-        if (row.number("items_per_s") > 0) {
+        if (row.closedLoop() && row.number("items_per_s") > 0) {
           loaded.add(row);
         }
       }
-      int label = 170;
-      int barWidth = 360;
-      int panelWidth = label + barWidth + 90;
-      int rowHeight = 22;
-      int top = 40;
-      int height = top + loaded.size() * rowHeight + 30;
-      int width = panelWidth * 3;
-      StringBuilder svg = new StringBuilder();
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-                  + " font-family=\"sans-serif\" font-size=\"12\">\n"
-                  + "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-              width,
-              height));
-      List<double[]> values = new ArrayList<>();
       double[] items = new double[loaded.size()];
       double[] ratio = new double[loaded.size()];
       double[] cpu = new double[loaded.size()];
       for (int i = 0; i < loaded.size(); i++) {
         Row row = loaded.get(i);
         items[i] = row.number("items_per_s");
-        ratio[i] = floorItems > 0 && row.closedLoop() ? items[i] / floorItems : 0;
+        ratio[i] = floorItems > 0 ? items[i] / floorItems : 0;
         cpu[i] = row.number("cpu_ns_per_item");
       }
-      values.add(items);
-      values.add(ratio);
-      values.add(cpu);
+      List<double[]> values = List.of(items, ratio, cpu);
       String[] titles = {
-        "Throughput (items/s)",
-        "Throughput ÷ grpc-floor" + (floorItems > 0 ? "" : " (no floor run)"),
-        "Collector CPU per item (ns)" + (floorCpu > 0 ? "" : "")
+        "Throughput, items/s",
+        floorItems > 0 ? "Throughput ÷ grpc-floor's" : "Throughput ÷ grpc-floor's (no floor run)",
+        "Collector CPU per item, ns (lower is better)"
       };
       String[] colors = {"#4e79a7", "#59a14f", "#e15759"};
       String[] formats = {"%,.0f", "%.2f", "%,.0f"};
+
+      int label = 170;
+      int barWidth = 420;
+      int width = label + barWidth + 100;
+      int rowHeight = 22;
+      int titleHeight = 30;
+      int panelHeight = titleHeight + Math.max(1, loaded.size()) * rowHeight + 16;
+      int height = 3 * panelHeight + 30;
+      StringBuilder svg = new StringBuilder();
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                  + " viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
+                  + "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+              width,
+              height,
+              width,
+              height));
       for (int panel = 0; panel < 3; panel++) {
-        int x0 = panel * panelWidth;
+        int y0 = panel * panelHeight;
         double max = 0;
         for (double v : values.get(panel)) {
           max = Math.max(max, v);
@@ -441,9 +457,10 @@ final class ReportCommand implements Callable<Integer> {
         svg.append(
             String.format(
                 Locale.ROOT,
-                "<text x=\"%d\" y=\"20\" font-weight=\"bold\">%s</text>\n",
-                x0 + 10,
+                "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
+                y0 + 20,
                 escape(titles[panel])));
+        int top = y0 + titleHeight;
         for (int i = 0; i < loaded.size(); i++) {
           int y = top + i * rowHeight;
           double v = values.get(panel)[i];
@@ -452,14 +469,14 @@ final class ReportCommand implements Callable<Integer> {
               String.format(
                   Locale.ROOT,
                   "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-                  x0 + label - 6,
+                  label - 6,
                   y + 14,
                   escape(loaded.get(i).name())));
           svg.append(
               String.format(
                   Locale.ROOT,
                   "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-                  x0 + label,
+                  label,
                   y + 3,
                   w,
                   rowHeight - 6,
@@ -468,29 +485,29 @@ final class ReportCommand implements Callable<Integer> {
               String.format(
                   Locale.ROOT,
                   "<text x=\"%d\" y=\"%d\">%s</text>\n",
-                  x0 + label + w + 4,
+                  label + w + 4,
                   y + 14,
                   v > 0 ? String.format(Locale.ROOT, formats[panel], v) : "–"));
         }
-        if (panel == 1 && max > 0) {
-          int x = x0 + label + (int) Math.round(1.0 / max * barWidth);
+        if (panel == 1 && floorItems > 0) {
+          int x = label + (int) Math.round(1.0 / max * barWidth);
           svg.append(
               String.format(
                   Locale.ROOT,
                   "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\""
                       + " stroke-dasharray=\"4 3\"/>\n",
                   x,
-                  top - 4,
+                  top - 2,
                   x,
-                  top + loaded.size() * rowHeight));
+                  top + loaded.size() * rowHeight + 2));
         }
       }
       svg.append(
           String.format(
               Locale.ROOT,
-              "<text x=\"10\" y=\"%d\" fill=\"#555\">Closed-loop scenarios only in the ratio"
-                  + " panel; fixed-rate and idle runs have no throughput to compare.</text>\n",
-              height - 8));
+              "<text x=\"10\" y=\"%d\" fill=\"#555\">Closed-loop scenarios; see REPORT.md for"
+                  + " the generator's CPU, which bounds the throughput it can show.</text>\n",
+              height - 10));
       svg.append("</svg>\n");
       return svg.toString();
     }
