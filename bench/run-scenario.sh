@@ -20,7 +20,9 @@
 #   # bench.warmup: SECONDS    default warm-up;   # bench.duration: SECONDS  default duration
 #
 # Environment: SLUICE_JAVA_OPTS replaces the collector's JVM flags (as for bin/sluice; it wins over
-# bench.java_opts); BENCH_JAVA_OPTS are the generator's and sink's; JAVA_HOME picks the runtime.
+# bench.java_opts); BENCH_JAVA_OPTS are the generator's and sink's JVM flags; BENCH_GENERATE_ARGS
+# are added after the scenario's generator arguments and override them (for example
+# "--concurrency 16 --connections 2"); JAVA_HOME picks the runtime.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -244,7 +246,11 @@ echo "scenario $name: $target pinned=$pinned, warm-up ${warmup}s, window ${durat
   --meta "commit=$commit" --meta "cpu_model=$cpu_model" --meta "nproc=$(nproc)" \
   --meta "kernel=$(uname -r)" --meta "java_version=$java_version" \
   --meta "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)" \
-  >"$work/generator.out" && status=0 || status=$?
+  ${BENCH_GENERATE_ARGS:-} >"$work/generator.out" &
+generator_pid=$!
+started_pids+=("$generator_pid")
+# In the background and waited for, so that a signal to this script stops everything at once.
+wait "$generator_pid" && status=0 || status=$?
 cp "$work/generator.out" "$logs/$name.generator.json.log"
 
 stop_all
