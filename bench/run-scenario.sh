@@ -16,6 +16,7 @@
 #   # bench.classpath: bench   run the collector with sluice-bench.jar on its class path
 #   # bench.sink: grpc         start a counting sink; its port is SLUICE_BENCH_SINK_PORT
 #   # bench.delivered: KIND    metric (the blackhole's counter on /metrics), sink, floor or none
+#   # bench.receiver: http     send OTLP/HTTP to SLUICE_BENCH_OTLP_HTTP_PORT (default: gRPC)
 #   # bench.java_opts: FLAGS   the collector's JVM flags for this scenario
 #   # bench.warmup: SECONDS    default warm-up;   # bench.duration: SECONDS  default duration
 #
@@ -81,6 +82,7 @@ sink="$(directive sink)"; sink="${sink:-none}"
 delivered_kind="$(directive delivered)"; delivered_kind="${delivered_kind:-none}"
 generate_args="$(directive generate)"
 scenario_opts="$(directive java_opts)"
+receiver="$(directive receiver)"; receiver="${receiver:-grpc}"
 warmup="${warmup:-$(directive warmup)}"; warmup="${warmup:-10}"
 duration="${duration:-$(directive duration)}"; duration="${duration:-30}"
 case "$warmup$duration" in
@@ -216,6 +218,14 @@ collector_pid=$!
 started_pids+=("$collector_pid")
 wait_port "$SLUICE_BENCH_OTLP_PORT" "$collector_pid" "$target" || { tail -n 20 "$logs/$name.collector.log" >&2; exit 1; }
 
+target_port="$SLUICE_BENCH_OTLP_PORT"
+protocol_args=()
+if [ "$receiver" = "http" ]; then
+  target_port="$SLUICE_BENCH_OTLP_HTTP_PORT"
+  protocol_args=(--protocol http)
+  wait_port "$target_port" "$collector_pid" "the OTLP/HTTP receiver"
+fi
+
 delivered_args=()
 case "$delivered_kind" in
   metric)
@@ -238,7 +248,7 @@ java_version="$("$java" -version 2>&1 | head -n 1 | sed 's/.*version "\([^"]*\)"
 echo "scenario $name: $target pinned=$pinned, warm-up ${warmup}s, window ${duration}s; logs in bench/results/logs/$name.*" >&2
 # shellcheck disable=SC2086
 "${pin_load[@]}" timeout $((warmup + duration + 240)) "$java" $bench_opts -jar "$bench_jar" generate \
-  --target "127.0.0.1:$SLUICE_BENCH_OTLP_PORT" $generate_args \
+  --target "127.0.0.1:$target_port" "${protocol_args[@]}" $generate_args \
   --warmup "$warmup" --duration "$duration" \
   --collector-pid "$collector_pid" "${sink_args[@]}" "${delivered_args[@]}" \
   --clk-tck "$clk_tck" --scenario "$name" --result-json "$results/$name.json" \
