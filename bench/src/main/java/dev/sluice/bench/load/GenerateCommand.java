@@ -222,16 +222,13 @@ final class GenerateCommand implements Callable<Integer> {
     LoadGenerator.Mode loadMode = LoadGenerator.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
     Signal sig = Signal.valueOf(signal.toUpperCase(Locale.ROOT));
     RequestShapes.SpanShape spanShape = RequestShapes.SpanShape.parse(shape);
-    Workload workload = buildWorkload(sig, spanShape, err);
-    err.printf(
-        Locale.ROOT,
-        "workload: %s, %d distinct requests of %.0f bytes on average (%d items each, %.1f bytes"
-            + " per item)%n",
-        workload.description(),
-        workload.requests().size(),
-        workload.averageRequestBytes(),
-        workload.itemsPerRequest(),
-        workload.averageRequestBytes() / workload.itemsPerRequest());
+    Workload workload =
+        loadMode == LoadGenerator.Mode.IDLE
+            ? Workload.build(new Workload.Spec(sig, spanShape, 1, 1, 1, 1, seed))
+            : buildWorkload(sig, spanShape, err);
+    if (loadMode != LoadGenerator.Mode.IDLE) {
+      printWorkload(workload, err);
+    }
     if (workload.maxRequestBytes() > 4 << 20) {
       err.println(
           "warning: requests are larger than 4 MiB, the default max_recv_msg_size_mib of OTLP"
@@ -336,6 +333,18 @@ final class GenerateCommand implements Callable<Integer> {
       out.println(json.get("result_line").asText());
     }
     return outcome.aborted() ? 1 : 0;
+  }
+
+  private static void printWorkload(Workload workload, PrintStream err) {
+    err.printf(
+        Locale.ROOT,
+        "workload: %s, %d distinct requests of %.0f bytes on average (%d items each, %.1f bytes"
+            + " per item)%n",
+        workload.description(),
+        workload.requests().size(),
+        workload.averageRequestBytes(),
+        workload.itemsPerRequest(),
+        workload.averageRequestBytes() / workload.itemsPerRequest());
   }
 
   private Workload buildWorkload(Signal sig, RequestShapes.SpanShape spanShape, PrintStream err) {
