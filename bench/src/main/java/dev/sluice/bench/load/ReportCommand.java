@@ -248,7 +248,9 @@ final class ReportCommand implements Callable<Integer> {
           .append(';');
     }
     md.setLength(md.length() - 1);
-    md.append(". Anything above the previous run's own load means something else was running.\n\n");
+    md.append(
+        ". A run's own processes account for up to about 2 on two cores; more means something"
+            + " else was running.\n\n");
     md.append("![throughput, ratio to the floor, CPU per item](").append(chart).append(")\n\n");
 
     md.append("## Targets (issue 5)\n\n");
