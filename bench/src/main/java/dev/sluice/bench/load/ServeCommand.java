@@ -53,6 +53,11 @@ abstract class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** True when the exit status carries a check's outcome, also when stopped by a signal. */
+  boolean checks() {
+    return false;
+  }
+
   @Override
   public Integer call() throws Exception {
     Delivered.requireLoopback(host);
@@ -86,7 +91,7 @@ abstract class ServeCommand implements Callable<Integer> {
                   } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                   }
-                  if (status[0] != 0) {
+                  if (status[0] != 0 || checks()) {
                     Runtime.getRuntime().halt(status[0]);
                   }
                 }));

@@ -16,12 +16,19 @@ import picocli.CommandLine.Option;
 final class SinkCommand extends ServeCommand {
   @Option(
       names = "--expect-items",
-      description = "On exit, checks that exactly this many items arrived (exit status 3 if not).")
+      description =
+          "On exit (also on SIGTERM), checks that exactly this many items arrived: exit status 0"
+              + " if so, 3 if not.")
   Long expectItems;
 
   @Override
   CountingServer server() {
     return new CountingServer(CountingServer.Mode.SINK, host, grpcPort, httpPort, true);
+  }
+
+  @Override
+  boolean checks() {
+    return expectItems != null;
   }
 
   @Override
