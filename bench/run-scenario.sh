@@ -256,6 +256,7 @@ echo "scenario $name: $target pinned=$pinned, warm-up ${warmup}s, window ${durat
   --meta "commit=$commit" --meta "cpu_model=$cpu_model" --meta "nproc=$(nproc)" \
   --meta "kernel=$(uname -r)" --meta "java_version=$java_version" \
   --meta "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)" \
+  --meta "generate_args=$generate_args" --meta "generate_override=${BENCH_GENERATE_ARGS:-}" \
   ${BENCH_GENERATE_ARGS:-} >"$work/generator.out" &
 generator_pid=$!
 started_pids+=("$generator_pid")

@@ -21,8 +21,13 @@ import picocli.CommandLine.Command;
     })
 public final class Main implements Runnable {
   public static void main(String[] args) {
+    // Options given twice take the last value: the runner appends BENCH_GENERATE_ARGS to a
+    // scenario's arguments to override them.
     System.exit(
-        new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args));
+        new CommandLine(new Main())
+            .setCaseInsensitiveEnumValuesAllowed(true)
+            .setOverwrittenOptionsAllowed(true)
+            .execute(args));
   }
 
   @Override

@@ -381,6 +381,9 @@ final class ReportCommand implements Callable<Integer> {
     if (row.json().path("aborted").asBoolean()) {
       notes.add("aborted: " + row.json().path("abort_reason").asText());
     }
+    if (!row.meta("generate_override").isBlank()) {
+      notes.add("generator arguments overridden: `" + row.meta("generate_override").trim() + "`");
+    }
     if (!row.meta("pinned").isEmpty() && !row.meta("pinned").equals("yes")) {
       notes.add("not pinned");
     }
