@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Runs one benchmark scenario: bench/run-scenario.sh NAME [--duration SECONDS] [--warmup SECONDS]
+#
+# Starts the collector (or, for grpc-floor, the bare gRPC floor server) pinned to core 0, the sink
+# (when the scenario has one) and the load generator pinned to core 1, all on 127.0.0.1 with free
+# ports substituted into bench/scenarios/NAME.yaml through ${env:SLUICE_BENCH_*_PORT}. The generator
+# warms up, measures for the duration, waits for delivery to drain, and measures the collector's CPU
+# (/proc/PID/stat, the measured window only) and peak RSS (/proc/PID/status VmHWM). Writes
+# bench/results/NAME.json, keeps the logs in bench/results/logs/, and prints as its last line:
+#
+#   RESULT scenario=NAME items_per_s=N cpu_ns_per_item=N p50_ms=N p99_ms=N rss_mib=N dropped=N gen_cpu_pct=N
+#
+# Scenario directives are comment lines of the scenario file:
+#   # bench.generate: ARGS     arguments of `sluice-bench generate` (signal, shape, mode, rate...)
+#   # bench.target: collector  collector (default) or floor (the bare grpc-java server instead)
+#   # bench.classpath: bench   run the collector with sluice-bench.jar on its class path
+#   # bench.sink: grpc         start a counting sink; its port is SLUICE_BENCH_SINK_PORT
+#   # bench.delivered: KIND    metric (the blackhole's counter on /metrics), sink, floor or none
+#   # bench.receiver: http     send OTLP/HTTP to SLUICE_BENCH_OTLP_HTTP_PORT (default: gRPC)
+#   # bench.java_opts: FLAGS   the collector's JVM flags for this scenario
+#   # bench.warmup: SECONDS    default warm-up;   # bench.duration: SECONDS  default duration
+#
+# Environment: SLUICE_JAVA_OPTS replaces the collector's JVM flags (as for bin/sluice; it wins over
+# bench.java_opts); BENCH_JAVA_OPTS are the generator's and sink's JVM flags; BENCH_GENERATE_ARGS
+# are added after the scenario's generator arguments and override them (for example
+# "--concurrency 16 --connections 2"); JAVA_HOME picks the runtime.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+
+usage() {
+  echo "usage: bench/run-scenario.sh NAME [--duration SECONDS] [--warmup SECONDS]" >&2
+  echo "scenarios: $(cd "$here/scenarios" && ls ./*.yaml | sed 's|^\./||; s|\.yaml$||' | tr '\n' ' ')" >&2
+  exit 2
+}
+
+[ $# -ge 1 ] || usage
+name="$1"
+shift
+duration=""
+warmup=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration="${2:?}"; shift 2 ;;
+    --duration=*) duration="${1#*=}"; shift ;;
+    --warmup) warmup="${2:?}"; shift 2 ;;
+    --warmup=*) warmup="${1#*=}"; shift ;;
+    -h|--help) usage ;;
+    *) echo "unknown argument: $1" >&2; usage ;;
+  esac
+done
+
+scenario="$here/scenarios/$name.yaml"
+[ -f "$scenario" ] || { echo "no scenario $scenario" >&2; usage; }
+bench_jar="$root/bench/target/sluice-bench.jar"
+collector_jar="$root/collector/target/sluice.jar"
+for jar in "$bench_jar" "$collector_jar"; do
+  if [ ! -f "$jar" ]; then
+    echo "missing $jar; build with: mvn -B -q -pl bench -am package -DskipTests" >&2
+    exit 1
+  fi
+done
+
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+  java="$JAVA_HOME/bin/java"
+elif command -v java >/dev/null 2>&1; then
+  java="$(command -v java)"
+else
+  echo "no java found; install a JDK 17+ or set JAVA_HOME" >&2
+  exit 1
+fi
+
+# A directive of the scenario file: "# bench.KEY: VALUE".
+directive() {
+  sed -n "s/^# bench\.$1: *//p" "$scenario" | head -n 1
+}
+
+target="$(directive target)"; target="${target:-collector}"
+classpath="$(directive classpath)"
+sink="$(directive sink)"; sink="${sink:-none}"
+delivered_kind="$(directive delivered)"; delivered_kind="${delivered_kind:-none}"
+generate_args="$(directive generate)"
+scenario_opts="$(directive java_opts)"
+receiver="$(directive receiver)"; receiver="${receiver:-grpc}"
+warmup="${warmup:-$(directive warmup)}"; warmup="${warmup:-10}"
+duration="${duration:-$(directive duration)}"; duration="${duration:-30}"
+case "$warmup$duration" in
+  *[!0-9]*) echo "--warmup and --duration take whole seconds" >&2; exit 2 ;;
+esac
+if [ "$duration" -lt 1 ] || [ "$duration" -gt 3600 ] || [ "$warmup" -gt 600 ]; then
+  echo "--duration must be 1..3600 s and --warmup at most 600 s" >&2
+  exit 2
+fi
+
+# The collector's JVM flags: SLUICE_JAVA_OPTS, else the scenario's, else bin/sluice's defaults.
+default_opts="$(sed -n 's/^default_opts=(\(.*\))$/\1/p' "$root/bin/sluice" | head -n 1)"
+default_opts="${default_opts:--XX:+ExitOnOutOfMemoryError}"
+if [ -n "${SLUICE_JAVA_OPTS:-}" ]; then
+  collector_opts="$SLUICE_JAVA_OPTS"
+elif [ -n "$scenario_opts" ]; then
+  collector_opts="$scenario_opts"
+else
+  collector_opts="$default_opts"
+fi
+bench_opts="${BENCH_JAVA_OPTS:-}"
+
+# Pinning: the collector on core 0, generator and sink on core 1.
+pinned=yes
+pin_collector=()
+pin_load=()
+if ! command -v taskset >/dev/null 2>&1; then
+  echo "warning: taskset not found (util-linux); running unpinned, CPU figures are less comparable" >&2
+  pinned=no
+elif ! taskset -c 0 true 2>/dev/null || ! taskset -c 1 true 2>/dev/null; then
+  echo "warning: cannot pin to cores 0 and 1 (fewer than 2 usable cores?); running unpinned" >&2
+  pinned=no
+else
+  pin_collector=(taskset -c 0)
+  pin_load=(taskset -c 1)
+fi
+clk_tck="$(getconf CLK_TCK 2>/dev/null || echo 100)"
+
+results="$root/bench/results"
+logs="$results/logs"
+mkdir -p "$logs"
+work="$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")"
+
+# Everything started here is stopped on exit.
+started_pids=()
+stop_all() {
+  local pid
+  for pid in "${started_pids[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${started_pids[@]}"; do
+    for _ in $(seq 1 150); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  started_pids=()
+}
+cleanup() {
+  stop_all
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Waits until 127.0.0.1:PORT accepts connections while PID lives.
+wait_port() {
+  local port="$1" pid="$2" what="$3"
+  for _ in $(seq 1 300); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "error: $what exited; see its log" >&2
+      return 1
+    fi
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "error: $what does not listen on 127.0.0.1:$port after 30 s" >&2
+  return 1
+}
+
+mapfile -t ports < <("$java" -jar "$bench_jar" ports 3)
+export SLUICE_BENCH_OTLP_PORT="${ports[0]}"
+export SLUICE_BENCH_OTLP_HTTP_PORT="${ports[1]}"
+export SLUICE_BENCH_METRICS_PORT="${ports[2]}"
+
+# The sink, if any, first: the collector's configuration needs its port.
+sink_args=()
+if [ "$sink" != "none" ]; then
+  # shellcheck disable=SC2086
+  "${pin_load[@]}" "$java" $bench_opts -jar "$bench_jar" sink \
+    --ports-file "$work/sink.ports" --counts-file "$work/sink.counts" --max-seconds 7200 \
+    >"$logs/$name.sink.log" 2>&1 &
+  sink_pid=$!
+  started_pids+=("$sink_pid")
+  for _ in $(seq 1 300); do
+    [ -s "$work/sink.ports" ] && break
+    kill -0 "$sink_pid" 2>/dev/null || { echo "error: the sink exited" >&2; cat "$logs/$name.sink.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  read -r sink_grpc sink_http <"$work/sink.ports"
+  export SLUICE_BENCH_SINK_PORT="$sink_grpc"
+  sink_args=(--sink-pid "$sink_pid")
+fi
+
+# The collector, or the floor server in its place.
+case "$target" in
+  collector)
+    if [ "$classpath" = "bench" ]; then
+      launch=(-cp "$collector_jar:$bench_jar" dev.sluice.collector.Main)
+    else
+      launch=(-jar "$collector_jar")
+    fi
+    # shellcheck disable=SC2086
+    "${pin_collector[@]}" "$java" $collector_opts "${launch[@]}" run --config "$scenario" \
+      --shutdown-timeout 10s >"$logs/$name.collector.log" 2>&1 &
+    ;;
+  floor)
+    # shellcheck disable=SC2086
+    "${pin_collector[@]}" "$java" $collector_opts -jar "$bench_jar" floor \
+      --grpc-port "$SLUICE_BENCH_OTLP_PORT" --http-port "$SLUICE_BENCH_METRICS_PORT" \
+      >"$logs/$name.collector.log" 2>&1 &
+    ;;
+  *)
+    echo "unknown bench.target $target" >&2
+    exit 2
+    ;;
+esac
+collector_pid=$!
+started_pids+=("$collector_pid")
+wait_port "$SLUICE_BENCH_OTLP_PORT" "$collector_pid" "$target" || { tail -n 20 "$logs/$name.collector.log" >&2; exit 1; }
+
+target_port="$SLUICE_BENCH_OTLP_PORT"
+protocol_args=()
+if [ "$receiver" = "http" ]; then
+  target_port="$SLUICE_BENCH_OTLP_HTTP_PORT"
+  protocol_args=(--protocol http)
+  wait_port "$target_port" "$collector_pid" "the OTLP/HTTP receiver"
+fi
+
+delivered_args=()
+case "$delivered_kind" in
+  metric)
+    wait_port "$SLUICE_BENCH_METRICS_PORT" "$collector_pid" "the metrics endpoint"
+    delivered_args=(--delivered "metric:http://127.0.0.1:$SLUICE_BENCH_METRICS_PORT/metrics#sluice_exporter_blackhole_items_total")
+    ;;
+  sink) delivered_args=(--delivered "sink:http://127.0.0.1:$sink_http/counts") ;;
+  floor) delivered_args=(--delivered "floor:http://127.0.0.1:$SLUICE_BENCH_METRICS_PORT/counts") ;;
+  none) ;;
+  *) echo "unknown bench.delivered $delivered_kind" >&2; exit 2 ;;
+esac
+
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  commit="$commit-dirty"
+fi
+cpu_model="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+java_version="$("$java" -version 2>&1 | head -n 1 | sed 's/.*version "\([^"]*\)".*/\1/')"
+
+echo "scenario $name: $target pinned=$pinned, warm-up ${warmup}s, window ${duration}s; logs in bench/results/logs/$name.*" >&2
+# shellcheck disable=SC2086
+"${pin_load[@]}" timeout $((warmup + duration + 240)) "$java" $bench_opts -jar "$bench_jar" generate \
+  --target "127.0.0.1:$target_port" "${protocol_args[@]}" $generate_args \
+  --warmup "$warmup" --duration "$duration" \
+  --collector-pid "$collector_pid" "${sink_args[@]}" "${delivered_args[@]}" \
+  --clk-tck "$clk_tck" --scenario "$name" --result-json "$results/$name.json" \
+  --meta "target=$target" --meta "pinned=$pinned" --meta "collector_java_opts=$collector_opts" \
+  --meta "commit=$commit" --meta "cpu_model=$cpu_model" --meta "nproc=$(nproc)" \
+  --meta "kernel=$(uname -r)" --meta "java_version=$java_version" \
+  --meta "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)" \
+  --meta "generate_args=$generate_args" --meta "generate_override=${BENCH_GENERATE_ARGS:-}" \
+  ${BENCH_GENERATE_ARGS:-} >"$work/generator.out" &
+generator_pid=$!
+started_pids+=("$generator_pid")
+# In the background and waited for, so that a signal to this script stops everything at once.
+wait "$generator_pid" && status=0 || status=$?
+cp "$work/generator.out" "$logs/$name.generator.json.log"
+
+stop_all
+if [ -f "$work/sink.counts" ]; then
+  cp "$work/sink.counts" "$logs/$name.sink.counts"
+fi
+if [ "$status" -ne 0 ]; then
+  echo "error: the generator failed with status $status" >&2
+  tail -n 20 "$logs/$name.collector.log" >&2 || true
+  exit "$status"
+fi
+grep '^DETAIL ' "$work/generator.out" || true
+result="$(grep '^RESULT ' "$work/generator.out" | tail -n 1)"
+if [ -z "$result" ]; then
+  echo "error: the generator printed no RESULT line" >&2
+  exit 1
+fi
+echo "$result"
