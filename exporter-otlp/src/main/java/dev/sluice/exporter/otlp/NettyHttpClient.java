@@ -190,6 +190,13 @@ final class NettyHttpClient {
   /** The answer to one request. */
   record Response(int status, byte[] body, String retryAfter, boolean keepAlive) {}
 
+  /** An answer whose body is over the bound: not read, and its connection closed. */
+  static final class ResponseTooLargeException extends IOException {
+    ResponseTooLargeException(int status, int maxResponseBytes) {
+      super("HTTP " + status + " with a response body larger than " + maxResponseBytes + " bytes");
+    }
+  }
+
   /**
    * Sends {@code request} (and releases it) on an idle connection of the route's pool, or a new
    * one, and waits for the whole response until {@code deadlineNanos}.
@@ -451,7 +458,7 @@ final class NettyHttpClient {
 
     private void tooLarge(ChannelHandlerContext ctx) {
       body = null;
-      fail(ctx, new IOException("the response body is larger than " + maxResponseBytes + " bytes"));
+      fail(ctx, new ResponseTooLargeException(status, maxResponseBytes));
     }
 
     @Override

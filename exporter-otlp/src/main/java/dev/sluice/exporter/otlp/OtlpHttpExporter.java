@@ -109,6 +109,9 @@ final class OtlpHttpExporter implements Exporter {
               .send(route, route.post(Unpooled.wrappedBuffer(body, 0, length)), deadlineNanos);
     } catch (TimeoutException e) {
       return ExportResult.retryable("no answer before the deadline", 0);
+    } catch (NettyHttpClient.ResponseTooLargeException e) {
+      // Whatever the status, what the destination meant cannot be read: try again.
+      return ExportResult.retryable(e.getMessage(), 0);
     } catch (IOException e) {
       return ExportResult.retryable("cannot reach " + urls.get(batch.signal()) + ": " + e, 0);
     }
