@@ -35,6 +35,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.io.File;
@@ -44,13 +45,17 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SNIServerName;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
 
 /**
  * The otlphttp exporter's HTTP/1.1 client, on Netty: one small event loop group, and for each
@@ -236,6 +241,7 @@ final class NettyHttpClient {
       this.host = host;
       this.port = port;
       String peerHost = serverNameOverride.isEmpty() ? host : serverNameOverride;
+      SNIServerName sniName = https ? sniName(peerHost) : null;
       this.bootstrap =
           new Bootstrap()
               .group(group)
@@ -252,6 +258,11 @@ final class NettyHttpClient {
                         // certificate (unless insecure_skip_verify).
                         SslHandler tls = ssl.newHandler(channel.alloc(), peerHost, port);
                         tls.setHandshakeTimeoutMillis(connectTimeoutMillis);
+                        if (sniName != null) {
+                          SSLParameters parameters = tls.engine().getSSLParameters();
+                          parameters.setServerNames(List.of(sniName));
+                          tls.engine().setSSLParameters(parameters);
+                        }
                         pipeline.addLast(tls);
                       }
                       pipeline.addLast(new HttpClientCodec());
@@ -297,6 +308,21 @@ final class NettyHttpClient {
         idle.remove(connection);
         connection.channel.close();
       }
+    }
+  }
+
+  /**
+   * The SNI name for a host: any name that is not an IP address, as Go's TLS sends it (the JDK
+   * leaves out names without a dot, such as {@code localhost}).
+   */
+  private static SNIServerName sniName(String host) {
+    if (NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)) {
+      return null;
+    }
+    try {
+      return new SNIHostName(host);
+    } catch (IllegalArgumentException notAHostName) {
+      return null;
     }
   }
 
