@@ -13,6 +13,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -62,7 +64,8 @@ import javax.net.ssl.SSLParameters;
  * origin (scheme, host and port) a pool of kept-alive connections with at most one request in
  * flight on each. A sending thread takes an idle connection, or opens one, writes its request and
  * waits for the answer; connections are discarded, never reused, once the server closed them, asked
- * to ({@code Connection: close}), answered too much, broke, or missed a deadline.
+ * to ({@code Connection: close}), answered too much, broke, missed a deadline, or stayed idle for
+ * {@link #IDLE_TIMEOUT}.
  *
  * <p>The caller may pass a request whose body wraps a buffer it reuses: {@link #send} returns only
  * once Netty is done with the request, whether it was answered, failed or timed out (a connection
@@ -74,6 +77,12 @@ final class NettyHttpClient {
   /** The largest response body read; a larger one is an error. */
   static final int MAX_RESPONSE_BYTES = 4 << 20;
 
+  /**
+   * How long a connection may stay idle and still be used: longer, and a firewall or load balancer
+   * on the way may have forgotten it without a word. The OpenTelemetry Collector's default.
+   */
+  static final Duration IDLE_TIMEOUT = Duration.ofSeconds(90);
+
   /** How long to wait for Netty to close a connection that is being given up. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
 
@@ -84,10 +93,15 @@ final class NettyHttpClient {
       DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
   private final EventLoopGroup group;
+
+  /** Every open connection, for shutdown; connections opened after it are closed at once. */
+  private final ChannelGroup connections;
+
   private final SslContext ssl;
   private final String serverNameOverride;
   private final int connectTimeoutMillis;
   private final int maxResponseBytes;
+  private final long idleTimeoutNanos;
 
   /**
    * Creates the client and its event loop (one thread, named for the exporter).
@@ -96,16 +110,24 @@ final class NettyHttpClient {
    * @param tls the TLS settings for https origins, or null when there is none
    * @param connectTimeout the longest a connection (and its TLS handshake) may take
    * @param maxResponseBytes the largest response body read
+   * @param idleTimeout how long an idle connection may be kept for another request
    */
-  NettyHttpClient(String name, TlsClientConfig tls, Duration connectTimeout, int maxResponseBytes)
+  NettyHttpClient(
+      String name,
+      TlsClientConfig tls,
+      Duration connectTimeout,
+      int maxResponseBytes,
+      Duration idleTimeout)
       throws IOException {
     this.ssl = tls == null ? null : sslContext(tls);
     this.serverNameOverride = tls == null ? "" : tls.serverNameOverride();
     this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
     this.maxResponseBytes = maxResponseBytes;
+    this.idleTimeoutNanos = idleTimeout.toNanos();
     this.group =
         new MultiThreadIoEventLoopGroup(
             1, new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
+    this.connections = new DefaultChannelGroup(name, group.next(), true);
   }
 
   /**
@@ -222,10 +244,12 @@ final class NettyHttpClient {
   }
 
   /**
-   * Closes the idle connections and stops the event loop (which closes any other connection),
-   * waiting for it until {@code deadlineNanos}.
+   * Closes every connection (a request still in flight fails) and stops the event loop, waiting for
+   * both until {@code deadlineNanos}.
    */
   void shutdown(long deadlineNanos) throws InterruptedException {
+    // Closed here, not left to the event loop's shutdown, which may skip closing its channels.
+    connections.close().await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     long left = Math.max(0, deadlineNanos - System.nanoTime());
     group.shutdownGracefully(0, left, TimeUnit.NANOSECONDS).await(left, TimeUnit.NANOSECONDS);
   }
@@ -252,6 +276,7 @@ final class NettyHttpClient {
                   new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                      connections.add(channel);
                       ChannelPipeline pipeline = channel.pipeline();
                       if (https) {
                         // The peer host is the name sent as SNI and verified against the
@@ -276,7 +301,8 @@ final class NettyHttpClient {
         throws IOException, TimeoutException, InterruptedException {
       Connection connection;
       while ((connection = idle.pollFirst()) != null) {
-        if (connection.channel.isActive()) {
+        if (connection.channel.isActive()
+            && System.nanoTime() - connection.idleSinceNanos < idleTimeoutNanos) {
           return connection;
         }
         connection.channel.close();
@@ -302,12 +328,8 @@ final class NettyHttpClient {
     }
 
     void release(Connection connection) {
+      connection.idleSinceNanos = System.nanoTime();
       idle.offerFirst(connection);
-      if (group.isShuttingDown()) {
-        // Shutdown may have missed it: close it here.
-        idle.remove(connection);
-        connection.channel.close();
-      }
     }
   }
 
@@ -362,6 +384,9 @@ final class NettyHttpClient {
     private final Pool pool;
     private final int maxResponseBytes;
     private Channel channel;
+
+    /** When it was last put back in the pool (the pool's queue publishes it). */
+    private long idleSinceNanos;
 
     /** The request in flight's answer; set by the sender, completed on the event loop. */
     private volatile CompletableFuture<Response> answer;

@@ -62,7 +62,8 @@ final class OtlpHttpExporter implements Exporter {
             "sluice-exporter-" + settings.id() + "-io",
             https ? config.tls() : null,
             config.timeout(),
-            NettyHttpClient.MAX_RESPONSE_BYTES);
+            NettyHttpClient.MAX_RESPONSE_BYTES,
+            NettyHttpClient.IDLE_TIMEOUT);
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("User-Agent", "Sluice");
     headers.put("Content-Type", json ? "application/json" : "application/x-protobuf");

@@ -12,10 +12,12 @@ import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.ByteArrayInputStream;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -266,6 +268,24 @@ class OtlpHttpConnectionsTest {
     assertThat(late).isEqualTo(ExportResult.retryable("no answer before the deadline", 0));
     assertThat(waitedMillis).isBetween(250L, 3000L);
     assertThat(next).isEqualTo(ExportResult.SUCCESS);
+    assertThat(server.accepted()).isEqualTo(2);
+    eventually(server::closed, 1);
+  }
+
+  @Test
+  void doesNotReuseAConnectionIdleForLongerThanTheIdleTimeout() throws Exception {
+    ScriptedHttpServer server = server(ScriptedHttpServer.Exchange::ok);
+    NettyHttpClient client =
+        new NettyHttpClient("test-io", null, Duration.ofSeconds(5), 1024, Duration.ofMillis(200));
+    cleanup.add(() -> client.shutdown(inSeconds(5)));
+    NettyHttpClient.Route route = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
+
+    int first = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
+    int soon = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
+    Thread.sleep(300);
+    int later = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
+
+    assertThat(List.of(first, soon, later)).containsOnly(200);
     assertThat(server.accepted()).isEqualTo(2);
     eventually(server::closed, 1);
   }
