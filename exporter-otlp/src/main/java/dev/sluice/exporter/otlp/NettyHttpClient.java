@@ -37,6 +37,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.util.AttributeKey;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
@@ -50,6 +51,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -88,6 +90,9 @@ final class NettyHttpClient {
 
   private static final byte[] EMPTY = new byte[0];
 
+  private static final AttributeKey<Connection> CONNECTION =
+      AttributeKey.valueOf(NettyHttpClient.class, "connection");
+
   /** Per-request headers are copies of a validated template: no need to validate them again. */
   private static final HttpHeadersFactory UNVALIDATED =
       DefaultHttpHeadersFactory.headersFactory().withValidation(false);
@@ -102,6 +107,9 @@ final class NettyHttpClient {
   private final int connectTimeoutMillis;
   private final int maxResponseBytes;
   private final long idleTimeoutNanos;
+
+  /** The connection pools by origin: routes to the same origin share one. */
+  private final Map<String, Pool> pools = new ConcurrentHashMap<>();
 
   /**
    * Creates the client and its event loop (one thread, named for the exporter).
@@ -189,7 +197,11 @@ final class NettyHttpClient {
       path = path + "?" + url.getRawQuery();
     }
     String address = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-    return new Route(new Pool(address, port, https), path, fixed);
+    Pool pool =
+        pools.computeIfAbsent(
+            (https ? "https://" : "http://") + host + ":" + port,
+            origin -> new Pool(address, port, https));
+    return new Route(pool, path, fixed);
   }
 
   /** A POST's destination: a pool of connections to its origin, its path and fixed headers. */
@@ -291,7 +303,9 @@ final class NettyHttpClient {
                         pipeline.addLast(tls);
                       }
                       pipeline.addLast(new HttpClientCodec());
-                      pipeline.addLast(new Connection(Pool.this, maxResponseBytes));
+                      Connection connection = new Connection(Pool.this, maxResponseBytes);
+                      channel.attr(CONNECTION).set(connection);
+                      pipeline.addLast(connection);
                     }
                   });
     }
@@ -324,7 +338,13 @@ final class NettyHttpClient {
         closeAndWait(channel);
         throw e;
       }
-      return channel.pipeline().get(Connection.class);
+      // (From the channel, not its pipeline, which is empty once the channel closed.)
+      Connection made = channel.attr(CONNECTION).get();
+      if (!channel.isActive()) {
+        // A server that refuses a client certificate closes right after TLS 1.3's handshake.
+        throw made.closedException("the server closed the connection as soon as it was made");
+      }
+      return made;
     }
 
     void release(Connection connection) {
@@ -387,6 +407,9 @@ final class NettyHttpClient {
 
     /** When it was last put back in the pool (the pool's queue publishes it). */
     private long idleSinceNanos;
+
+    /** What broke the connection, if anything did. */
+    private volatile Throwable failure;
 
     /** The request in flight's answer; set by the sender, completed on the event loop. */
     private volatile CompletableFuture<Response> answer;
@@ -502,7 +525,8 @@ final class NettyHttpClient {
         answer = null;
         channel.close();
         if (future != null) {
-          future.completeExceptionally(written.cause());
+          Throwable broken = failure;
+          future.completeExceptionally(broken != null ? broken : written.cause());
         }
       }
     }
@@ -514,7 +538,14 @@ final class NettyHttpClient {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      failure = cause;
       fail(ctx, cause);
+    }
+
+    /** Why the connection is closed: what broke it, else {@code otherwise}. */
+    IOException closedException(String otherwise) {
+      Throwable broken = failure;
+      return broken != null ? asIoException(broken) : new IOException(otherwise);
     }
 
     @Override
@@ -523,7 +554,7 @@ final class NettyHttpClient {
       if (future != null) {
         answer = null;
         future.completeExceptionally(
-            new IOException("the connection was closed before the answer was complete"));
+            closedException("the connection was closed before the answer was complete"));
       }
     }
 

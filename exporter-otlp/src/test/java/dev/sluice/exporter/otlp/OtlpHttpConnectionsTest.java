@@ -273,6 +273,30 @@ class OtlpHttpConnectionsTest {
   }
 
   @Test
+  void theSignalsRoutesToOneOriginShareItsConnections() throws Exception {
+    List<String> paths = new CopyOnWriteArrayList<>();
+    ScriptedHttpServer server =
+        server(
+            exchange -> {
+              paths.add(exchange.uri);
+              exchange.ok();
+            });
+    NettyHttpClient client =
+        new NettyHttpClient("test-io", null, Duration.ofSeconds(5), 1024, Duration.ofSeconds(90));
+    cleanup.add(() -> client.shutdown(inSeconds(5)));
+    NettyHttpClient.Route traces = client.route(URI.create(server.url() + "/v1/traces"), Map.of());
+    NettyHttpClient.Route logs = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
+
+    assertThat(client.send(traces, traces.post(Unpooled.buffer()), inSeconds(5)).status())
+        .isEqualTo(200);
+    assertThat(client.send(logs, logs.post(Unpooled.buffer()), inSeconds(5)).status())
+        .isEqualTo(200);
+
+    assertThat(paths).containsExactly("/v1/traces", "/v1/logs");
+    assertThat(server.accepted()).isEqualTo(1);
+  }
+
+  @Test
   void doesNotReuseAConnectionIdleForLongerThanTheIdleTimeout() throws Exception {
     ScriptedHttpServer server = server(ScriptedHttpServer.Exchange::ok);
     NettyHttpClient client =
