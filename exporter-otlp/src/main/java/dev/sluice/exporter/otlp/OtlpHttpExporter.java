@@ -1,6 +1,5 @@
 package dev.sluice.exporter.otlp;
 
-import com.github.luben.zstd.Zstd;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.Exporter;
@@ -9,65 +8,86 @@ import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.MarshalContext;
 import dev.sluice.core.otlp.OtlpMarshaler;
 import dev.sluice.core.otlp.Signal;
-import java.io.ByteArrayOutputStream;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.security.GeneralSecurityException;
-import java.time.Duration;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.zip.DeflaterOutputStream;
-import java.util.zip.GZIPOutputStream;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Sends batches over OTLP/HTTP with the JDK's {@link HttpClient}: HTTP/1.1 with a pool of
- * keep-alive connections (HTTP/2 over TLS where the server offers it), bodies marshaled by the
- * stateless marshaler (or the JSON encoder) and compressed on the sending thread.
+ * Sends batches over OTLP/HTTP (HTTP/1.1) with {@link NettyHttpClient}: kept-alive connections, one
+ * request in flight on each, so each of the queue's consumers that sends at the same time has a
+ * connection of its own. Bodies are marshaled by the stateless marshaler (or the JSON encoder) and
+ * compressed on the sending thread into buffers that thread reuses, and Netty writes them from
+ * there without a copy on the heap: {@link #export} returns only once Netty is done with them.
  */
 final class OtlpHttpExporter implements Exporter {
+  private final ComponentSettings settings;
   private final OtlpHttpExporterConfig config;
   private final boolean json;
+  private final String compression;
   private final Map<Signal, URI> urls = new EnumMap<>(Signal.class);
   private final ThreadLocal<MarshalContext> contexts = ThreadLocal.withInitial(MarshalContext::new);
   private final ThreadLocal<OtlpJsonEncoder> encoders =
       ThreadLocal.withInitial(OtlpJsonEncoder::new);
-  private volatile HttpClient client;
+  private final ThreadLocal<HttpBodyCompressor> compressors;
+  private volatile Client client;
+
+  /** The client and, by signal ordinal, each signal's route; made by {@link #start}. */
+  private record Client(NettyHttpClient http, NettyHttpClient.Route[] routes) {}
 
   OtlpHttpExporter(ComponentSettings settings, OtlpHttpExporterConfig config) {
+    this.settings = settings;
     this.config = config;
     this.json = "json".equals(config.encoding());
+    String configured = config.compression();
+    this.compression = configured.isEmpty() || "none".equals(configured) ? null : configured;
+    this.compressors =
+        compression == null
+            ? null
+            : ThreadLocal.withInitial(() -> new HttpBodyCompressor(compression));
     for (Signal signal : Signal.values()) {
       urls.put(signal, config.url(signal));
     }
   }
 
   @Override
-  public void start() throws IOException, GeneralSecurityException {
-    HttpClient.Builder builder =
-        HttpClient.newBuilder()
-            .connectTimeout(config.timeout())
-            .followRedirects(HttpClient.Redirect.NEVER);
+  public void start() throws IOException {
     boolean https = urls.values().stream().anyMatch(u -> "https".equals(u.getScheme()));
-    if (https) {
-      builder.sslContext(PemTls.context(config.tls()));
-    } else {
-      // Plain HTTP: no upgrade dance, straight HTTP/1.1.
-      builder.version(HttpClient.Version.HTTP_1_1);
+    NettyHttpClient http =
+        new NettyHttpClient(
+            "sluice-exporter-" + settings.id() + "-io",
+            https ? config.tls() : null,
+            config.timeout(),
+            NettyHttpClient.MAX_RESPONSE_BYTES,
+            NettyHttpClient.IDLE_TIMEOUT);
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("User-Agent", "Sluice");
+    headers.put("Content-Type", json ? "application/json" : "application/x-protobuf");
+    if (compression != null) {
+      headers.put("Content-Encoding", compression);
     }
-    client = builder.build();
+    headers.putAll(config.headers());
+    NettyHttpClient.Route[] routes = new NettyHttpClient.Route[Signal.values().length];
+    for (Signal signal : Signal.values()) {
+      routes[signal.ordinal()] = http.route(urls.get(signal), headers);
+    }
+    client = new Client(http, routes);
   }
 
   @Override
   public ExportResult export(Batch batch, long deadlineNanos) throws InterruptedException {
-    byte[] body;
-    int length;
+    Client current = client;
+    if (current == null) {
+      return ExportResult.retryable("the exporter is not running", 0);
+    }
     MarshalContext context = contexts.get();
     int size = OtlpMarshaler.marshal(batch, context);
+    byte[] body;
+    int length;
     if (json) {
       body = encoders.get().encode(batch.signal(), context.output().array(), 0, size);
       length = body.length;
@@ -75,50 +95,37 @@ final class OtlpHttpExporter implements Exporter {
       body = context.output().array();
       length = size;
     }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(urls.get(batch.signal()))
-            .timeout(Duration.ofNanos(Math.max(1, deadlineNanos - System.nanoTime())))
-            .header("Content-Type", json ? "application/json" : "application/x-protobuf");
-    config.headers().forEach(request::header);
-    String compression = config.compression();
-    if (!compression.isEmpty() && !"none".equals(compression)) {
-      body = compress(compression, body, length);
-      length = body.length;
-      request.header("Content-Encoding", compression);
+    if (compression != null) {
+      HttpBodyCompressor compressor = compressors.get();
+      length = compressor.compress(body, 0, length);
+      body = compressor.output();
     }
-    request.POST(HttpRequest.BodyPublishers.ofByteArray(body, 0, length));
-    HttpResponse<byte[]> response;
+    // No copy: the buffer is this thread's, and send() returns once Netty is done with it.
+    NettyHttpClient.Route route = current.routes()[batch.signal().ordinal()];
+    NettyHttpClient.Response response;
     try {
-      response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    } catch (HttpTimeoutException e) {
+      response =
+          current
+              .http()
+              .send(route, route.post(Unpooled.wrappedBuffer(body, 0, length)), deadlineNanos);
+    } catch (TimeoutException e) {
       return ExportResult.retryable("no answer before the deadline", 0);
+    } catch (NettyHttpClient.ResponseTooLargeException e) {
+      // Whatever the status, what the destination meant cannot be read: try again.
+      return ExportResult.retryable(e.getMessage(), 0);
     } catch (IOException e) {
       return ExportResult.retryable("cannot reach " + urls.get(batch.signal()) + ": " + e, 0);
     }
     return HttpAnswers.of(
-        response.statusCode(), response.body(), json, response.headers().firstValue("Retry-After"));
-  }
-
-  private static byte[] compress(String compression, byte[] body, int length) {
-    if ("zstd".equals(compression)) {
-      return Zstd.compress(java.util.Arrays.copyOf(body, length), 1);
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, length / 4));
-    try (OutputStream compressing =
-        "gzip".equals(compression)
-            ? new GZIPOutputStream(out, 8192)
-            : new DeflaterOutputStream(out)) {
-      compressing.write(body, 0, length);
-    } catch (IOException e) {
-      throw new IllegalStateException("compressing into memory cannot fail", e);
-    }
-    return out.toByteArray();
+        response.status(), response.body(), json, Optional.ofNullable(response.retryAfter()));
   }
 
   @Override
-  public void shutdown(long deadlineNanos) {
-    // The JDK client closes its idle connections once it is no longer referenced (it has
-    // close() only from JDK 21 on).
+  public void shutdown(long deadlineNanos) throws InterruptedException {
+    Client current = client;
     client = null;
+    if (current != null) {
+      current.http().shutdown(deadlineNanos);
+    }
   }
 }

@@ -100,6 +100,13 @@ class OtlpHttpTlsTest {
 
   /** Exports one batch of 20 spans with the given TLS settings. */
   private ExportResult send(String endpoint, TlsClientConfig tls) throws Exception {
+    return exporter(endpoint, tls)
+        .export(
+            Batch.of(SequencedSpans.indexed("svc", 0, 20)),
+            System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+  }
+
+  private OtlpHttpExporter exporter(String endpoint, TlsClientConfig tls) throws Exception {
     OtlpHttpExporterConfig config =
         new OtlpHttpExporterConfig(
             endpoint,
@@ -124,9 +131,7 @@ class OtlpHttpTlsTest {
                     config);
     exporter.start();
     cleanup.add(() -> exporter.shutdown(System.nanoTime()));
-    return exporter.export(
-        Batch.of(SequencedSpans.indexed("svc", 0, 20)),
-        System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    return exporter;
   }
 
   private static TlsClientConfig tls(String caFile) {
@@ -182,6 +187,72 @@ class OtlpHttpTlsTest {
 
     assertDelivered(
         send("https://127.0.0.1:" + port, new TlsClientConfig(false, "", "", "", true, "")));
+  }
+
+  @Test
+  void insecureSkipVerifyAlsoSkipsTheHostNameCheck() throws Exception {
+    int port = receiver("");
+
+    assertDelivered(
+        send(
+            "https://127.0.0.1:" + port,
+            new TlsClientConfig(false, "", "", "", true, "not-the-server.example")));
+  }
+
+  @Test
+  void verifiesTheServerNameOverrideInsteadOfTheUrlsHost() throws Exception {
+    int port = receiver("");
+
+    assertDelivered(
+        send(
+            "https://127.0.0.1:" + port,
+            new TlsClientConfig(false, certs.caCert().toString(), "", "", false, "localhost")));
+  }
+
+  @Test
+  void refusesACertificateThatDoesNotNameTheServerNameOverride() throws Exception {
+    int port = receiver("");
+
+    ExportResult result =
+        send(
+            "https://127.0.0.1:" + port,
+            new TlsClientConfig(
+                false, certs.caCert().toString(), "", "", false, "not-the-server.example"));
+
+    assertRefused(result);
+    assertThat(result.message()).contains("SSLHandshakeException", "not-the-server.example");
+  }
+
+  @Test
+  void sendsTheServerNameOverrideAsSniAndKeepsTheConnection() throws Exception {
+    ScriptedHttpServer server =
+        ScriptedHttpServer.startTls(
+            ScriptedHttpServer.Exchange::ok,
+            certs.serverCert().toFile(),
+            certs.serverKey().toFile());
+    cleanup.add(server);
+    OtlpHttpExporter byAddress =
+        exporter(
+            server.url("https", "127.0.0.1"),
+            new TlsClientConfig(false, certs.caCert().toString(), "", "", false, "localhost"));
+    OtlpHttpExporter byName =
+        exporter(server.url("https", "localhost"), tls(certs.caCert().toString()));
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(
+              byAddress.export(
+                  Batch.of(SequencedSpans.indexed("svc", i, 1)),
+                  System.nanoTime() + TimeUnit.SECONDS.toNanos(5)))
+          .isEqualTo(ExportResult.SUCCESS);
+    }
+    assertThat(
+            byName.export(
+                Batch.of(SequencedSpans.indexed("svc", 0, 1)),
+                System.nanoTime() + TimeUnit.SECONDS.toNanos(5)))
+        .isEqualTo(ExportResult.SUCCESS);
+
+    assertThat(server.serverNames()).containsExactly("localhost", "localhost");
+    assertThat(server.accepted()).isEqualTo(2);
   }
 
   @Test

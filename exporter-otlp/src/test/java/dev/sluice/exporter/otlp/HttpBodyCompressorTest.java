@@ -1,0 +1,53 @@
+package dev.sluice.exporter.otlp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.luben.zstd.Zstd;
+import dev.sluice.core.testkit.SequencedSpans;
+import java.io.ByteArrayInputStream;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.InflaterInputStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Each encoding's output is what its standard decoder reads back, body after body. */
+class HttpBodyCompressorTest {
+  private static byte[] decompress(String encoding, byte[] compressed, int originalLength)
+      throws Exception {
+    switch (encoding) {
+      case "gzip":
+        // GZIPInputStream checks the trailer's CRC-32 and length.
+        return new GZIPInputStream(new ByteArrayInputStream(compressed)).readAllBytes();
+      case "deflate":
+        return new InflaterInputStream(new ByteArrayInputStream(compressed)).readAllBytes();
+      default:
+        return Zstd.decompress(compressed, originalLength);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"gzip", "deflate", "zstd"})
+  void compressesBodyAfterBodyIntoItsReusedBuffer(String encoding) throws Exception {
+    byte[] spans = SequencedSpans.request("svc", 0, 2000).toByteArray();
+    byte[] noise = new byte[300_000];
+    new Random(7).nextBytes(noise);
+    byte[] small = Arrays.copyOfRange(spans, 0, 100);
+    HttpBodyCompressor compressor = new HttpBodyCompressor(encoding);
+
+    for (byte[] body : new byte[][] {small, spans, noise, small, new byte[0], spans}) {
+      // At an offset, as a body may sit in a larger buffer.
+      byte[] buffer = new byte[body.length + 16];
+      System.arraycopy(body, 0, buffer, 7, body.length);
+
+      int length = compressor.compress(buffer, 7, body.length);
+
+      byte[] compressed = Arrays.copyOf(compressor.output(), length);
+      assertThat(decompress(encoding, compressed, body.length)).isEqualTo(body);
+      if (body == spans) {
+        assertThat(length).isLessThan(body.length / 4);
+      }
+    }
+  }
+}
