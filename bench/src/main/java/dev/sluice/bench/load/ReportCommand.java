@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code sluice-bench report}: reads {@code bench/results/*.json} (and the {@code GzipBenchmark}
- * JMH results if present) and writes {@code REPORT.md} with a table, the targets of issue 5 with
- * the measured values, the published anchors, and an SVG chart.
+ * JMH results if present) and writes {@code REPORT.md} with a table, the project's performance
+ * targets with the measured values, the published anchors, and an SVG chart.
  */
 @Command(
     name = "report",
@@ -253,7 +253,7 @@ final class ReportCommand implements Callable<Integer> {
             + " else was running.\n\n");
     md.append("![throughput, ratio to the floor, CPU per item](").append(chart).append(")\n\n");
 
-    md.append("## Targets (issue 5)\n\n");
+    md.append("## Targets\n\n");
     md.append("| target | measured | met |\n|---|---|---|\n");
     Row blackhole = byName.get("traces-blackhole");
     if (blackhole != null) {

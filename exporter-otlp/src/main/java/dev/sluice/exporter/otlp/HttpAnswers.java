@@ -30,7 +30,18 @@ final class HttpAnswers {
     if (status >= 200 && status < 300) {
       return json ? jsonSuccess(body) : GrpcAnswers.success(body);
     }
-    String message = "HTTP " + status + statusMessage(body, json);
+    return byStatus(status, "HTTP " + status + statusMessage(body, json), retryAfter);
+  }
+
+  /**
+   * What the status alone says, {@code message} describing a failure. Also the judgement of an
+   * answer whose body was not read (over the size bound): a 2xx there is success, since the data
+   * was accepted, and only a partial success it may have reported is lost.
+   */
+  static ExportResult byStatus(int status, String message, Optional<String> retryAfter) {
+    if (status >= 200 && status < 300) {
+      return ExportResult.SUCCESS;
+    }
     if (status == 429 || status == 502 || status == 503 || status == 504) {
       return ExportResult.retryable(
           message, retryAfter.map(HttpAnswers::retryAfterNanos).orElse(0L));

@@ -229,10 +229,27 @@ final class NettyHttpClient {
   /** The answer to one request. */
   record Response(int status, byte[] body, String retryAfter, boolean keepAlive) {}
 
-  /** An answer whose body is over the bound: not read, and its connection closed. */
+  /**
+   * An answer whose body is over the bound: the body is not read and the connection is closed, but
+   * the status and {@code Retry-After} arrived and still say what the destination meant.
+   */
   static final class ResponseTooLargeException extends IOException {
-    ResponseTooLargeException(int status, int maxResponseBytes) {
+    private final int status;
+    private final String retryAfter;
+
+    ResponseTooLargeException(int status, String retryAfter, int maxResponseBytes) {
       super("HTTP " + status + " with a response body larger than " + maxResponseBytes + " bytes");
+      this.status = status;
+      this.retryAfter = retryAfter;
+    }
+
+    int status() {
+      return status;
+    }
+
+    /** The {@code Retry-After} header, or null. */
+    String retryAfter() {
+      return retryAfter;
     }
   }
 
@@ -533,7 +550,7 @@ final class NettyHttpClient {
 
     private void tooLarge(ChannelHandlerContext ctx) {
       body = null;
-      fail(ctx, new ResponseTooLargeException(status, maxResponseBytes));
+      fail(ctx, new ResponseTooLargeException(status, retryAfter, maxResponseBytes));
     }
 
     @Override

@@ -111,8 +111,9 @@ final class OtlpHttpExporter implements Exporter {
     } catch (TimeoutException e) {
       return ExportResult.retryable("no answer before the deadline", 0);
     } catch (NettyHttpClient.ResponseTooLargeException e) {
-      // Whatever the status, what the destination meant cannot be read: try again.
-      return ExportResult.retryable(e.getMessage(), 0);
+      // The status decides, as for any answer: resending data a 2xx accepted would duplicate it,
+      // and resending what a 400 refused would fail again. Only the body's details are lost.
+      return HttpAnswers.byStatus(e.status(), e.getMessage(), Optional.ofNullable(e.retryAfter()));
     } catch (IOException e) {
       return ExportResult.retryable("cannot reach " + urls.get(batch.signal()) + ": " + e, 0);
     }

@@ -221,7 +221,7 @@ class OtlpHttpConnectionsTest {
 
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
-  void aResponseBodyOverTheBoundIsAnErrorAndItsConnectionIsDiscarded(boolean announced)
+  void aSuccessWithABodyOverTheBoundIsASuccessAndItsConnectionIsDiscarded(boolean announced)
       throws Exception {
     byte[] huge = new byte[NettyHttpClient.MAX_RESPONSE_BYTES + 1];
     ScriptedHttpServer server =
@@ -240,12 +240,39 @@ class OtlpHttpConnectionsTest {
     ExportResult tooLarge = exporter.export(batch(0), inSeconds(5));
     ExportResult next = exporter.export(batch(10), inSeconds(5));
 
-    assertThat(tooLarge.outcome()).isEqualTo(ExportResult.Outcome.RETRYABLE);
-    assertThat(tooLarge.message())
-        .isEqualTo("HTTP 200 with a response body larger than 4194304 bytes");
+    // The destination took the data: sending it again would duplicate it.
+    assertThat(tooLarge).isEqualTo(ExportResult.SUCCESS);
     assertThat(next).isEqualTo(ExportResult.SUCCESS);
     assertThat(server.accepted()).isEqualTo(2);
     eventually(server::closed, 1);
+  }
+
+  @Test
+  void aRefusalWithABodyOverTheBoundIsPermanent() throws Exception {
+    byte[] huge = new byte[NettyHttpClient.MAX_RESPONSE_BYTES + 1];
+    ScriptedHttpServer server = server(exchange -> exchange.reply(400, huge, false));
+    OtlpHttpExporter exporter = exporter(server.url());
+
+    ExportResult refused = exporter.export(batch(0), inSeconds(5));
+
+    assertThat(refused.outcome()).isEqualTo(ExportResult.Outcome.PERMANENT);
+    assertThat(refused.message())
+        .isEqualTo("HTTP 400 with a response body larger than 4194304 bytes");
+    assertThat(server.requests()).isEqualTo(1);
+  }
+
+  @Test
+  void aThrottleWithABodyOverTheBoundIsRetriedAfterItsRetryAfter() throws Exception {
+    byte[] huge = new byte[NettyHttpClient.MAX_RESPONSE_BYTES + 1];
+    ScriptedHttpServer server = server(exchange -> exchange.replyRetryAfter(503, huge, "7"));
+    OtlpHttpExporter exporter = exporter(server.url());
+
+    ExportResult throttled = exporter.export(batch(0), inSeconds(5));
+
+    assertThat(throttled.outcome()).isEqualTo(ExportResult.Outcome.RETRYABLE);
+    assertThat(throttled.retryAfterNanos()).isEqualTo(TimeUnit.SECONDS.toNanos(7));
+    assertThat(throttled.message())
+        .isEqualTo("HTTP 503 with a response body larger than 4194304 bytes");
   }
 
   @Test

@@ -98,6 +98,20 @@ final class ScriptedHttpServer implements AutoCloseable {
       }
     }
 
+    /**
+     * Answers with a Content-Length body and a {@code Retry-After} header, keeping the connection.
+     */
+    void replyRetryAfter(int status, byte[] body, String retryAfter) {
+      FullHttpResponse response =
+          new DefaultFullHttpResponse(
+              HttpVersion.HTTP_1_1,
+              HttpResponseStatus.valueOf(status),
+              Unpooled.wrappedBuffer(body));
+      response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+      response.headers().set(HttpHeaderNames.RETRY_AFTER, retryAfter);
+      ctx.writeAndFlush(response);
+    }
+
     /** Answers with a body of unannounced length, ended by closing the connection. */
     void replyUntilClose(int status, byte[] body) {
       HttpResponse head =
