@@ -382,6 +382,68 @@ class MalformedInputTest {
     assertProtobufRejects(Signal.TRACES, request);
   }
 
+  /** A span as SDKs write it: ids, name, kind, times, string attributes around integer ones. */
+  private static Span.Builder sdkShapedSpan(String name, String third) {
+    return Span.newBuilder()
+        .setTraceId(ByteString.copyFrom(new byte[16]))
+        .setSpanId(ByteString.copyFrom(new byte[8]))
+        .setName(name)
+        .setKind(Span.SpanKind.SPAN_KIND_SERVER)
+        .setStartTimeUnixNano(1_700_000_000_000_000_000L)
+        .setEndTimeUnixNano(1_700_000_000_001_000_000L)
+        .addAttributes(OtlpTestData.attribute("http.request.method", OtlpTestData.string("GET")))
+        .addAttributes(
+            OtlpTestData.attribute("server.port", AnyValue.newBuilder().setIntValue(8443).build()))
+        .addAttributes(OtlpTestData.attribute("url.path", OtlpTestData.string("/api/v1/users")))
+        .addAttributes(OtlpTestData.attribute("user_agent.original", OtlpTestData.string(third)))
+        .addAttributes(OtlpTestData.attribute("http.route", OtlpTestData.string("/api/v1/users")))
+        .setFlags(0x301);
+  }
+
+  private static byte[] tracesRequest(Span span) {
+    return ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(
+            ResourceSpans.newBuilder()
+                .addScopeSpans(
+                    ScopeSpans.newBuilder()
+                        .addSpans(Span.newBuilder().setName("a"))
+                        .addSpans(span)))
+        .build()
+        .toByteArray();
+  }
+
+  @Test
+  void multiByteUtf8AnywhereInASpansTextFieldsIsAccepted() throws Exception {
+    // The name, kind and string attributes are checked for ASCII together, as runs of adjacent
+    // fields; a run with any other byte is checked string by string.
+    for (String text :
+        new String[] {"ascii only", "h\u00e9llo", "\u65e5\u672c", "\ud83d\ude00 x"}) {
+      byte[] request = tracesRequest(sdkShapedSpan("GET " + text, text).build());
+      assertThat(indexer.index(Signal.TRACES, request).itemCount()).as(text).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void invalidUtf8InATextRunIsFoundAtItsField() {
+    byte[] valid = tracesRequest(sdkShapedSpan("GET /users", "curl/8.5.0 @BAD@").build());
+    int bad = indexOf(valid, "@BAD@") + 1;
+    assertRejected(
+        Signal.TRACES,
+        patch(valid, bad, 0xFF),
+        "resource_spans[0].scope_spans[0].spans[1].attributes[3].value.string_value",
+        bad,
+        "invalid UTF-8");
+
+    byte[] validName = tracesRequest(sdkShapedSpan("GET @BAD@", "curl/8.5.0").build());
+    int badName = indexOf(validName, "@BAD@");
+    assertRejected(
+        Signal.TRACES,
+        patch(validName, badName, 0xC3, 0x28),
+        "resource_spans[0].scope_spans[0].spans[1].name",
+        badName,
+        "invalid UTF-8");
+  }
+
   @Test
   void invalidUtf8AtTheEndOfALongPath() {
     ExportTraceServiceRequest.Builder builder =
