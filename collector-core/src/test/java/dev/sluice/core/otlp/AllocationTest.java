@@ -189,12 +189,21 @@ class AllocationTest {
       OtlpMarshaler.marshal(merged, context);
       OtlpMarshaler.marshal(mergedSpans, context);
     }
-    long before = allocated();
-    for (int i = 0; i < 200; i++) {
-      OtlpMarshaler.marshal(merged, context);
-      OtlpMarshaler.marshal(mergedSpans, context);
+    // Five rounds: an allocation of the marshaler's shows in every round (400 marshals make it
+    // kilobytes), while the JVM's own occasional work on this thread (recompiling a method that
+    // another test's class loading invalidated, say) shows in one.
+    long least = Long.MAX_VALUE;
+    for (int round = 0; round < 5; round++) {
+      long before = allocated();
+      for (int i = 0; i < 200; i++) {
+        OtlpMarshaler.marshal(merged, context);
+        OtlpMarshaler.marshal(mergedSpans, context);
+      }
+      long bytes = allocated() - before;
+      assertThat(bytes).as("bytes allocated by 400 marshals").isLessThan(1024);
+      least = Math.min(least, bytes);
     }
-    assertThat(allocated() - before).as("bytes allocated by 400 marshals").isZero();
+    assertThat(least).as("bytes allocated by 400 marshals, in the quietest round").isZero();
 
     // And what it wrote is right: every data point and span once, in the merged order.
     List<Map.Entry<String, NumberDataPoint>> points = dataPoints(requestA);
