@@ -82,6 +82,18 @@ final class ScriptedHttpServer implements AutoCloseable {
      * closes the connection after it if {@code close}.
      */
     void reply(int status, byte[] body, boolean sayClose, boolean close) {
+      reply(status, body, sayClose, close, null);
+    }
+
+    /**
+     * Answers with a Content-Length body and a {@code Retry-After} header, keeping the connection.
+     */
+    void replyRetryAfter(int status, byte[] body, String retryAfter) {
+      reply(status, body, false, false, retryAfter);
+    }
+
+    private void reply(
+        int status, byte[] body, boolean sayClose, boolean close, String retryAfter) {
       FullHttpResponse response =
           new DefaultFullHttpResponse(
               HttpVersion.HTTP_1_1,
@@ -91,25 +103,14 @@ final class ScriptedHttpServer implements AutoCloseable {
       if (sayClose) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       }
+      if (retryAfter != null) {
+        response.headers().set(HttpHeaderNames.RETRY_AFTER, retryAfter);
+      }
       if (close) {
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
       } else {
         ctx.writeAndFlush(response);
       }
-    }
-
-    /**
-     * Answers with a Content-Length body and a {@code Retry-After} header, keeping the connection.
-     */
-    void replyRetryAfter(int status, byte[] body, String retryAfter) {
-      FullHttpResponse response =
-          new DefaultFullHttpResponse(
-              HttpVersion.HTTP_1_1,
-              HttpResponseStatus.valueOf(status),
-              Unpooled.wrappedBuffer(body));
-      response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-      response.headers().set(HttpHeaderNames.RETRY_AFTER, retryAfter);
-      ctx.writeAndFlush(response);
     }
 
     /** Answers with a body of unannounced length, ended by closing the connection. */
