@@ -2,15 +2,9 @@ package dev.sluice.exporter.otlp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
-import dev.sluice.core.component.QueueConfig;
-import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.otlp.Batch;
-import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -63,31 +57,8 @@ class OtlpHttpConnectionsTest {
   }
 
   private OtlpHttpExporter exporter(String endpoint, Map<String, String> headers) throws Exception {
-    OtlpHttpExporterConfig config =
-        new OtlpHttpExporterConfig(
-            endpoint,
-            "",
-            "",
-            "",
-            "proto",
-            "gzip",
-            TlsClientConfig.DEFAULT,
-            headers,
-            Duration.ofSeconds(5),
-            QueueConfig.DEFAULT,
-            RetryConfig.DEFAULT);
-    OtlpHttpExporter exporter =
-        (OtlpHttpExporter)
-            new OtlpHttpExporterFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlphttp"),
-                        ComponentKind.EXPORTER,
-                        new MetricRegistry()),
-                    config);
-    exporter.start();
-    cleanup.add(() -> exporter.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
-    return exporter;
+    return TestComponents.httpExporter(
+        cleanup, endpoint, "proto", "gzip", TlsClientConfig.DEFAULT, headers);
   }
 
   private static Batch batch(int first) {

@@ -3,36 +3,23 @@ package dev.sluice.exporter.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
-import dev.sluice.core.component.QueueConfig;
-import dev.sluice.core.component.Receiver;
-import dev.sluice.core.component.RequestConsumer;
-import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.OtlpIndex;
 import dev.sluice.core.otlp.OtlpMarshaler;
-import dev.sluice.core.otlp.Signal;
-import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import dev.sluice.receiver.otlp.HttpServerConfig;
 import dev.sluice.receiver.otlp.OtlpReceiver;
 import dev.sluice.receiver.otlp.OtlpReceiverConfig;
-import dev.sluice.receiver.otlp.OtlpReceiverFactory;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,31 +40,13 @@ class OtlpHttpExporterTest {
 
   private OtlpHttpExporter exporter(String endpoint, String encoding, String compression)
       throws Exception {
-    OtlpHttpExporterConfig config =
-        new OtlpHttpExporterConfig(
-            endpoint,
-            "",
-            "",
-            "",
-            encoding,
-            compression,
-            TlsClientConfig.DEFAULT,
-            Map.of("x-tenant", "blue"),
-            Duration.ofSeconds(5),
-            QueueConfig.DEFAULT,
-            RetryConfig.DEFAULT);
-    OtlpHttpExporter exporter =
-        (OtlpHttpExporter)
-            new OtlpHttpExporterFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlphttp"),
-                        ComponentKind.EXPORTER,
-                        new MetricRegistry()),
-                    config);
-    exporter.start();
-    cleanup.add(() -> exporter.shutdown(System.nanoTime()));
-    return exporter;
+    return TestComponents.httpExporter(
+        cleanup,
+        endpoint,
+        encoding,
+        compression,
+        TlsClientConfig.DEFAULT,
+        Map.of("x-tenant", "blue"));
   }
 
   private static long deadline() {
@@ -95,35 +64,14 @@ class OtlpHttpExporterTest {
   })
   void deliversToSluicesOwnHttpReceiver(String encoding, String compression) throws Exception {
     List<OtlpIndex> received = new ArrayList<>();
-    RequestConsumer consumer =
-        new RequestConsumer() {
-          @Override
-          public synchronized Admission consume(OtlpIndex request) {
-            received.add(request);
-            return Admission.ACCEPTED;
-          }
-
-          @Override
-          public long retryDelayMillis() {
-            return 1000;
-          }
-        };
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, consumer);
     HttpServerConfig http =
         new HttpServerConfig(
             "127.0.0.1:0", null, null, 20 << 20, false, "/v1/traces", "/v1/metrics", "/v1/logs");
-    Receiver receiver =
-        new OtlpReceiverFactory()
-            .create(
-                new ComponentSettings(
-                    ComponentId.parse("otlp"), ComponentKind.RECEIVER, new MetricRegistry()),
-                new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
-                consumers);
-    receiver.start();
-    cleanup.add(() -> receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
+    OtlpReceiver receiver =
+        TestComponents.tracesReceiver(
+            cleanup, new OtlpReceiverConfig.Protocols(null, http), received);
     OtlpHttpExporter exporter =
-        exporter("http://127.0.0.1:" + ((OtlpReceiver) receiver).httpPort(), encoding, compression);
+        exporter("http://127.0.0.1:" + receiver.httpPort(), encoding, compression);
     OtlpIndex request = SequencedSpans.indexed("svc", 0, 300);
 
     ExportResult result = exporter.export(Batch.of(request), deadline());

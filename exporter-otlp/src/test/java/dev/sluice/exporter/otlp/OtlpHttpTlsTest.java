@@ -2,34 +2,15 @@ package dev.sluice.exporter.otlp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
-import dev.sluice.core.component.QueueConfig;
-import dev.sluice.core.component.RequestConsumer;
-import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.component.TlsClientConfig;
-import dev.sluice.core.component.TlsServerConfig;
 import dev.sluice.core.otlp.Batch;
-import dev.sluice.core.otlp.OtlpIndex;
-import dev.sluice.core.otlp.Signal;
-import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import dev.sluice.core.testkit.TestCertificates;
 import dev.sluice.receiver.otlp.HttpServerConfig;
-import dev.sluice.receiver.otlp.OtlpReceiver;
 import dev.sluice.receiver.otlp.OtlpReceiverConfig;
-import dev.sluice.receiver.otlp.OtlpReceiverFactory;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,131 +18,37 @@ import org.junit.jupiter.api.Test;
  * certificates from {@link TestCertificates}: what each {@code tls} setting of the exporter does,
  * and mutual TLS with the receiver's {@code client_ca_file}.
  */
-class OtlpHttpTlsTest {
-  private static TestCertificates certs;
-
-  private final List<OtlpIndex> received = new ArrayList<>();
-  private final List<AutoCloseable> cleanup = new ArrayList<>();
-
-  @BeforeAll
-  static void generateCertificates() {
-    certs = TestCertificates.shared();
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    for (AutoCloseable c : cleanup) {
-      c.close();
-    }
-  }
-
-  /** Starts a receiver with the test certificate and, if not empty, a client CA; its port. */
-  private int receiver(String clientCaFile) throws Exception {
-    RequestConsumer consumer =
-        new RequestConsumer() {
-          @Override
-          public Admission consume(OtlpIndex request) {
-            synchronized (received) {
-              received.add(request);
-            }
-            return Admission.ACCEPTED;
-          }
-
-          @Override
-          public long retryDelayMillis() {
-            return 1000;
-          }
-        };
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, consumer);
+class OtlpHttpTlsTest extends ExporterTlsTestBase {
+  @Override
+  int receiver(String clientCaFile) throws Exception {
     HttpServerConfig http =
         new HttpServerConfig(
             "127.0.0.1:0",
-            new TlsServerConfig(
-                certs.serverCert().toString(), certs.serverKey().toString(), clientCaFile),
+            serverTls(clientCaFile),
             null,
             20 << 20,
             false,
             "/v1/traces",
             "/v1/metrics",
             "/v1/logs");
-    OtlpReceiver receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, new MetricRegistry()),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
-                    consumers);
-    receiver.start();
-    cleanup.add(() -> receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
-    return receiver.httpPort();
+    return TestComponents.tracesReceiver(
+            cleanup, new OtlpReceiverConfig.Protocols(null, http), received)
+        .httpPort();
   }
 
-  /** Exports one batch of 20 spans with the given TLS settings. */
-  private ExportResult send(String endpoint, TlsClientConfig tls) throws Exception {
-    return exporter(endpoint, tls)
-        .export(
-            Batch.of(SequencedSpans.indexed("svc", 0, 20)),
-            System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+  @Override
+  OtlpHttpExporter exporter(String endpoint, TlsClientConfig tls) throws Exception {
+    return TestComponents.httpExporter(cleanup, endpoint, "proto", "gzip", tls, Map.of());
   }
 
-  private OtlpHttpExporter exporter(String endpoint, TlsClientConfig tls) throws Exception {
-    OtlpHttpExporterConfig config =
-        new OtlpHttpExporterConfig(
-            endpoint,
-            "",
-            "",
-            "",
-            "proto",
-            "gzip",
-            tls,
-            Map.of(),
-            Duration.ofSeconds(5),
-            QueueConfig.DEFAULT,
-            RetryConfig.DEFAULT);
-    OtlpHttpExporter exporter =
-        (OtlpHttpExporter)
-            new OtlpHttpExporterFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlphttp"),
-                        ComponentKind.EXPORTER,
-                        new MetricRegistry()),
-                    config);
-    exporter.start();
-    cleanup.add(() -> exporter.shutdown(System.nanoTime()));
-    return exporter;
+  @Override
+  String endpoint(int port) {
+    return "https://127.0.0.1:" + port;
   }
 
-  private static TlsClientConfig tls(String caFile) {
-    return new TlsClientConfig(false, caFile, "", "", false, "");
-  }
-
-  private static TlsClientConfig tls(String caFile, String certFile, String keyFile) {
-    return new TlsClientConfig(false, caFile, certFile, keyFile, false, "");
-  }
-
-  private void assertDelivered(ExportResult result) {
-    assertThat(result).isEqualTo(ExportResult.SUCCESS);
-    synchronized (received) {
-      assertThat(received).hasSize(1);
-      assertThat(received.get(0).unitCount()).isEqualTo(20);
-    }
-  }
-
-  private void assertRefused(ExportResult result) {
-    assertThat(result.outcome()).isNotEqualTo(ExportResult.Outcome.SUCCESS);
-    synchronized (received) {
-      assertThat(received).isEmpty();
-    }
-  }
-
-  @Test
-  void deliversWhenTheCaFileTrustsTheServer() throws Exception {
-    int port = receiver("");
-
-    assertDelivered(send("https://127.0.0.1:" + port, tls(certs.caCert().toString())));
+  @Override
+  String untrustedServerMessage() {
+    return "SSLHandshakeException";
   }
 
   @Test
@@ -169,16 +56,6 @@ class OtlpHttpTlsTest {
     int port = receiver("");
 
     assertDelivered(send("https://localhost:" + port, tls(certs.caCert().toString())));
-  }
-
-  @Test
-  void failsWithTheSystemTrustStoreWhichDoesNotKnowTheTestCa() throws Exception {
-    int port = receiver("");
-
-    ExportResult result = send("https://127.0.0.1:" + port, TlsClientConfig.DEFAULT);
-
-    assertRefused(result);
-    assertThat(result.message()).contains("SSLHandshakeException");
   }
 
   @Test
@@ -260,38 +137,5 @@ class OtlpHttpTlsTest {
     int port = receiver("");
 
     assertRefused(send("http://127.0.0.1:" + port, tls(certs.caCert().toString())));
-  }
-
-  @Test
-  void mutualTlsRefusesAClientWithoutACertificate() throws Exception {
-    int port = receiver(certs.caCert().toString());
-
-    assertRefused(send("https://127.0.0.1:" + port, tls(certs.caCert().toString())));
-  }
-
-  @Test
-  void mutualTlsRefusesAClientCertificateTheCaDidNotSign() throws Exception {
-    int port = receiver(certs.caCert().toString());
-
-    assertRefused(
-        send(
-            "https://127.0.0.1:" + port,
-            tls(
-                certs.caCert().toString(),
-                certs.strangerCert().toString(),
-                certs.strangerKey().toString())));
-  }
-
-  @Test
-  void mutualTlsAcceptsAClientCertificateSignedByTheClientCa() throws Exception {
-    int port = receiver(certs.caCert().toString());
-
-    assertDelivered(
-        send(
-            "https://127.0.0.1:" + port,
-            tls(
-                certs.caCert().toString(),
-                certs.clientCert().toString(),
-                certs.clientKey().toString())));
   }
 }
