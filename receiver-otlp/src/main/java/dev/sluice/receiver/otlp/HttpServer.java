@@ -9,6 +9,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -16,6 +18,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -25,10 +28,16 @@ import javax.net.ssl.SSLException;
  * The OTLP/HTTP server: Netty's HTTP/1.1 codec, a body aggregator bounded by {@code
  * max_request_body_size}, and {@link OtlpHttpHandler}. Like the gRPC server, requests are handled
  * on the event loop: validating and offering a request never waits on the network.
+ *
+ * <p>It stops as HTTP servers stop gracefully: no new connections, idle kept-alive connections
+ * closed at once, and each connection in the middle of a request left to finish it (its answer says
+ * {@code Connection: close}) until the deadline, after which what is left is closed.
  */
 final class HttpServer {
   private final HttpServerConfig config;
   private final RequestHandler handler;
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private OtlpHttpHandler.Routes routes;
   private EventLoopGroup group;
   private Channel channel;
 
@@ -40,6 +49,7 @@ final class HttpServer {
   void start() throws InterruptedException, SSLException {
     SslContext ssl = config.tls() == null ? null : sslContext(config.tls());
     OtlpHttpHandler.Routes routes = new OtlpHttpHandler.Routes(config, handler);
+    this.routes = routes;
     group =
         new MultiThreadIoEventLoopGroup(
             Math.max(1, Runtime.getRuntime().availableProcessors()), NioIoHandler.newFactory());
@@ -52,11 +62,13 @@ final class HttpServer {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel channel) {
+                    connections.add(channel);
                     ChannelPipeline pipeline = channel.pipeline();
                     if (ssl != null) {
                       pipeline.addLast(ssl.newHandler(channel.alloc()));
                     }
                     pipeline.addLast(new HttpServerCodec());
+                    pipeline.addLast(new RequestTracker());
                     pipeline.addLast(new BoundedBodyAggregator(config.maxRequestBodySize()));
                     pipeline.addLast(new OtlpHttpHandler(routes));
                   }
@@ -81,6 +93,14 @@ final class HttpServer {
   void shutdown(long deadlineNanos) throws InterruptedException {
     if (channel != null) {
       channel.close().await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+    if (routes != null) {
+      routes.draining = true;
+      connections.forEach(
+          connection -> connection.pipeline().fireUserEventTriggered(RequestTracker.DRAIN));
+      connections
+          .newCloseFuture()
+          .await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
     if (group != null) {
       long left = Math.max(0, deadlineNanos - System.nanoTime());

@@ -43,6 +43,9 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     final long maxBodyBytes;
     final Cors cors;
 
+    /** Set when the server stops: answers close their connections. */
+    volatile boolean draining;
+
     Routes(HttpServerConfig config, RequestHandler handler) {
       paths.put(config.tracesUrlPath(), Signal.TRACES);
       paths.put(config.metricsUrlPath(), Signal.METRICS);
@@ -62,7 +65,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
     String origin = request.headers().get(HttpHeaderNames.ORIGIN);
-    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    boolean keepAlive = HttpUtil.isKeepAlive(request) && !routes.draining;
     String path = new QueryStringDecoder(request.uri()).path();
     Signal signal = routes.paths.get(path);
     String contentType = mediaType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));

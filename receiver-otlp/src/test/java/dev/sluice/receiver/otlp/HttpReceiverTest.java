@@ -335,6 +335,80 @@ class HttpReceiverTest {
     assertThat(traces.requests).hasSize(3);
   }
 
+  @Test
+  void stoppingClosesIdleKeptAliveConnectionsWithoutWaitingForTheDeadline() throws Exception {
+    try (Socket socket = new Socket("127.0.0.1", receiver.httpPort())) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(requestHead(spans(1).length));
+      socket.getOutputStream().write(spans(1));
+      assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 200 OK");
+
+      long started = System.nanoTime();
+      receiver.shutdown(started + TimeUnit.SECONDS.toNanos(60));
+
+      // Well before the deadline: the idle connection did not hold the stop up.
+      assertThat(System.nanoTime() - started).isLessThan(TimeUnit.SECONDS.toNanos(30));
+      assertThat(socket.getInputStream().read()).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void stoppingLetsARequestInProgressFinishAndThenClosesItsConnection() throws Exception {
+    byte[] body = spans(7);
+    int port = receiver.httpPort();
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(requestHead(body.length));
+      out.write(body, 0, body.length / 2);
+      out.flush();
+      Thread stopping =
+          new Thread(
+              () -> {
+                try {
+                  receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(20));
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              });
+      stopping.start();
+      // Once new connections are refused, the stop has begun.
+      for (int tries = 0; tries < 500 && accepts(port); tries++) {
+        Thread.sleep(10);
+      }
+      assertThat(accepts(port)).isFalse();
+
+      out.write(body, body.length / 2, body.length - body.length / 2);
+      out.flush();
+
+      assertThat(readHead(socket.getInputStream()))
+          .startsWith("HTTP/1.1 200 OK")
+          .containsIgnoringCase("connection: close");
+      assertThat(socket.getInputStream().read()).isEqualTo(-1);
+      stopping.join(TimeUnit.SECONDS.toMillis(20));
+      assertThat(stopping.isAlive()).isFalse();
+    }
+    assertThat(traces.requests)
+        .singleElement()
+        .satisfies(r -> assertThat(r.unitCount()).isEqualTo(7));
+  }
+
+  private static boolean accepts(int port) {
+    try (Socket probe = new Socket("127.0.0.1", port)) {
+      return true;
+    } catch (java.io.IOException refused) {
+      return false;
+    }
+  }
+
+  private static byte[] requestHead(int contentLength) {
+    return ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+            + "Content-Length: "
+            + contentLength
+            + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
   private static String readHead(InputStream in) throws Exception {
     StringBuilder head = new StringBuilder();
     while (!head.toString().endsWith("\r\n\r\n")) {
