@@ -9,6 +9,14 @@ import java.util.Arrays;
  * it needs and marshaling allocates nothing.
  */
 public final class MarshalContext {
+  /**
+   * The most output capacity {@link #release()} keeps: a default batch of 8192 spans of about 430
+   * bytes fits, so steady sending allocates nothing, while the array of an outsized batch (a large
+   * request passed through whole) is dropped after it is sent instead of staying with each sending
+   * thread, outside the pipeline's memory bound.
+   */
+  public static final int MAX_RETAINED_OUTPUT_BYTES = 8 << 20;
+
   private final ProtoWriter output;
   int[] plan = new int[64];
   int planSize;
@@ -24,6 +32,11 @@ public final class MarshalContext {
   /** Where {@link OtlpMarshaler#marshal} writes; valid until the next call. */
   public ProtoWriter output() {
     return output;
+  }
+
+  /** Call when the output has been sent: see {@link #MAX_RETAINED_OUTPUT_BYTES}. */
+  public void release() {
+    output.release(MAX_RETAINED_OUTPUT_BYTES);
   }
 
   /** Appends a (slice end, size) pair to the plan; returns where its size goes. */

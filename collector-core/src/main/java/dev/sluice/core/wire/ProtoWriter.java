@@ -19,6 +19,7 @@ public final class ProtoWriter {
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+  private final int initialCapacity;
   private byte[] buffer;
   private int size;
 
@@ -27,12 +28,25 @@ public final class ProtoWriter {
   }
 
   public ProtoWriter(int initialCapacity) {
-    buffer = new byte[Math.max(16, initialCapacity)];
+    this.initialCapacity = Math.max(16, initialCapacity);
+    buffer = new byte[this.initialCapacity];
   }
 
   /** Forgets what was written; the array is kept. */
   public void reset() {
     size = 0;
+  }
+
+  /**
+   * Forgets what was written and, if the array grew beyond {@code maxRetainedBytes}, goes back to
+   * one of the initial capacity: one outsized message must not keep its memory for as long as the
+   * thread that wrote it lives.
+   */
+  public void release(int maxRetainedBytes) {
+    size = 0;
+    if (buffer.length > maxRetainedBytes) {
+      buffer = new byte[initialCapacity];
+    }
   }
 
   /** The backing array; bytes {@code [0, size())} are the message. */

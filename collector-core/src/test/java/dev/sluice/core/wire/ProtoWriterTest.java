@@ -32,6 +32,27 @@ class ProtoWriterTest {
   }
 
   @Test
+  void releaseKeepsAnArrayUpToTheLimitAndDropsALargerOne() {
+    ProtoWriter writer = new ProtoWriter(64);
+    writer.writeBytes(new byte[1000], 0, 1000);
+    byte[] grown = writer.array();
+
+    writer.release(1000);
+    assertThat(writer.size()).isZero();
+    assertThat(writer.array()).isSameAs(grown);
+
+    writer.writeBytes(new byte[5000], 0, 5000);
+    byte[] outsized = writer.array();
+    writer.release(1000);
+    assertThat(writer.size()).isZero();
+    assertThat(writer.array()).hasSize(64);
+    // The dropped array is left as it was, for whoever still reads it.
+    assertThat(outsized).hasSizeGreaterThanOrEqualTo(5000);
+    writer.writeVarint32(300);
+    assertThat(writer.toByteArray()).containsExactly(0xAC, 0x02);
+  }
+
+  @Test
   void varintsMatchProtobuf() throws Exception {
     List<Integer> ints = new ArrayList<>();
     List<Long> longs = new ArrayList<>();

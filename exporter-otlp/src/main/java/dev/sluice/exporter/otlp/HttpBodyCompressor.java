@@ -1,6 +1,7 @@
 package dev.sluice.exporter.otlp;
 
 import com.github.luben.zstd.Zstd;
+import dev.sluice.core.otlp.MarshalContext;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
@@ -44,6 +45,16 @@ final class HttpBodyCompressor {
         break;
       default:
         throw new IllegalArgumentException("no compression named " + encoding);
+    }
+  }
+
+  /**
+   * Call when the output has been sent: drops an output buffer that grew past {@link
+   * MarshalContext#MAX_RETAINED_OUTPUT_BYTES} for an outsized body.
+   */
+  void release() {
+    if (output.length > MarshalContext.MAX_RETAINED_OUTPUT_BYTES) {
+      output = new byte[64 * 1024];
     }
   }
 

@@ -158,6 +158,9 @@ final class OtlpGrpcExporter implements Exporter {
       return ExportResult.retryable("no answer before the deadline", 0);
     } catch (ExecutionException e) {
       return ExportResult.retryable("call failed: " + e.getCause(), 0);
+    } finally {
+      // Only replaces an outsized array; a call that still holds the old one keeps it intact.
+      context.release();
     }
   }
 

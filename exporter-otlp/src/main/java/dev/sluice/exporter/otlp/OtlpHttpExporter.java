@@ -95,8 +95,9 @@ final class OtlpHttpExporter implements Exporter {
       body = context.output().array();
       length = size;
     }
+    HttpBodyCompressor compressor = null;
     if (compression != null) {
-      HttpBodyCompressor compressor = compressors.get();
+      compressor = compressors.get();
       length = compressor.compress(body, 0, length);
       body = compressor.output();
     }
@@ -116,6 +117,11 @@ final class OtlpHttpExporter implements Exporter {
       return HttpAnswers.byStatus(e.status(), e.getMessage(), Optional.ofNullable(e.retryAfter()));
     } catch (IOException e) {
       return ExportResult.retryable("cannot reach " + urls.get(batch.signal()) + ": " + e, 0);
+    } finally {
+      context.release();
+      if (compressor != null) {
+        compressor.release();
+      }
     }
     return HttpAnswers.of(
         response.status(), response.body(), json, Optional.ofNullable(response.retryAfter()));

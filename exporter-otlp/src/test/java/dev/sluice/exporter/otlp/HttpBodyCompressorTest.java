@@ -3,6 +3,7 @@ package dev.sluice.exporter.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.luben.zstd.Zstd;
+import dev.sluice.core.otlp.MarshalContext;
 import dev.sluice.core.testkit.SequencedSpans;
 import java.io.ByteArrayInputStream;
 import java.util.Arrays;
@@ -49,5 +50,29 @@ class HttpBodyCompressorTest {
         assertThat(length).isLessThan(body.length / 4);
       }
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"gzip", "zstd"})
+  void releaseDropsAnOutputBufferGrownForAnOutsizedBody(String encoding) throws Exception {
+    HttpBodyCompressor compressor = new HttpBodyCompressor(encoding);
+    byte[] small = SequencedSpans.request("svc", 0, 10).toByteArray();
+    compressor.compress(small, 0, small.length);
+    byte[] kept = compressor.output();
+    compressor.release();
+    assertThat(compressor.output()).isSameAs(kept);
+
+    // Random bytes do not compress: the output grows past the bound with the input.
+    byte[] outsized = new byte[MarshalContext.MAX_RETAINED_OUTPUT_BYTES + 1024];
+    new Random(7).nextBytes(outsized);
+    int length = compressor.compress(outsized, 0, outsized.length);
+    assertThat(compressor.output().length).isGreaterThan(MarshalContext.MAX_RETAINED_OUTPUT_BYTES);
+    assertThat(length).isGreaterThan(outsized.length - 1);
+    compressor.release();
+    assertThat(compressor.output().length).isLessThanOrEqualTo(64 * 1024);
+
+    int again = compressor.compress(small, 0, small.length);
+    assertThat(decompress(encoding, Arrays.copyOf(compressor.output(), again), small.length))
+        .isEqualTo(small);
   }
 }
