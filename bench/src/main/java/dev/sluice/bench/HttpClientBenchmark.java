@@ -12,6 +12,7 @@ import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.OtlpIndexer;
 import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
+import dev.sluice.exporter.otlp.CompressionParams;
 import dev.sluice.exporter.otlp.OtlpHttpExporterConfig;
 import dev.sluice.exporter.otlp.OtlpHttpExporterFactory;
 import io.netty.bootstrap.Bootstrap;
@@ -290,6 +291,7 @@ public class HttpClientBenchmark {
               "",
               "proto",
               contentEncoding == null ? "none" : contentEncoding,
+              CompressionParams.DEFAULT,
               TlsClientConfig.DEFAULT,
               Map.of(),
               Duration.ofSeconds(30),

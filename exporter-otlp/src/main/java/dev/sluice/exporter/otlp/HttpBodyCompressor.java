@@ -11,32 +11,34 @@ import java.util.zip.Deflater;
  * reused {@link Deflater}: one per sending thread, so that after the first requests compressing
  * allocates nothing on the heap. {@code gzip} is a raw deflate stream between a header and a
  * trailer written here (RFC 1952), {@code deflate} the zlib format (RFC 1950) that HTTP's {@code
- * deflate} means, {@code zstd} a frame at level 1.
+ * deflate} means, {@code zstd} a frame; each at the level it is made with.
  *
  * <p>The output is valid until the next call on the same compressor.
  */
 final class HttpBodyCompressor {
   private static final int GZIP_HEADER = 10;
   private static final int GZIP_TRAILER = 8;
-  private static final int ZSTD_LEVEL = 1;
 
   private final String encoding;
+  private final int level;
   private final Deflater deflater;
   private final CRC32 crc;
   private byte[] output = new byte[64 * 1024];
 
   /**
    * @param encoding {@code gzip}, {@code deflate} or {@code zstd}
+   * @param level a {@link Deflater} level for gzip and deflate, a zstd level for zstd
    */
-  HttpBodyCompressor(String encoding) {
+  HttpBodyCompressor(String encoding, int level) {
     this.encoding = encoding;
+    this.level = level;
     switch (encoding) {
       case "gzip":
-        deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+        deflater = new Deflater(level, true);
         crc = new CRC32();
         break;
       case "deflate":
-        deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, false);
+        deflater = new Deflater(level, false);
         crc = null;
         break;
       case "zstd":
@@ -108,7 +110,7 @@ final class HttpBodyCompressor {
 
   private int zstd(byte[] input, int offset, int length) {
     ensureCapacity((int) Math.min(Integer.MAX_VALUE - 8, Zstd.compressBound(length)));
-    long size = Zstd.compressByteArray(output, 0, output.length, input, offset, length, ZSTD_LEVEL);
+    long size = Zstd.compressByteArray(output, 0, output.length, input, offset, length, level);
     if (Zstd.isError(size)) {
       throw new IllegalStateException("zstd: " + Zstd.getErrorName(size));
     }

@@ -19,6 +19,7 @@ import java.util.Set;
  * @param endpoint {@code host:port} of the destination; an {@code https://} prefix is allowed, and
  *     {@code http://} means plaintext
  * @param compression {@code gzip}, {@code zstd} or {@code none}
+ * @param compressionParams the compression's level
  * @param balancerName {@code round_robin} or {@code pick_first}
  * @param authority overrides the {@code :authority} header, empty for the endpoint's host
  */
@@ -27,6 +28,7 @@ public record OtlpExporterConfig(
     TlsClientConfig tls,
     Map<String, String> headers,
     String compression,
+    CompressionParams compressionParams,
     Duration timeout,
     QueueConfig sendingQueue,
     RetryConfig retryOnFailure,
@@ -41,6 +43,7 @@ public record OtlpExporterConfig(
           TlsClientConfig.DEFAULT,
           Map.of(),
           "gzip",
+          CompressionParams.DEFAULT,
           Duration.ofSeconds(5),
           QueueConfig.DEFAULT,
           RetryConfig.DEFAULT,
@@ -71,6 +74,8 @@ public record OtlpExporterConfig(
     tls.validate(problems.under("tls"));
     if (!COMPRESSIONS.contains(compression)) {
       problems.add("compression", "must be gzip, zstd or none, was \"" + compression + "\"");
+    } else {
+      compressionParams.validate(compression, problems.under("compression_params"));
     }
     if (timeout.isNegative() || timeout.isZero()) {
       problems.add("timeout", "must be positive, was " + GoDuration.format(timeout));

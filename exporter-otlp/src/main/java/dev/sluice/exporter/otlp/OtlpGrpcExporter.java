@@ -12,6 +12,7 @@ import dev.sluice.core.otlp.OtlpMarshaler;
 import dev.sluice.core.otlp.Signal;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
+import io.grpc.Codec;
 import io.grpc.CompressorRegistry;
 import io.grpc.Deadline;
 import io.grpc.ManagedChannel;
@@ -75,11 +76,9 @@ final class OtlpGrpcExporter implements Exporter {
 
   private static ManagedChannel channel(OtlpExporterConfig config) {
     Target target = Target.parse(config.endpoint());
-    CompressorRegistry compressors = CompressorRegistry.getDefaultInstance();
-    compressors.register(ZstdCodec.INSTANCE);
     NettyChannelBuilder builder =
         NettyChannelBuilder.forAddress(target.endpoint().host(), target.endpoint().port())
-            .compressorRegistry(compressors)
+            .compressorRegistry(compressors(config))
             .defaultLoadBalancingPolicy(config.balancerName())
             // Sluice retries whole batches itself, with the configured backoff; the channel's own
             // retries would keep and replay messages whose buffers are reused.
@@ -104,6 +103,23 @@ final class OtlpGrpcExporter implements Exporter {
       }
     }
     return builder.build();
+  }
+
+  /**
+   * The channel's own compressors: identity and the configured compression at its level. Its own,
+   * not grpc-java's default registry, so that one exporter's level does not reach another's
+   * channel, which looks its compressor up by the same name.
+   */
+  private static CompressorRegistry compressors(OtlpExporterConfig config) {
+    CompressorRegistry registry = CompressorRegistry.newEmptyInstance();
+    registry.register(Codec.Identity.NONE);
+    String compression = config.grpcCompression();
+    if (compression != null) {
+      int level = config.compressionParams().levelFor(compression);
+      registry.register(
+          "zstd".equals(compression) ? ZstdCodec.atLevel(level) : new GzipCompressor(level));
+    }
+    return registry;
   }
 
   private static SslContext sslContext(TlsClientConfig tls) {

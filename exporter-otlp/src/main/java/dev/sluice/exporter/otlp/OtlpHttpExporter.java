@@ -45,10 +45,12 @@ final class OtlpHttpExporter implements Exporter {
     this.json = "json".equals(config.encoding());
     String configured = config.compression();
     this.compression = configured.isEmpty() || "none".equals(configured) ? null : configured;
-    this.compressors =
-        compression == null
-            ? null
-            : ThreadLocal.withInitial(() -> new HttpBodyCompressor(compression));
+    if (compression == null) {
+      this.compressors = null;
+    } else {
+      int level = config.compressionParams().levelFor(compression);
+      this.compressors = ThreadLocal.withInitial(() -> new HttpBodyCompressor(compression, level));
+    }
     for (Signal signal : Signal.values()) {
       urls.put(signal, config.url(signal));
     }

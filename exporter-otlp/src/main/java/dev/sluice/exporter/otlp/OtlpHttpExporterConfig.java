@@ -24,6 +24,7 @@ import java.util.Set;
  * @param logsEndpoint the full URL for logs, overriding {@code endpoint}
  * @param encoding {@code proto} or {@code json}
  * @param compression {@code gzip}, {@code zstd}, {@code deflate} or {@code none}
+ * @param compressionParams the compression's level
  */
 public record OtlpHttpExporterConfig(
     String endpoint,
@@ -32,6 +33,7 @@ public record OtlpHttpExporterConfig(
     String logsEndpoint,
     String encoding,
     String compression,
+    CompressionParams compressionParams,
     TlsClientConfig tls,
     Map<String, String> headers,
     Duration timeout,
@@ -46,6 +48,7 @@ public record OtlpHttpExporterConfig(
           "",
           "proto",
           "gzip",
+          CompressionParams.DEFAULT,
           TlsClientConfig.DEFAULT,
           Map.of(),
           Duration.ofSeconds(30),
@@ -95,6 +98,8 @@ public record OtlpHttpExporterConfig(
     if (!COMPRESSIONS.contains(compression)) {
       problems.add(
           "compression", "must be gzip, zstd, deflate or none, was \"" + compression + "\"");
+    } else {
+      compressionParams.validate(compression, problems.under("compression_params"));
     }
     tls.validate(problems.under("tls"));
     if (timeout.isNegative() || timeout.isZero()) {

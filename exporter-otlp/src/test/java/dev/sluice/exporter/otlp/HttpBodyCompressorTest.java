@@ -11,11 +11,13 @@ import java.util.Random;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.InflaterInputStream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Each encoding's output is what its standard decoder reads back, body after body. */
 class HttpBodyCompressorTest {
-  private static byte[] decompress(String encoding, byte[] compressed, int originalLength)
+  /** Reads {@code compressed} back with the encoding's standard decoder. */
+  static byte[] decompress(String encoding, byte[] compressed, int originalLength)
       throws Exception {
     switch (encoding) {
       case "gzip":
@@ -35,7 +37,8 @@ class HttpBodyCompressorTest {
     byte[] noise = new byte[300_000];
     new Random(7).nextBytes(noise);
     byte[] small = Arrays.copyOfRange(spans, 0, 100);
-    HttpBodyCompressor compressor = new HttpBodyCompressor(encoding);
+    HttpBodyCompressor compressor =
+        new HttpBodyCompressor(encoding, CompressionParams.DEFAULT.levelFor(encoding));
 
     for (byte[] body : new byte[][] {small, spans, noise, small, new byte[0], spans}) {
       // At an offset, as a body may sit in a larger buffer.
@@ -53,9 +56,28 @@ class HttpBodyCompressorTest {
   }
 
   @ParameterizedTest
+  @CsvSource({"gzip, 1, 9", "deflate, 1, 9", "zstd, 1, 19"})
+  void compressesAtTheLevelItIsMadeWith(String encoding, int fast, int small) throws Exception {
+    byte[] spans = SequencedSpans.request("svc", 0, 2000).toByteArray();
+
+    byte[] fastBody = compressOnce(new HttpBodyCompressor(encoding, fast), spans);
+    byte[] smallBody = compressOnce(new HttpBodyCompressor(encoding, small), spans);
+
+    assertThat(smallBody.length).isLessThan(fastBody.length);
+    assertThat(decompress(encoding, fastBody, spans.length)).isEqualTo(spans);
+    assertThat(decompress(encoding, smallBody, spans.length)).isEqualTo(spans);
+  }
+
+  private static byte[] compressOnce(HttpBodyCompressor compressor, byte[] body) {
+    int length = compressor.compress(body, 0, body.length);
+    return Arrays.copyOf(compressor.output(), length);
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"gzip", "zstd"})
   void releaseDropsAnOutputBufferGrownForAnOutsizedBody(String encoding) throws Exception {
-    HttpBodyCompressor compressor = new HttpBodyCompressor(encoding);
+    HttpBodyCompressor compressor =
+        new HttpBodyCompressor(encoding, CompressionParams.DEFAULT.levelFor(encoding));
     byte[] small = SequencedSpans.request("svc", 0, 10).toByteArray();
     compressor.compress(small, 0, small.length);
     byte[] kept = compressor.output();

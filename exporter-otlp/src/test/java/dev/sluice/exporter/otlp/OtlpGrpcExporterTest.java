@@ -17,21 +17,35 @@ import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class OtlpGrpcExporterTest {
   private OtlpSink sink;
   private OtlpGrpcExporter exporter;
+  private final List<OtlpGrpcExporter> started = new ArrayList<>();
 
   private OtlpGrpcExporter exporter(String compression, Map<String, String> headers)
       throws Exception {
-    sink = OtlpSink.start();
+    return exporter(compression, CompressionParams.DEFAULT, headers);
+  }
+
+  /** Starts an exporter to the test's sink, which the first one starts. */
+  private OtlpGrpcExporter exporter(
+      String compression, CompressionParams compressionParams, Map<String, String> headers)
+      throws Exception {
+    if (sink == null) {
+      sink = OtlpSink.start();
+    }
     OtlpExporterConfig defaults = OtlpExporterConfig.DEFAULT;
     OtlpExporterConfig config =
         new OtlpExporterConfig(
@@ -39,6 +53,7 @@ class OtlpGrpcExporterTest {
             new TlsClientConfig(true, "", "", "", false, ""),
             headers,
             compression,
+            compressionParams,
             Duration.ofSeconds(5),
             defaults.sendingQueue(),
             defaults.retryOnFailure(),
@@ -54,13 +69,14 @@ class OtlpGrpcExporterTest {
                         ComponentId.parse("otlp"), ComponentKind.EXPORTER, new MetricRegistry()),
                     config);
     exporter.start();
+    started.add(exporter);
     return exporter;
   }
 
   @AfterEach
   void stop() throws Exception {
-    if (exporter != null) {
-      exporter.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    for (OtlpGrpcExporter e : started) {
+      e.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     }
     if (sink != null) {
       sink.close();
@@ -87,6 +103,30 @@ class OtlpGrpcExporterTest {
     String encoding =
         headers.get(Metadata.Key.of("grpc-encoding", Metadata.ASCII_STRING_MARSHALLER));
     assertThat(encoding).isEqualTo("none".equals(compression) ? null : compression);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"gzip, 1, 9", "zstd, 1, 19"})
+  void compressesAtTheConfiguredLevelAndDeliversIntact(String compression, int fast, int small)
+      throws Exception {
+    ExportResult fastResult =
+        exporter(compression, new CompressionParams(fast), Map.of())
+            .export(Batch.of(SequencedSpans.indexed("svc", 0, 1000)), deadline());
+    ExportResult smallResult =
+        exporter(compression, new CompressionParams(small), Map.of())
+            .export(Batch.of(SequencedSpans.indexed("svc", 0, 1000)), deadline());
+
+    assertThat(fastResult).isEqualTo(ExportResult.SUCCESS);
+    assertThat(smallResult).isEqualTo(ExportResult.SUCCESS);
+    ExportTraceServiceRequest expected = SequencedSpans.request("svc", 0, 1000);
+    assertThat(sink.traces()).containsExactly(expected, expected);
+    assertThat(sink.headers())
+        .extracting(h -> h.get(Metadata.Key.of("grpc-encoding", Metadata.ASCII_STRING_MARSHALLER)))
+        .containsExactly(compression, compression);
+    List<Long> wireSizes = sink.wireSizes();
+    assertThat(wireSizes).hasSize(2);
+    assertThat(wireSizes.get(1)).isLessThan(wireSizes.get(0));
+    assertThat(wireSizes.get(0)).isLessThan(expected.getSerializedSize() / 4L);
   }
 
   @Test

@@ -47,6 +47,7 @@ class OtlpGrpcTlsTest extends ExporterTlsTestBase {
             tls,
             Map.of(),
             "gzip",
+            CompressionParams.DEFAULT,
             Duration.ofSeconds(5),
             defaults.sendingQueue(),
             defaults.retryOnFailure(),

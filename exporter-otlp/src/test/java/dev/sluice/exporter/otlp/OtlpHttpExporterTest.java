@@ -22,6 +22,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,53 @@ class OtlpHttpExporterTest {
     assertThat(received).hasSize(1);
     assertThat(OtlpMarshaler.toByteArray(Batch.of(received.get(0))))
         .isEqualTo(SequencedSpans.request("svc", 0, 300).toByteArray());
+  }
+
+  /**
+   * The body of one export of 1000 spans compressed at {@code level}, as a server received it under
+   * the compression's {@code Content-Encoding}.
+   */
+  private byte[] bodySentAtLevel(String compression, int level) throws Exception {
+    List<ScriptedHttpServer.Exchange> exchanges = new CopyOnWriteArrayList<>();
+    ScriptedHttpServer server =
+        ScriptedHttpServer.start(
+            exchange -> {
+              exchanges.add(exchange);
+              exchange.ok();
+            });
+    cleanup.add(server);
+    OtlpHttpExporter exporter =
+        TestComponents.httpExporter(
+            cleanup,
+            server.url(),
+            "proto",
+            compression,
+            new CompressionParams(level),
+            TlsClientConfig.DEFAULT,
+            Map.of());
+
+    ExportResult result =
+        exporter.export(Batch.of(SequencedSpans.indexed("svc", 0, 1000)), deadline());
+
+    assertThat(result).isEqualTo(ExportResult.SUCCESS);
+    assertThat(exchanges).hasSize(1);
+    assertThat(exchanges.get(0).headers.get("Content-Encoding")).isEqualTo(compression);
+    return exchanges.get(0).body;
+  }
+
+  @ParameterizedTest
+  @CsvSource({"gzip, 1, 9", "deflate, 1, 9", "zstd, 0, 19"})
+  void compressesAtTheConfiguredLevel(String compression, int fast, int small) throws Exception {
+    byte[] request = SequencedSpans.request("svc", 0, 1000).toByteArray();
+
+    byte[] fastBody = bodySentAtLevel(compression, fast);
+    byte[] smallBody = bodySentAtLevel(compression, small);
+
+    assertThat(smallBody.length).isLessThan(fastBody.length);
+    assertThat(HttpBodyCompressorTest.decompress(compression, fastBody, request.length))
+        .isEqualTo(request);
+    assertThat(HttpBodyCompressorTest.decompress(compression, smallBody, request.length))
+        .isEqualTo(request);
   }
 
   /** A destination that answers every request with one status, headers and body. */

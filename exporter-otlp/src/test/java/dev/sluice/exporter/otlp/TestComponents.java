@@ -39,6 +39,20 @@ final class TestComponents {
       TlsClientConfig tls,
       Map<String, String> headers)
       throws Exception {
+    return httpExporter(
+        cleanup, endpoint, encoding, compression, CompressionParams.DEFAULT, tls, headers);
+  }
+
+  /** As {@link #httpExporter(List, String, String, String, TlsClientConfig, Map)}, at a level. */
+  static OtlpHttpExporter httpExporter(
+      List<AutoCloseable> cleanup,
+      String endpoint,
+      String encoding,
+      String compression,
+      CompressionParams compressionParams,
+      TlsClientConfig tls,
+      Map<String, String> headers)
+      throws Exception {
     OtlpHttpExporterConfig config =
         new OtlpHttpExporterConfig(
             endpoint,
@@ -47,6 +61,7 @@ final class TestComponents {
             "",
             encoding,
             compression,
+            compressionParams,
             tls,
             headers,
             Duration.ofSeconds(5),

@@ -10,6 +10,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
+import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -52,6 +53,7 @@ public final class OtlpSink implements AutoCloseable {
   private long partialRejections;
   private int calls;
   private final List<Long> callNanos = new ArrayList<>();
+  private final List<Long> wireSizes = new ArrayList<>();
 
   private OtlpSink(int port) throws IOException {
     ServerInterceptor captureHeaders =
@@ -66,6 +68,20 @@ public final class OtlpSink implements AutoCloseable {
     server =
         NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
             .maxInboundMessageSize(64 << 20)
+            .addStreamTracerFactory(
+                new ServerStreamTracer.Factory() {
+                  @Override
+                  public ServerStreamTracer newServerStreamTracer(
+                      String method, Metadata metadata) {
+                    return new ServerStreamTracer() {
+                      @Override
+                      public void inboundMessageRead(
+                          int seqNo, long wireSize, long uncompressedSize) {
+                        recordWireSize(wireSize);
+                      }
+                    };
+                  }
+                })
             .decompressorRegistry(
                 DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true))
             .addService(ServerInterceptors.intercept(new Traces(), captureHeaders))
@@ -135,6 +151,15 @@ public final class OtlpSink implements AutoCloseable {
 
   public synchronized List<Metadata> headers() {
     return List.copyOf(headers);
+  }
+
+  /** Each message's size as it came, compressed if it was, in the order they came. */
+  public synchronized List<Long> wireSizes() {
+    return List.copyOf(wireSizes);
+  }
+
+  private synchronized void recordWireSize(long bytes) {
+    wireSizes.add(bytes);
   }
 
   public synchronized long spans() {
