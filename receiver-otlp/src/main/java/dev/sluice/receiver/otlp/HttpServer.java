@@ -90,21 +90,21 @@ final class HttpServer {
     return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
+  /** Stops as the class comment says; once only (a second call returns at once). */
   void shutdown(long deadlineNanos) throws InterruptedException {
+    if (group == null || group.isShuttingDown()) {
+      return;
+    }
     if (channel != null) {
       channel.close().await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
-    if (routes != null) {
-      routes.draining = true;
-      connections.forEach(
-          connection -> connection.pipeline().fireUserEventTriggered(RequestTracker.DRAIN));
-      connections
-          .newCloseFuture()
-          .await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-    }
-    if (group != null) {
-      long left = Math.max(0, deadlineNanos - System.nanoTime());
-      group.shutdownGracefully(0, left, TimeUnit.NANOSECONDS).await(left, TimeUnit.NANOSECONDS);
-    }
+    routes.draining = true;
+    connections.forEach(
+        connection -> connection.pipeline().fireUserEventTriggered(RequestTracker.DRAIN));
+    connections
+        .newCloseFuture()
+        .await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    long left = Math.max(0, deadlineNanos - System.nanoTime());
+    group.shutdownGracefully(0, left, TimeUnit.NANOSECONDS).await(left, TimeUnit.NANOSECONDS);
   }
 }

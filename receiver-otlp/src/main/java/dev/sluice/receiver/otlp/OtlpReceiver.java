@@ -7,12 +7,21 @@ import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.pipeline.ReceiverTelemetry;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
  * The {@code otlp} receiver: the OTLP gRPC server and the OTLP/HTTP server, each when configured.
  */
 public final class OtlpReceiver implements Receiver {
+  /**
+   * How long stopping waits for requests in progress. The collector stops its receivers after its
+   * pipelines have begun refusing data, so this wait only gives those clients a clear, retryable
+   * answer instead of a cut connection; it must not use up the time the exporters need to drain
+   * what was accepted, whatever a slow client does.
+   */
+  static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+
   private final OtlpReceiverConfig config;
   private final Logger logger;
   private final GrpcServer grpc;
@@ -76,11 +85,13 @@ public final class OtlpReceiver implements Receiver {
 
   @Override
   public void shutdown(long deadlineNanos) throws InterruptedException {
+    long graceEnd = System.nanoTime() + DRAIN_GRACE_NANOS;
+    long drainDeadline = graceEnd - deadlineNanos < 0 ? graceEnd : deadlineNanos;
     if (http != null) {
-      http.shutdown(deadlineNanos);
+      http.shutdown(drainDeadline);
     }
     if (grpc != null) {
-      grpc.shutdown(deadlineNanos);
+      grpc.shutdown(drainDeadline);
     }
   }
 }

@@ -356,10 +356,9 @@ class HttpReceiverTest {
   void stoppingLetsARequestInProgressFinishAndThenClosesItsConnection() throws Exception {
     byte[] body = spans(7);
     int port = receiver.httpPort();
-    try (Socket socket = new Socket("127.0.0.1", port)) {
-      socket.setSoTimeout(10_000);
+    try (Socket socket = servedConnection()) {
       OutputStream out = socket.getOutputStream();
-      out.write(requestHead(body.length));
+      startRequest(socket, body.length);
       out.write(body, 0, body.length / 2);
       out.flush();
       Thread stopping =
@@ -388,9 +387,62 @@ class HttpReceiverTest {
       stopping.join(TimeUnit.SECONDS.toMillis(20));
       assertThat(stopping.isAlive()).isFalse();
     }
-    assertThat(traces.requests)
-        .singleElement()
-        .satisfies(r -> assertThat(r.unitCount()).isEqualTo(7));
+    assertThat(traces.requests).hasSize(2);
+    assertThat(traces.requests.get(1).unitCount()).isEqualTo(7);
+  }
+
+  @Test
+  void aClientThatNeverFinishesItsRequestDoesNotHoldTheStopPastTheGrace() throws Exception {
+    byte[] body = spans(7);
+    try (Socket socket = servedConnection()) {
+      startRequest(socket, body.length);
+      socket.getOutputStream().write(body, 0, body.length / 2);
+      socket.getOutputStream().flush();
+
+      long started = System.nanoTime();
+      receiver.shutdown(started + TimeUnit.SECONDS.toNanos(120));
+
+      // The grace, not the deadline: the exporters' draining must not wait on this client.
+      assertThat(System.nanoTime() - started)
+          .isGreaterThanOrEqualTo(OtlpReceiver.DRAIN_GRACE_NANOS)
+          .isLessThan(TimeUnit.SECONDS.toNanos(60));
+      assertThat(socket.getInputStream().read()).isEqualTo(-1);
+    }
+    assertThat(traces.requests).hasSize(1);
+  }
+
+  /**
+   * Sends a request's head asking {@code Expect: 100-continue} and waits for the server's {@code
+   * 100 Continue}: from then on the server knows a request is in progress on this connection.
+   */
+  private static void startRequest(Socket socket, int contentLength) throws Exception {
+    socket
+        .getOutputStream()
+        .write(
+            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+                    + "Expect: 100-continue\r\nContent-Length: "
+                    + contentLength
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+    socket.getOutputStream().flush();
+    assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 100 Continue");
+  }
+
+  /**
+   * A kept-alive connection that has already been served one request: the server has taken it in,
+   * so what a test sends next on it is a request on an established connection.
+   */
+  private Socket servedConnection() throws Exception {
+    Socket socket = new Socket("127.0.0.1", receiver.httpPort());
+    socket.setSoTimeout(10_000);
+    byte[] first = spans(1);
+    socket.getOutputStream().write(requestHead(first.length));
+    socket.getOutputStream().write(first);
+    socket.getOutputStream().flush();
+    assertThat(readHead(socket.getInputStream()))
+        .startsWith("HTTP/1.1 200 OK")
+        .containsIgnoringCase("connection: keep-alive");
+    return socket;
   }
 
   private static boolean accepts(int port) {
