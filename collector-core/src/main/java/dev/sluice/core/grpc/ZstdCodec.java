@@ -14,8 +14,8 @@ import java.io.OutputStream;
  */
 public final class ZstdCodec implements Codec {
   /**
-   * Level 1: the level whose speed suits a collector (JMH `GzipBenchmark.zstd`: about 1 µs per
-   * span).
+   * Level 1: the level whose speed suits a collector (JMH {@code GzipBenchmark.zstd}: about 1 µs
+   * per span).
    */
   public static final int DEFAULT_LEVEL = 1;
 
