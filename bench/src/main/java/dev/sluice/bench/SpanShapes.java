@@ -192,7 +192,7 @@ public final class SpanShapes {
   }
 
   /** Random bytes, never all zero (an all-zero ID is invalid in OTLP). */
-  private static byte[] randomId(SplittableRandom random, int length) {
+  public static byte[] randomId(SplittableRandom random, int length) {
     byte[] id = new byte[length];
     for (int i = 0; i < length; i += 8) {
       long bits = random.nextLong();

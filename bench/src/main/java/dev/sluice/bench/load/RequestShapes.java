@@ -131,8 +131,8 @@ public final class RequestShapes {
       time += random.nextLong(50_000, 2_000_000);
       scope.addSpans(
           Span.newBuilder()
-              .setTraceId(ByteString.copyFrom(randomId(random, 16)))
-              .setSpanId(ByteString.copyFrom(randomId(random, 8)))
+              .setTraceId(ByteString.copyFrom(SpanShapes.randomId(random, 16)))
+              .setSpanId(ByteString.copyFrom(SpanShapes.randomId(random, 8)))
               .setName("span")
               .setKind(Span.SpanKind.SPAN_KIND_INTERNAL)
               .setStartTimeUnixNano(time)
@@ -150,8 +150,8 @@ public final class RequestShapes {
       time += random.nextLong(50_000, 2_000_000);
       Span.Builder span =
           Span.newBuilder()
-              .setTraceId(ByteString.copyFrom(randomId(random, 16)))
-              .setSpanId(ByteString.copyFrom(randomId(random, 8)))
+              .setTraceId(ByteString.copyFrom(SpanShapes.randomId(random, 16)))
+              .setSpanId(ByteString.copyFrom(SpanShapes.randomId(random, 8)))
               .setName("load-generator-span")
               .setKind(Span.SpanKind.SPAN_KIND_CLIENT)
               .setStartTimeUnixNano(time)
@@ -231,8 +231,8 @@ public final class RequestShapes {
                       "thread.name", "http-nio-8080-exec-" + (1 + random.nextInt(200))));
       if (random.nextInt(5) != 0) {
         record
-            .setTraceId(ByteString.copyFrom(randomId(random, 16)))
-            .setSpanId(ByteString.copyFrom(randomId(random, 8)))
+            .setTraceId(ByteString.copyFrom(SpanShapes.randomId(random, 16)))
+            .setSpanId(ByteString.copyFrom(SpanShapes.randomId(random, 8)))
             .setFlags(1);
       }
       scope.addLogRecords(record);
@@ -430,18 +430,5 @@ public final class RequestShapes {
       chars[i] = PRINTABLE.charAt(random.nextInt(PRINTABLE.length()));
     }
     return new String(chars);
-  }
-
-  /** Random bytes, never all zero. */
-  private static byte[] randomId(SplittableRandom random, int length) {
-    byte[] id = new byte[length];
-    for (int i = 0; i < length; i += 8) {
-      long bits = random.nextLong();
-      for (int b = 0; b < 8 && i + b < length; b++) {
-        id[i + b] = (byte) (bits >>> (8 * b));
-      }
-    }
-    id[length - 1] |= 1;
-    return id;
   }
 }

@@ -10,6 +10,7 @@ import dev.sluice.core.component.ComponentId;
 import dev.sluice.core.component.ComponentKind;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.RequestConsumer;
+import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
 import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
@@ -32,8 +33,6 @@ import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.io.StringWriter;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -233,29 +232,12 @@ class GrpcReceiverTest {
         MethodDescriptor.<byte[], byte[]>newBuilder()
             .setType(MethodDescriptor.MethodType.UNARY)
             .setFullMethodName("opentelemetry.proto.collector.trace.v1.TraceService/Export")
-            .setRequestMarshaller(RAW)
-            .setResponseMarshaller(RAW)
+            .setRequestMarshaller(OtlpGrpc.Bytes.MARSHALLER)
+            .setResponseMarshaller(OtlpGrpc.Bytes.MARSHALLER)
             .build();
     return ClientCalls.blockingUnaryCall(
         channel, method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), body);
   }
-
-  private static final MethodDescriptor.Marshaller<byte[]> RAW =
-      new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(byte[] value) {
-          return new ByteArrayInputStream(value);
-        }
-
-        @Override
-        public byte[] parse(InputStream stream) {
-          try {
-            return stream.readAllBytes();
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        }
-      };
 
   private String prometheus() throws Exception {
     StringWriter out = new StringWriter();
