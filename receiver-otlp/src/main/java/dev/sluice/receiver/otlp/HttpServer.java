@@ -48,8 +48,7 @@ final class HttpServer {
 
   void start() throws InterruptedException, SSLException {
     SslContext ssl = config.tls() == null ? null : sslContext(config.tls());
-    OtlpHttpHandler.Routes routes = new OtlpHttpHandler.Routes(config, handler);
-    this.routes = routes;
+    routes = new OtlpHttpHandler.Routes(config, handler);
     group =
         new MultiThreadIoEventLoopGroup(
             Math.max(1, Runtime.getRuntime().availableProcessors()), NioIoHandler.newFactory());
