@@ -5,6 +5,7 @@ import dev.sluice.core.component.TlsServerConfig;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
 import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.wire.ByteArrays;
 import io.grpc.DecompressorRegistry;
 import io.grpc.KnownLength;
 import io.grpc.Metadata;
@@ -13,11 +14,17 @@ import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcHttp2ConnectionHandler;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.shaded.io.grpc.netty.InternalProtocolNegotiator;
+import io.grpc.netty.shaded.io.grpc.netty.InternalProtocolNegotiators;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelHandler;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
+import io.grpc.netty.shaded.io.netty.handler.codec.AdaptiveCumulator;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.util.AsciiString;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
@@ -63,9 +70,11 @@ final class GrpcServer {
       builder.maxConcurrentCallsPerConnection(config.maxConcurrentStreams());
     }
     applyKeepalive(builder, config.keepalive());
-    if (config.tls() != null) {
-      builder.sslContext(sslContext(config.tls()));
-    }
+    builder.protocolNegotiator(
+        new ComposingNegotiator(
+            config.tls() == null
+                ? InternalProtocolNegotiators.serverPlaintext()
+                : InternalProtocolNegotiators.serverTls(sslContext(config.tls()))));
     for (Signal signal : Signal.values()) {
       builder.addService(service(signal));
     }
@@ -178,15 +187,49 @@ final class GrpcServer {
     }
   }
 
+  /**
+   * Has the connection's HTTP/2 frame decoder keep the socket's reads as they are, composing them
+   * instead of copying each read into a larger buffer when a frame spans two reads (Netty's default
+   * for a {@code ByteToMessageDecoder}): with large requests nearly every read ends inside a DATA
+   * frame, so the default copied all of a request's bytes once more before gRPC saw them.
+   */
+  private static final class ComposingNegotiator
+      implements InternalProtocolNegotiator.ProtocolNegotiator {
+    /** Reads smaller than this are merged into the last one rather than composed. */
+    private static final int COMPOSE_MIN_BYTES = 16 * 1024;
+
+    private final InternalProtocolNegotiator.ProtocolNegotiator delegate;
+
+    ComposingNegotiator(InternalProtocolNegotiator.ProtocolNegotiator delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public AsciiString scheme() {
+      return delegate.scheme();
+    }
+
+    @Override
+    public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
+      grpcHandler.setCumulator(new AdaptiveCumulator(COMPOSE_MIN_BYTES));
+      return delegate.newHandler(grpcHandler);
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+
   /** A request body, or why it could not be read (such as a decompressed size over the limit). */
   record Incoming(byte[] body, Status error) {}
 
   /**
    * Reads a request into one array of its exact length (grpc-java gives its size), which becomes
-   * the request's immutable source. grpc-java has already bounded it by {@code
-   * max_recv_msg_size_mib}, also after decompression; a read that fails for that reason is returned
-   * as an error for the handler to answer, since exceptions thrown here would not reach the client
-   * as a status on the event loop.
+   * the request's immutable source; the array is not zeroed first, since the read fills it or it is
+   * dropped. grpc-java has already bounded it by {@code max_recv_msg_size_mib}, also after
+   * decompression; a read that fails for that reason is returned as an error for the handler to
+   * answer, since exceptions thrown here would not reach the client as a status on the event loop.
    */
   enum IncomingMarshaller implements MethodDescriptor.Marshaller<Incoming> {
     INSTANCE;
@@ -201,7 +244,7 @@ final class GrpcServer {
       try {
         if (stream instanceof KnownLength) {
           int size = stream.available();
-          byte[] bytes = new byte[size];
+          byte[] bytes = ByteArrays.forOverwrite(size);
           if (stream.readNBytes(bytes, 0, size) == size && stream.read() < 0) {
             return new Incoming(bytes, null);
           }

@@ -3,6 +3,7 @@ package dev.sluice.receiver.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.util.concurrent.ListenableFuture;
 import com.google.protobuf.ByteString;
 import com.google.rpc.RetryInfo;
 import dev.sluice.core.component.Admission;
@@ -12,6 +13,9 @@ import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
+import dev.sluice.core.otlp.Batch;
+import dev.sluice.core.otlp.OtlpIndex;
+import dev.sluice.core.otlp.OtlpMarshaler;
 import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
@@ -34,8 +38,10 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import java.io.StringWriter;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +109,35 @@ class GrpcReceiverTest {
     assertThat(traces.requests.get(0).unitCount()).isEqualTo(25);
     assertThat(prometheus())
         .contains("otelcol_receiver_accepted_spans_total{receiver=\"otlp\",transport=\"grpc\"} 25");
+  }
+
+  /**
+   * Requests of megabytes span many socket reads and HTTP/2 frames, which the receiver composes
+   * rather than copies; several in flight on one connection interleave their frames. Each must
+   * arrive exactly as sent.
+   */
+  @Test
+  void largeConcurrentRequestsArriveByteForByte() throws Exception {
+    start(16);
+    List<ExportTraceServiceRequest> sent = new ArrayList<>();
+    List<ListenableFuture<ExportTraceServiceResponse>> answers = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      ExportTraceServiceRequest request =
+          SequencedSpans.request("svc-" + i, i * 20_000, 20_000 + i);
+      sent.add(request);
+      answers.add(TraceServiceGrpc.newFutureStub(channel).export(request));
+    }
+    for (ListenableFuture<ExportTraceServiceResponse> answer : answers) {
+      answer.get(30, TimeUnit.SECONDS);
+    }
+
+    assertThat(sent.get(0).getSerializedSize()).isGreaterThan(1 << 20);
+    List<ExportTraceServiceRequest> received = new ArrayList<>();
+    for (OtlpIndex request : traces.requests) {
+      received.add(
+          ExportTraceServiceRequest.parseFrom(OtlpMarshaler.toByteArray(Batch.of(request))));
+    }
+    assertThat(received).containsExactlyInAnyOrderElementsOf(sent);
   }
 
   @Test
