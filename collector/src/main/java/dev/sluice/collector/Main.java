@@ -8,6 +8,7 @@ import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigProblem;
 import dev.sluice.core.component.ComponentFactory;
 import dev.sluice.core.component.ComponentKind;
+import dev.sluice.core.wire.ByteArrays;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -109,6 +110,12 @@ public final class Main implements Callable<Integer> {
               maxPipelineItems == null ? defaults.maxPipelineItems() : maxPipelineItems,
               defaults.retryDelayMillis());
       logger.info("Starting Sluice " + version() + " with " + config.source());
+      if (!ByteArrays.uninitializedAvailable()) {
+        logger.info(
+            "Request arrays are zeroed before each copy, which costs CPU under load: run from"
+                + " sluice.jar (its manifest exports what is needed) or add --add-exports"
+                + " java.base/jdk.internal.misc=ALL-UNNAMED");
+      }
       Collector collector = new Collector(config, options);
       CountDownLatch stop = new CountDownLatch(1);
       Signals.onTermination(stop::countDown);

@@ -3,8 +3,8 @@ package dev.sluice.receiver.otlp;
 import dev.sluice.core.MalformedOtlpException;
 import dev.sluice.core.json.OtlpJsonDecoder;
 import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.wire.ByteArrays;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -107,6 +107,13 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     send(ctx, answer, keepAlive);
   }
 
+  /** The body's bytes in a new array, which is not zeroed before they are copied in. */
+  private static byte[] bytesOf(ByteBuf content) {
+    byte[] bytes = ByteArrays.forOverwrite(content.readableBytes());
+    content.getBytes(content.readerIndex(), bytes);
+    return bytes;
+  }
+
   private Answer export(Signal signal, FullHttpRequest request, boolean json) {
     String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
     if (!BodyDecoder.supports(encoding)) {
@@ -118,9 +125,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
     byte[] body;
     try {
-      body =
-          BodyDecoder.decode(
-              encoding, ByteBufUtil.getBytes(request.content()), routes.maxBodyBytes);
+      body = BodyDecoder.decode(encoding, bytesOf(request.content()), routes.maxBodyBytes);
     } catch (BodyDecoder.TooLarge e) {
       return Answer.error(
           HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
