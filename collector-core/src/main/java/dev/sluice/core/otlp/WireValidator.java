@@ -369,6 +369,13 @@ final class WireValidator {
             }
           }
           break;
+        case 0x7A: // status: empty, or a one-byte code alone
+          if (next <= end
+              && depth < maxDepth
+              && (length == 0 || (length == 2 && b[p + 2] == 0x18 && b[p + 3] >= 0))) {
+            fieldEnd = next;
+          }
+          break;
         case (byte) 0x85: // flags, a two-byte tag
           if (length == 0x01 && end - p >= 6) {
             fieldEnd = p + 6;

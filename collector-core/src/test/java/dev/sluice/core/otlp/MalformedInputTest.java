@@ -24,6 +24,7 @@ import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.opentelemetry.proto.trace.v1.Status;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -421,6 +422,47 @@ class MalformedInputTest {
       byte[] request = tracesRequest(sdkShapedSpan("GET " + text, text).build());
       assertThat(indexer.index(Signal.TRACES, request).itemCount()).as(text).isEqualTo(2);
     }
+  }
+
+  @Test
+  void aSpansStatusIsCheckedWhateverItsShape() throws Exception {
+    // None, empty and a code alone are checked inline; a message sends it to the general loop.
+    for (Status status :
+        List.of(
+            Status.getDefaultInstance(),
+            Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_ERROR).build(),
+            Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_OK).build(),
+            Status.newBuilder()
+                .setCode(Status.StatusCode.STATUS_CODE_ERROR)
+                .setMessage("h\u00e9llo")
+                .build())) {
+      byte[] request =
+          tracesRequest(sdkShapedSpan("GET /", "curl/8.5.0").setStatus(status).build());
+      assertMarshalsLikeProtobufParses(
+          Signal.TRACES,
+          indexer.index(Signal.TRACES, request),
+          ExportTraceServiceRequest.parseFrom(request),
+          status.toString());
+    }
+
+    byte[] valid =
+        tracesRequest(
+            sdkShapedSpan("GET /", "curl/8.5.0")
+                .setStatus(Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_ERROR))
+                .build());
+    int status = indexOf(valid, new byte[] {0x7A, 0x02, 0x18, 0x02});
+    assertRejected(
+        Signal.TRACES,
+        patch(valid, status + 2, 0x10),
+        "resource_spans[0].scope_spans[0].spans[1].status.message",
+        status + 2,
+        "wire type 0 (varint), expected 2 (length-delimited) for string");
+    assertRejected(
+        Signal.TRACES,
+        patch(valid, status + 3, 0x82),
+        "resource_spans[0].scope_spans[0].spans[1].status.code",
+        status + 3,
+        "truncated varint");
   }
 
   @Test
