@@ -95,7 +95,10 @@ fi
 
 # The collector's JVM flags: SLUICE_JAVA_OPTS, else the scenario's, else bin/sluice's defaults.
 default_opts="$(sed -n 's/^default_opts=(\(.*\))$/\1/p' "$root/bin/sluice" | head -n 1)"
-default_opts="${default_opts:--XX:+ExitOnOutOfMemoryError}"
+if [ -z "$default_opts" ]; then
+  echo "cannot read default_opts=(...) from bin/sluice (it must stay on one line)" >&2
+  exit 2
+fi
 if [ -n "${SLUICE_JAVA_OPTS:-}" ]; then
   collector_opts="$SLUICE_JAVA_OPTS"
 elif [ -n "$scenario_opts" ]; then
