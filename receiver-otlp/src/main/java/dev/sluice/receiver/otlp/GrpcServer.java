@@ -192,6 +192,10 @@ final class GrpcServer {
    * instead of copying each read into a larger buffer when a frame spans two reads (Netty's default
    * for a {@code ByteToMessageDecoder}): with large requests nearly every read ends inside a DATA
    * frame, so the default copied all of a request's bytes once more before gRPC saw them.
+   *
+   * <p>grpc-java has no public way to reach that decoder; its {@code Internal} negotiator API is
+   * the way in (the plaintext and TLS negotiators it wraps are grpc-java's own), so a grpc-java
+   * upgrade must keep it: the receiver's TLS and plaintext tests cover both.
    */
   private static final class ComposingNegotiator
       implements InternalProtocolNegotiator.ProtocolNegotiator {
