@@ -19,7 +19,7 @@ import java.lang.invoke.MethodType;
  * byte of it before anyone reads it, or drops it.
  */
 public final class ByteArrays {
-  /** Below this size zeroing costs less than the call; the JDK's own threshold is similar. */
+  /** Below this size zeroing costs little; Netty uses the same threshold for its heap buffers. */
   static final int MIN_UNINITIALIZED_BYTES = 1024;
 
   private static final MethodHandle ALLOCATE_UNINITIALIZED = allocateUninitialized();

@@ -195,7 +195,8 @@ final class GrpcServer {
    *
    * <p>grpc-java has no public way to reach that decoder; its {@code Internal} negotiator API is
    * the way in (the plaintext and TLS negotiators it wraps are grpc-java's own), so a grpc-java
-   * upgrade must keep it: the receiver's TLS and plaintext tests cover both.
+   * upgrade must keep it: {@code GrpcReceiverTest} covers plaintext, and exporter-otlp's {@code
+   * OtlpGrpcTlsTest} sends to this receiver over TLS and mutual TLS.
    */
   private static final class ComposingNegotiator
       implements InternalProtocolNegotiator.ProtocolNegotiator {
