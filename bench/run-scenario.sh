@@ -20,6 +20,11 @@
 #   # bench.java_opts: FLAGS   the collector's JVM flags for this scenario
 #   # bench.warmup: SECONDS    default warm-up;   # bench.duration: SECONDS  default duration
 #
+# The warm-up (60 s unless the scenario or --warmup says otherwise) is long enough for the JIT
+# compilers to be done with the hot code at the scenario's request rate, so that the window
+# measures the collector as it runs for hours: at 10 s the C2 compiler still took a quarter of
+# traces-blackhole's CPU in the window. Scenarios of about 100 requests a second need 120 s.
+#
 # Environment: SLUICE_JAVA_OPTS replaces the collector's JVM flags (as for bin/sluice; it wins over
 # bench.java_opts); BENCH_JAVA_OPTS are the generator's and sink's JVM flags; BENCH_GENERATE_ARGS
 # are added after the scenario's generator arguments and override them (for example
@@ -83,7 +88,7 @@ delivered_kind="$(directive delivered)"; delivered_kind="${delivered_kind:-none}
 generate_args="$(directive generate)"
 scenario_opts="$(directive java_opts)"
 receiver="$(directive receiver)"; receiver="${receiver:-grpc}"
-warmup="${warmup:-$(directive warmup)}"; warmup="${warmup:-10}"
+warmup="${warmup:-$(directive warmup)}"; warmup="${warmup:-60}"
 duration="${duration:-$(directive duration)}"; duration="${duration:-30}"
 case "$warmup$duration" in
   *[!0-9]*) echo "--warmup and --duration take whole seconds" >&2; exit 2 ;;

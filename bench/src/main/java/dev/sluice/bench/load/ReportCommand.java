@@ -239,6 +239,21 @@ final class ReportCommand implements Callable<Integer> {
             + " to the answer. RSS: peak (`VmHWM`) over the whole run. dropped: items accepted"
             + " minus items delivered after a drain wait. Generator and sink CPU: % of their"
             + " shared core over the window.\n\n");
+    md.append(
+        "Each window follows a warm-up under the same load, long enough for the JIT compilers"
+            + " to be done with the hot code at the scenario's request rate: the figures are"
+            + " those of a collector that has been running for a while, not of its first"
+            + " minute. Warm-up in seconds:");
+    for (Row row : rows) {
+      JsonNode warmup = row.json().path("generator").path("warmup_s");
+      md.append(" `")
+          .append(row.name())
+          .append("` ")
+          .append(warmup.isNumber() ? warmup.asText() : "–")
+          .append(';');
+    }
+    md.setLength(md.length() - 1);
+    md.append(".\n\n");
     md.append("Load average (1, 5, 15 min) as each run started:");
     for (Row row : rows) {
       md.append(" `")
