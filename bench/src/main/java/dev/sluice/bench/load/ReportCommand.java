@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -244,25 +245,16 @@ final class ReportCommand implements Callable<Integer> {
             + " to be done with the hot code at the scenario's request rate: the figures are"
             + " those of a collector that has been running for a while, not of its first"
             + " minute. Warm-up in seconds:");
-    for (Row row : rows) {
-      JsonNode warmup = row.json().path("generator").path("warmup_s");
-      md.append(" `")
-          .append(row.name())
-          .append("` ")
-          .append(warmup.isNumber() ? warmup.asText() : "–")
-          .append(';');
-    }
-    md.setLength(md.length() - 1);
+    perRow(
+        md,
+        rows,
+        row -> {
+          JsonNode warmup = row.json().path("generator").path("warmup_s");
+          return warmup.isNumber() ? warmup.asText() : "–";
+        });
     md.append(".\n\n");
     md.append("Load average (1, 5, 15 min) as each run started:");
-    for (Row row : rows) {
-      md.append(" `")
-          .append(row.name())
-          .append("` ")
-          .append(orDash(row.meta("loadavg_start")))
-          .append(';');
-    }
-    md.setLength(md.length() - 1);
+    perRow(md, rows, row -> orDash(row.meta("loadavg_start")));
     md.append(
         ". A run's own processes account for up to about 2 on two cores; more means something"
             + " else was running.\n\n");
@@ -340,6 +332,15 @@ final class ReportCommand implements Callable<Integer> {
         "\nThe anchors were measured on other hardware with the testbed's own load generator;"
             + " compare orders of magnitude, not digits.\n");
     return md.toString();
+  }
+
+  /** Appends {@code `name` value} for each row, separated by semicolons. */
+  private static void perRow(StringBuilder md, List<Row> rows, Function<Row, String> value) {
+    String separator = "";
+    for (Row row : rows) {
+      md.append(separator).append(" `").append(row.name()).append("` ").append(value.apply(row));
+      separator = ";";
+    }
   }
 
   private static void target(StringBuilder md, String what, String measured, boolean met) {
