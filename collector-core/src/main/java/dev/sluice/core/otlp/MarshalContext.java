@@ -21,6 +21,11 @@ public final class MarshalContext {
   int[] plan = new int[64];
   int planSize;
 
+  /** The batch the plan was made for by {@link OtlpMarshaler#size}, until it is written. */
+  Batch planned;
+
+  int plannedBytes;
+
   public MarshalContext() {
     this(new ProtoWriter(64 * 1024));
   }
@@ -34,9 +39,13 @@ public final class MarshalContext {
     return output;
   }
 
-  /** Call when the output has been sent: see {@link #MAX_RETAINED_OUTPUT_BYTES}. */
+  /**
+   * Call when the output has been sent: see {@link #MAX_RETAINED_OUTPUT_BYTES}. Also forgets a
+   * batch sized and never written, so that the context does not keep it alive.
+   */
   public void release() {
     output.release(MAX_RETAINED_OUTPUT_BYTES);
+    planned = null;
   }
 
   /** Appends a (slice end, size) pair to the plan; returns where its size goes. */
