@@ -33,11 +33,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code sluice}: {@link OtlpMarshaler#marshal} of a {@link Batch} of the indexed request,
  *       into a reused {@link MarshalContext}.
- *   <li>{@code sluiceToStream} and {@code sluiceThenCopy}: a batch handed to a stream (the gRPC
- *       exporter's case: grpc-java's frames or its compressor), by {@link OtlpMarshaler#writeTo},
- *       which passes the spans on straight from the requests, or marshaled into the context's array
- *       first and that array written, as the exporter once did: one more copy of the batch, and an
- *       array of its size per sending thread.
  *   <li>{@code protobufJava}: what a collector that decodes requests into objects does to forward
  *       one: parse the received bytes, then write the message into a reused array.
  *   <li>{@code protobufJavaWriteOnly}: the writing half alone, from an already parsed message. A
@@ -48,7 +43,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       reused output stream.
  * </ul>
  *
- * All produce the same bytes (see the bench tests). JMH hands the returned values to its Blackhole.
+ * All four produce the same bytes (see the bench tests). JMH hands the returned values to its
+ * Blackhole.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -65,8 +61,6 @@ public class MarshalBenchmark {
   byte[] request;
   Batch batch;
   MarshalContext context;
-  MarshalContext streamingContext;
-  ReusableOutputStream frames;
 
   ExportTraceServiceRequest parsed;
   byte[] protobufOutput;
@@ -82,8 +76,6 @@ public class MarshalBenchmark {
 
     batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
     context = new MarshalContext();
-    streamingContext = new MarshalContext();
-    frames = new ReusableOutputStream(request.length);
 
     parsed = ExportTraceServiceRequest.parseFrom(request);
     protobufOutput = new byte[request.length];
@@ -96,21 +88,6 @@ public class MarshalBenchmark {
   @Benchmark
   public int sluice() {
     return OtlpMarshaler.marshal(batch, context);
-  }
-
-  @Benchmark
-  public int sluiceToStream() throws IOException {
-    frames.reset();
-    OtlpMarshaler.size(batch, streamingContext);
-    return OtlpMarshaler.writeTo(batch, streamingContext, frames);
-  }
-
-  @Benchmark
-  public int sluiceThenCopy() throws IOException {
-    frames.reset();
-    int size = OtlpMarshaler.marshal(batch, context);
-    frames.write(context.output().array(), 0, size);
-    return frames.size();
   }
 
   @Benchmark
@@ -145,10 +122,6 @@ public class MarshalBenchmark {
 
   byte[] sluiceOutput() {
     return context.output().toByteArray();
-  }
-
-  byte[] framesOutput() {
-    return frames.toByteArray();
   }
 
   byte[] protobufJavaOutput() {

@@ -66,11 +66,6 @@ class BenchmarkInputsTest {
       assertThat(benchmark.sluiceOutput()).isEqualTo(expectedBytes);
       assertThat(ExportTraceServiceRequest.parseFrom(benchmark.sluiceOutput())).isEqualTo(expected);
 
-      assertThat(benchmark.sluiceToStream()).isEqualTo(expectedBytes.length);
-      assertThat(benchmark.framesOutput()).isEqualTo(expectedBytes);
-      assertThat(benchmark.sluiceThenCopy()).isEqualTo(expectedBytes.length);
-      assertThat(benchmark.framesOutput()).isEqualTo(expectedBytes);
-
       assertThat(benchmark.protobufJava()).isEqualTo(expectedBytes.length);
       assertThat(benchmark.protobufJavaOutput()).isEqualTo(expectedBytes);
       assertThat(benchmark.protobufJavaWriteOnly()).isEqualTo(expectedBytes.length);

@@ -21,11 +21,6 @@ public final class MarshalContext {
   int[] plan = new int[64];
   int planSize;
 
-  /** The batch the plan was made for by {@link OtlpMarshaler#size}, until it is written. */
-  Batch planned;
-
-  int plannedBytes;
-
   public MarshalContext() {
     this(new ProtoWriter(64 * 1024));
   }
@@ -39,13 +34,9 @@ public final class MarshalContext {
     return output;
   }
 
-  /**
-   * Call when the output has been sent: see {@link #MAX_RETAINED_OUTPUT_BYTES}. Also forgets a
-   * batch sized and never written, so that the context does not keep it alive.
-   */
+  /** Call when the output has been sent: see {@link #MAX_RETAINED_OUTPUT_BYTES}. */
   public void release() {
     output.release(MAX_RETAINED_OUTPUT_BYTES);
-    planned = null;
   }
 
   /** Appends a (slice end, size) pair to the plan; returns where its size goes. */

@@ -7,9 +7,6 @@ import dev.sluice.core.otlp.OtlpFields.ScopeBlock;
 import dev.sluice.core.wire.ProtoWriter;
 import dev.sluice.core.wire.Varint;
 import dev.sluice.core.wire.WireType;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 
 /**
@@ -28,64 +25,17 @@ public final class OtlpMarshaler {
   private static final int ITEM_TAG_BYTES =
       Varint.size32(WireType.tag(ScopeBlock.ITEMS, WireType.LEN));
 
-  /**
-   * The shortest run of bytes {@link #writeTo} hands its stream directly; shorter ones (tags,
-   * lengths, most headers) are gathered in the context's array first. Whole spans in a row are
-   * longer; a stream's write costs more than copying a few hundred bytes.
-   */
-  static final int PASS_THROUGH_BYTES = 512;
-
   private OtlpMarshaler() {}
 
   /** Marshals the batch into {@code context.output()}, replacing what it held; returns the size. */
   public static int marshal(Batch batch, MarshalContext context) {
     int size = plan(batch, context);
-    context.planned = null;
     ProtoWriter out = context.output();
     out.reset();
     out.ensureRemaining(size);
     write(batch, context, out);
     if (out.size() != size) {
       throw new IllegalStateException("sized " + size + " bytes, wrote " + out.size());
-    }
-    return size;
-  }
-
-  /**
-   * The size the batch marshals to. Leaves the sizes found in the context for a {@link #writeTo} of
-   * the same batch that follows.
-   */
-  public static int size(Batch batch, MarshalContext context) {
-    int size = plan(batch, context);
-    context.planned = batch;
-    context.plannedBytes = size;
-    return size;
-  }
-
-  /**
-   * Writes the batch to {@code target} without marshaling it into an array first: the items go from
-   * the requests' arrays straight to {@code target}, and only the bytes around them pass through
-   * the context's array, which stays at its initial size. Returns the size, which a {@link #size}
-   * of this batch just before on this context already gave (it is found again otherwise).
-   */
-  public static int writeTo(Batch batch, MarshalContext context, OutputStream target)
-      throws IOException {
-    int size = context.planned == batch ? context.plannedBytes : plan(batch, context);
-    context.planned = null;
-    ProtoWriter out = context.output();
-    out.reset();
-    out.beginStream(target, PASS_THROUGH_BYTES);
-    long written;
-    try {
-      write(batch, context, out);
-      written = out.endStream();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    } finally {
-      out.abandonStream();
-    }
-    if (written != size) {
-      throw new IllegalStateException("sized " + size + " bytes, wrote " + written);
     }
     return size;
   }

@@ -2,7 +2,6 @@ package dev.sluice.core.wire;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -11,11 +10,6 @@ import java.util.Arrays;
 /**
  * Writes protobuf into a growable byte array that is kept between messages: after the first few
  * messages it has the size it needs and writing allocates nothing.
- *
- * <p>Or, between {@link #beginStream} and {@link #endStream}, passes what is written on to an
- * {@link OutputStream}: the array then only gathers the small writes (tags, lengths, headers)
- * between long runs, which go to the stream straight from where they are, so a message of any size
- * needs no array of its size.
  *
  * <p>Owned by one thread at a time; {@link #reset()} starts the next message in the same array.
  */
@@ -28,12 +22,6 @@ public final class ProtoWriter {
   private final int initialCapacity;
   private byte[] buffer;
   private int size;
-
-  // While streaming: where the bytes go, the shortest run written to it directly, and how many
-  // bytes it has been given.
-  private OutputStream stream;
-  private int passThroughBytes;
-  private long streamed;
 
   public ProtoWriter() {
     this(256);
@@ -83,65 +71,8 @@ public final class ProtoWriter {
   public void ensureRemaining(int bytes) {
     int needed = size + bytes;
     if (needed > buffer.length) {
-      if (stream != null && bytes <= buffer.length) {
-        flushStream();
-      } else {
-        grow(needed);
-      }
+      grow(needed);
     }
-  }
-
-  /**
-   * From now on passes what is written on to {@code target}, in order, starting with what the array
-   * already holds: writes of at least {@code passThroughBytes} bytes go to it directly (after what
-   * the array holds), smaller ones through the array, which does not grow for them. Errors of
-   * {@code target} surface as {@link UncheckedIOException}s from the write methods.
-   */
-  public void beginStream(OutputStream target, int passThroughBytes) {
-    if (stream != null) {
-      throw new IllegalStateException("already streaming");
-    }
-    stream = target;
-    this.passThroughBytes = Math.max(1, passThroughBytes);
-    streamed = 0;
-  }
-
-  /**
-   * Passes on what the array still holds and stops streaming; returns how many bytes {@code target}
-   * was given since {@link #beginStream}.
-   */
-  public long endStream() throws IOException {
-    try {
-      flushStream();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    } finally {
-      stream = null;
-      size = 0;
-    }
-    return streamed;
-  }
-
-  /** Stops streaming, dropping what was not passed on yet (after a write failed). */
-  public void abandonStream() {
-    stream = null;
-    size = 0;
-  }
-
-  private void flushStream() {
-    if (size > 0) {
-      writeToStream(buffer, 0, size);
-      size = 0;
-    }
-  }
-
-  private void writeToStream(byte[] source, int offset, int length) {
-    try {
-      stream.write(source, offset, length);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    streamed += length;
   }
 
   private void grow(int needed) {
@@ -193,11 +124,6 @@ public final class ProtoWriter {
   }
 
   public void writeBytes(byte[] source, int offset, int length) {
-    if (stream != null && length >= passThroughBytes) {
-      flushStream();
-      writeToStream(source, offset, length);
-      return;
-    }
     ensureRemaining(length);
     System.arraycopy(source, offset, buffer, size, length);
     size += length;
@@ -214,9 +140,6 @@ public final class ProtoWriter {
    * byte for the length. Returns the mark to pass to {@link #endLengthDelimited(int)}.
    */
   public int beginLengthDelimited(int fieldNumber) {
-    if (stream != null) {
-      throw new IllegalStateException("a length written afterwards needs the payload kept");
-    }
     writeTag(fieldNumber, WireType.LEN);
     ensureRemaining(1);
     int mark = size;

@@ -16,7 +16,6 @@ import io.opentelemetry.proto.metrics.v1.Sum;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,42 +63,6 @@ class AllocationTest {
     long bytes = allocated() - before;
     assertThat(bytes).as("bytes allocated by 1000 marshals").isLessThan(1024);
     assertThat(context.output().toByteArray()).isEqualTo(request);
-  }
-
-  @Test
-  void streamingAThousandSpansAThousandTimesAllocatesUnderOneKibibyte() throws Exception {
-    byte[] request = OtlpTestData.realisticTraces(2, 500).toByteArray();
-    Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
-    MarshalContext context = new MarshalContext(new ProtoWriter(256));
-    CountingStream target = new CountingStream();
-    for (int i = 0; i < 300; i++) {
-      OtlpMarshaler.size(batch, context);
-      OtlpMarshaler.writeTo(batch, context, target);
-    }
-    long before = allocated();
-    for (int i = 0; i < 1000; i++) {
-      OtlpMarshaler.size(batch, context);
-      OtlpMarshaler.writeTo(batch, context, target);
-    }
-    long bytes = allocated() - before;
-    assertThat(bytes).as("bytes allocated by 1000 streamed marshals").isLessThan(1024);
-    assertThat(target.count).isEqualTo(1300L * request.length);
-    assertThat(context.output().array()).hasSize(256);
-  }
-
-  /** Counts what it is given and keeps nothing. */
-  private static final class CountingStream extends OutputStream {
-    long count;
-
-    @Override
-    public void write(int b) {
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      count += len;
-    }
   }
 
   private static ExportMetricsServiceRequest manyDataPoints(int metrics, int pointsPerMetric) {

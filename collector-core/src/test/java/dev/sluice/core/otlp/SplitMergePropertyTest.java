@@ -8,7 +8,6 @@ import dev.sluice.core.otlp.RequestTree.Entry;
 import dev.sluice.core.testkit.RandomRequests;
 import dev.sluice.core.testkit.RandomRequests.Sizes;
 import dev.sluice.core.wire.ProtoWriter;
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,9 +36,6 @@ class SplitMergePropertyTest {
 
   // Shared by every batch of a test, starting small: reusing a context must not matter.
   private final MarshalContext context = new MarshalContext(new ProtoWriter(16));
-
-  // Writes every batch again as a stream: the same bytes, whatever the cuts.
-  private final MarshalContext streaming = new MarshalContext(new ProtoWriter(16));
 
   @ParameterizedTest
   @EnumSource(Signal.class)
@@ -256,10 +252,6 @@ class SplitMergePropertyTest {
       // A fresh context writes the same bytes as the reused one.
       assertThat(OtlpMarshaler.toByteArray(batch)).as(name).isEqualTo(bytes);
     }
-    ByteArrayOutputStream streamed = new ByteArrayOutputStream();
-    assertThat(OtlpMarshaler.size(batch, streaming)).as(name).isEqualTo(size);
-    assertThat(OtlpMarshaler.writeTo(batch, streaming, streamed)).as(name).isEqualTo(size);
-    assertThat(streamed.toByteArray()).as(name + ", streamed").isEqualTo(bytes);
 
     Message output = RequestTree.parse(signal, bytes);
     assertThat(batch.unitCount())

@@ -1,7 +1,6 @@
 package dev.sluice.core.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.CodedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -51,40 +50,6 @@ class ProtoWriterTest {
     assertThat(outsized).hasSizeGreaterThanOrEqualTo(5000);
     writer.writeVarint32(300);
     assertThat(writer.toByteArray()).containsExactly(0xAC, 0x02);
-  }
-
-  @Test
-  void streamingPassesEveryWriteOnInOrderWithoutGrowing() throws Exception {
-    byte[] large = payload(5000, 1);
-    byte[] small = payload(100, 2);
-    ProtoWriter expected = new ProtoWriter(16);
-    ProtoWriter writer = new ProtoWriter(256);
-    writer.writeVarint32(1); // written before the stream began: passed on first
-    expected.writeVarint32(1);
-    ByteArrayOutputStream target = new ByteArrayOutputStream();
-    writer.beginStream(target, 1000);
-    for (ProtoWriter out : new ProtoWriter[] {writer, expected}) {
-      out.writeLengthDelimitedHeader(3, large.length);
-      out.writeBytes(large, 0, large.length);
-      for (int i = 0; i < 10; i++) {
-        out.writeBytes(small, 0, small.length);
-        out.writeFixed64(i);
-        out.writeVarint64(-i);
-      }
-      out.writeBytes(large, 10, 1000);
-    }
-    assertThat(writer.endStream()).isEqualTo(expected.size());
-    assertThat(target.toByteArray()).isEqualTo(expected.toByteArray());
-    assertThat(writer.array()).hasSize(256);
-    assertThat(writer.size()).isZero();
-  }
-
-  @Test
-  void aLengthWrittenAfterItsPayloadIsRefusedWhileStreaming() {
-    ProtoWriter writer = new ProtoWriter(64);
-    writer.beginStream(new ByteArrayOutputStream(), 512);
-    assertThatThrownBy(() -> writer.beginLengthDelimited(1))
-        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

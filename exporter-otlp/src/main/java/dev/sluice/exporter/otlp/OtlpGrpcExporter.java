@@ -37,10 +37,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Sends batches over OTLP/gRPC. Each sending thread sizes a batch in its own reusable {@link
- * MarshalContext} and hands grpc-java a {@link MarshaledRequest}, which marshals the batch straight
- * into grpc-java's frames, so a steady stream of batches allocates only what grpc-java itself needs
- * per call and no thread keeps an array of a batch's size.
+ * Sends batches over OTLP/gRPC. Each sending thread marshals into its own reusable {@link
+ * MarshalContext} and hands grpc-java a {@link io.grpc.Drainable} view of it, so a steady stream of
+ * batches allocates only what grpc-java itself needs per call.
  */
 final class OtlpGrpcExporter implements Exporter {
   private final OtlpExporterConfig config;
@@ -143,7 +142,7 @@ final class OtlpGrpcExporter implements Exporter {
   @Override
   public ExportResult export(Batch batch, long deadlineNanos) throws InterruptedException {
     MarshalContext context = contexts.get();
-    int size = OtlpMarshaler.size(batch, context);
+    int size = OtlpMarshaler.marshal(batch, context);
     CallOptions options =
         CallOptions.DEFAULT.withDeadline(
             Deadline.after(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS));
@@ -160,7 +159,7 @@ final class OtlpGrpcExporter implements Exporter {
     callHeaders.merge(headers);
     call.start(answer, callHeaders);
     call.request(1);
-    call.sendMessage(new MarshaledRequest(batch, context, size));
+    call.sendMessage(new MarshaledRequest(context.output().array(), size));
     call.halfClose();
     try {
       // The call's own deadline ends it; the extra second only guards against a lost callback.
@@ -176,6 +175,7 @@ final class OtlpGrpcExporter implements Exporter {
     } catch (ExecutionException e) {
       return ExportResult.retryable("call failed: " + e.getCause(), 0);
     } finally {
+      // Only replaces an outsized array; a call that still holds the old one keeps it intact.
       context.release();
     }
   }

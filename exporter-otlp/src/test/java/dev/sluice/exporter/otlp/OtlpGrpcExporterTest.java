@@ -11,7 +11,6 @@ import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.OtlpIndex;
-import dev.sluice.core.otlp.OtlpMarshaler;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
@@ -104,27 +103,6 @@ class OtlpGrpcExporterTest {
     String encoding =
         headers.get(Metadata.Key.of("grpc-encoding", Metadata.ASCII_STRING_MARSHALLER));
     assertThat(encoding).isEqualTo("none".equals(compression) ? null : compression);
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"gzip", "zstd", "none"})
-  void deliversABatchCutFromSeveralRequestsInOrder(String compression) throws Exception {
-    exporter(compression, Map.of());
-    Batch source = Batch.of(SequencedSpans.indexed("a", 0, 700));
-    source.add(SequencedSpans.indexed("b", 700, 900));
-    source.add(SequencedSpans.indexed("c", 1600, 400));
-    Batch head = new Batch(source.signal());
-    source.moveTo(head, 300);
-    source.addAll(head); // a's first 300 spans now come last
-
-    assertThat(exporter.export(source, deadline())).isEqualTo(ExportResult.SUCCESS);
-
-    ExportTraceServiceRequest received = sink.traces().get(0);
-    assertThat(received)
-        .isEqualTo(ExportTraceServiceRequest.parseFrom(OtlpMarshaler.toByteArray(source)));
-    assertThat(received.getResourceSpansList())
-        .extracting(r -> r.getScopeSpans(0).getSpansCount())
-        .containsExactly(400, 900, 400, 300);
   }
 
   @ParameterizedTest
