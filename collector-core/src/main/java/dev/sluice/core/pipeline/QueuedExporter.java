@@ -214,9 +214,20 @@ public final class QueuedExporter {
       ExportResult result;
       try {
         result = exporter.export(batch, System.nanoTime() + timeoutNanos);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | OutOfMemoryError e) {
+        // An OutOfMemoryError that gets here is one the JVM did not end the process for
+        // (-XX:+ExitOnOutOfMemoryError): off-heap memory, such as Netty's direct buffers for the
+        // frames of a send, which frees up as the sends in flight complete. The batch is kept and
+        // retried like any failed send; a consumer thread that died of it would lose the batch and
+        // leave the queue with one consumer less.
         result = ExportResult.retryable("exporter failed: " + e, 0);
         logger.log(Level.WARNING, "Exporter failed unexpectedly", e);
+      } catch (Error e) {
+        // A bug in the exporter: the batch is counted as failed, and the thread goes on with the
+        // next one instead of dying with it.
+        dropped(batch, "exporter failed: " + e);
+        logger.log(Level.SEVERE, "Exporter failed with an error", e);
+        return;
       }
       switch (result.outcome()) {
         case SUCCESS:

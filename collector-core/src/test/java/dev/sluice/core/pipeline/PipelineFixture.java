@@ -3,11 +3,11 @@ package dev.sluice.core.pipeline;
 import dev.sluice.core.component.ComponentId;
 import dev.sluice.core.component.ComponentKind;
 import dev.sluice.core.component.ComponentSettings;
+import dev.sluice.core.component.Exporter;
 import dev.sluice.core.component.ExporterConfig;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.telemetry.MetricRegistry;
-import dev.sluice.core.testkit.RecordingExporter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -21,8 +21,7 @@ final class PipelineFixture {
     return new ComponentSettings(ComponentId.parse(id), kind, metrics);
   }
 
-  QueuedExporter exporter(String id, RecordingExporter exporter, ExporterConfig config)
-      throws Exception {
+  QueuedExporter exporter(String id, Exporter exporter, ExporterConfig config) throws Exception {
     QueuedExporter queued =
         new QueuedExporter(settings(ComponentKind.EXPORTER, id), exporter, config);
     queued.start();

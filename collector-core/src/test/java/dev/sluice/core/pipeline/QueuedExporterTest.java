@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.component.Admission;
 import dev.sluice.core.component.ExportResult;
+import dev.sluice.core.component.Exporter;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.otlp.Batch;
@@ -12,6 +13,7 @@ import dev.sluice.core.testkit.SequencedSpans;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class QueuedExporterTest {
@@ -42,6 +44,60 @@ class QueuedExporterTest {
     assertThat(fixture.prometheus())
         .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 5")
         .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 0");
+  }
+
+  /** Throws {@code errors} from its first calls, then sends as {@code delegate} does. */
+  private static Exporter throwingFirst(Exporter delegate, Error... errors) {
+    AtomicInteger calls = new AtomicInteger();
+    return (batch, deadlineNanos) -> {
+      int call = calls.getAndIncrement();
+      if (call < errors.length) {
+        throw errors[call];
+      }
+      return delegate.export(batch, deadlineNanos);
+    };
+  }
+
+  @Test
+  void retriesASendThatRanOutOfDirectMemoryAndKeepsItsConsumer() throws Exception {
+    RecordingExporter exporter = new RecordingExporter();
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp",
+            throwingFirst(
+                exporter,
+                new OutOfMemoryError("Cannot reserve 2097152 bytes of direct buffer memory")),
+            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+
+    queued.send(spans(5));
+    queued.send(spans(3));
+
+    // One consumer: the second batch is sent by the thread that met the error.
+    assertThat(exporter.awaitDeliveredUnits(8, 10, TimeUnit.SECONDS)).isTrue();
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    assertThat(fixture.prometheus())
+        .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 8")
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 0");
+  }
+
+  @Test
+  void countsABatchWhoseSendFailedWithAnErrorAndGoesOnWithTheNext() throws Exception {
+    RecordingExporter exporter = new RecordingExporter();
+    QueuedExporter queued =
+        fixture.exporter(
+            "otlp",
+            throwingFirst(exporter, new StackOverflowError()),
+            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+
+    queued.send(spans(5));
+    queued.send(spans(3));
+
+    assertThat(exporter.awaitDeliveredUnits(3, 10, TimeUnit.SECONDS)).isTrue();
+    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    assertThat(exporter.attempts()).hasSize(1);
+    assertThat(fixture.prometheus())
+        .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 3")
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 5");
   }
 
   @Test
