@@ -19,6 +19,14 @@ import org.junit.jupiter.api.Test;
 class QueuedExporterTest {
   private final PipelineFixture fixture = new PipelineFixture();
 
+  /** A queue of 10 batches with one consumer, retrying at once. */
+  private QueuedExporter oneConsumer(Exporter exporter) throws Exception {
+    return fixture.exporter(
+        "otlp",
+        exporter,
+        PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+  }
+
   private static SharedBatch spans(int count) {
     return new SharedBatch(Batch.of(SequencedSpans.indexed("a", 0, count)), 1);
   }
@@ -29,11 +37,7 @@ class QueuedExporterTest {
         new RecordingExporter()
             .thenAnswer(
                 ExportResult.retryable("unavailable", 0), ExportResult.retryable("unavailable", 0));
-    QueuedExporter queued =
-        fixture.exporter(
-            "otlp",
-            exporter,
-            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+    QueuedExporter queued = oneConsumer(exporter);
 
     queued.send(spans(5));
 
@@ -46,35 +50,38 @@ class QueuedExporterTest {
         .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 0");
   }
 
-  /** Throws {@code errors} from its first calls, then sends as {@code delegate} does. */
-  private static Exporter throwingFirst(Exporter delegate, Error... errors) {
-    AtomicInteger calls = new AtomicInteger();
-    return (batch, deadlineNanos) -> {
-      int call = calls.getAndIncrement();
-      if (call < errors.length) {
-        throw errors[call];
-      }
-      return delegate.export(batch, deadlineNanos);
-    };
-  }
-
-  @Test
-  void retriesASendThatRanOutOfDirectMemoryAndKeepsItsConsumer() throws Exception {
+  /**
+   * Sends a batch of 5 spans and one of 3 through one consumer whose first send throws {@code
+   * error}, waits until {@code delivered} spans have arrived, stops; returns what was delivered.
+   */
+  private RecordingExporter sendTwoFirstFailingWith(Error error, long delivered) throws Exception {
     RecordingExporter exporter = new RecordingExporter();
-    QueuedExporter queued =
-        fixture.exporter(
-            "otlp",
-            throwingFirst(
-                exporter,
-                new OutOfMemoryError("Cannot reserve 2097152 bytes of direct buffer memory")),
-            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+    AtomicInteger calls = new AtomicInteger();
+    Exporter failingFirst =
+        (batch, deadlineNanos) -> {
+          if (calls.getAndIncrement() == 0) {
+            throw error;
+          }
+          return exporter.export(batch, deadlineNanos);
+        };
+    QueuedExporter queued = oneConsumer(failingFirst);
 
     queued.send(spans(5));
     queued.send(spans(3));
 
     // One consumer: the second batch is sent by the thread that met the error.
-    assertThat(exporter.awaitDeliveredUnits(8, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(exporter.awaitDeliveredUnits(delivered, 10, TimeUnit.SECONDS)).isTrue();
     queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    return exporter;
+  }
+
+  @Test
+  void retriesASendThatRanOutOfDirectMemoryAndKeepsItsConsumer() throws Exception {
+    RecordingExporter exporter =
+        sendTwoFirstFailingWith(
+            new OutOfMemoryError("Cannot reserve 2097152 bytes of direct buffer memory"), 8);
+
+    assertThat(exporter.delivered()).extracting(RecordingExporter.Attempt::units).contains(5L, 3L);
     assertThat(fixture.prometheus())
         .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 8")
         .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 0");
@@ -82,18 +89,8 @@ class QueuedExporterTest {
 
   @Test
   void countsABatchWhoseSendFailedWithAnErrorAndGoesOnWithTheNext() throws Exception {
-    RecordingExporter exporter = new RecordingExporter();
-    QueuedExporter queued =
-        fixture.exporter(
-            "otlp",
-            throwingFirst(exporter, new StackOverflowError()),
-            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+    RecordingExporter exporter = sendTwoFirstFailingWith(new StackOverflowError(), 3);
 
-    queued.send(spans(5));
-    queued.send(spans(3));
-
-    assertThat(exporter.awaitDeliveredUnits(3, 10, TimeUnit.SECONDS)).isTrue();
-    queued.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     assertThat(exporter.attempts()).hasSize(1);
     assertThat(fixture.prometheus())
         .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 3")
@@ -104,11 +101,7 @@ class QueuedExporterTest {
   void dropsAPermanentFailureWithoutRetryAndCountsIt() throws Exception {
     RecordingExporter exporter =
         new RecordingExporter().thenAnswer(ExportResult.permanent("invalid argument"));
-    QueuedExporter queued =
-        fixture.exporter(
-            "otlp",
-            exporter,
-            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+    QueuedExporter queued = oneConsumer(exporter);
 
     queued.send(spans(7));
     assertThat(exporter.awaitAttempts(1, 10, TimeUnit.SECONDS)).isTrue();
@@ -125,11 +118,7 @@ class QueuedExporterTest {
     long askedNanos = TimeUnit.MILLISECONDS.toNanos(300);
     RecordingExporter exporter =
         new RecordingExporter().thenAnswer(ExportResult.retryable("slow down", askedNanos));
-    QueuedExporter queued =
-        fixture.exporter(
-            "otlp",
-            exporter,
-            PipelineFixture.config(PipelineFixture.queue(1, 10), PipelineFixture.fastRetry()));
+    QueuedExporter queued = oneConsumer(exporter);
 
     queued.send(spans(1));
     assertThat(exporter.awaitDeliveredUnits(1, 10, TimeUnit.SECONDS)).isTrue();
