@@ -3,6 +3,7 @@ package dev.sluice.exporter.otlp;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.Exporter;
+import dev.sluice.core.component.Host;
 import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
@@ -49,6 +50,7 @@ final class OtlpGrpcExporter implements Exporter {
   private final ThreadLocal<MarshalContext> contexts = ThreadLocal.withInitial(MarshalContext::new);
   private final Metadata headers = new Metadata();
   private final String compression;
+  private volatile AuthCallCredentials credentials;
 
   OtlpGrpcExporter(ComponentSettings settings, OtlpExporterConfig config) {
     this.config = config;
@@ -71,6 +73,14 @@ final class OtlpGrpcExporter implements Exporter {
 
   @Override
   public void start() {
+    start(Host.NONE);
+  }
+
+  @Override
+  public void start(Host host) {
+    if (config.auth() != null) {
+      credentials = new AuthCallCredentials(host.clientAuthenticator(config.auth()));
+    }
     channel = channel(config);
   }
 
@@ -151,6 +161,9 @@ final class OtlpGrpcExporter implements Exporter {
     }
     if (config.waitForReady()) {
       options = options.withWaitForReady();
+    }
+    if (credentials != null) {
+      options = options.withCallCredentials(credentials);
     }
     ClientCall<MarshaledRequest, byte[]> call =
         channel.newCall(methods.get(batch.signal()), options);
