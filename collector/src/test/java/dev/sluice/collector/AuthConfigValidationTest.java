@@ -146,7 +146,7 @@ class AuthConfigValidationTest {
             "  basicauth/server:",
             "    htpasswd:",
             "      inline: |",
-            "        alice:$6$salt$" + PASSWORD,
+            "        alice:$y$j9T$salt$" + PASSWORD,
             "        bob " + PASSWORD,
             "        carol:{CRYPT}" + PASSWORD,
             "  basicauth/client:",

@@ -12,8 +12,8 @@ import org.springframework.security.crypto.bcrypt.BCrypt;
 /**
  * One user's password hash from an htpasswd file, in the schemes the OpenTelemetry Collector's
  * {@code basicauth} accepts (through go-htpasswd): bcrypt ({@code $2a$}, {@code $2b$}, {@code
- * $2y$}), Apache MD5 ({@code $apr1$}), MD5-crypt ({@code $1$}), {@code {SHA}}, {@code {SSHA}} and
- * plain text. Every check compares in constant time.
+ * $2y$}), Apache MD5 ({@code $apr1$}), MD5-crypt ({@code $1$}), SHA-crypt ({@code $5$}, {@code
+ * $6$}), {@code {SHA}}, {@code {SSHA}} and plain text. Every check compares in constant time.
  */
 interface PasswordHash {
   /** Whether {@code password} has this hash. */
@@ -45,6 +45,9 @@ interface PasswordHash {
     }
     if (hash.startsWith(Md5Crypt.APR1) || hash.startsWith(Md5Crypt.MD5)) {
       return Md5Crypt.parse(hash);
+    }
+    if (hash.startsWith("$5$") || hash.startsWith("$6$")) {
+      return ShaCrypt.parse(hash);
     }
     if (hash.startsWith("{SHA}")) {
       byte[] digest = base64(hash.substring(5), "{SHA}");
