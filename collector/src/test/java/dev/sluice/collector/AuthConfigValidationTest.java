@@ -97,6 +97,30 @@ class AuthConfigValidationTest {
   }
 
   @Test
+  void anAuthSectionNeedsAnAuthenticator() throws Exception {
+    int code =
+        validate(
+            "receivers:",
+            "  otlp:",
+            "    protocols:",
+            "      http:",
+            "        auth:",
+            "exporters:",
+            "  debug:",
+            "service:",
+            "  pipelines:",
+            "    logs:",
+            "      receivers: [otlp]",
+            "      exporters: [debug]");
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString())
+        .contains(
+            ":5:9: receivers.otlp.protocols.http.auth.authenticator: is required: the id of an"
+                + " authenticator extension");
+  }
+
+  @Test
   void aValidAuthConfigurationPasses() throws Exception {
     int code =
         validate(

@@ -111,7 +111,9 @@ final class BearerTokenAuthExtension implements ServerAuthenticator, ClientAuthe
 
   @Override
   public boolean authenticate(RequestHeaders headers) {
-    return tokens.accepts(headers.get(config.header()));
+    TokenSet current = tokens;
+    // Null only before a token file was first read: nothing is accepted yet.
+    return current != null && current.accepts(headers.get(config.header()));
   }
 
   @Override
@@ -126,7 +128,8 @@ final class BearerTokenAuthExtension implements ServerAuthenticator, ClientAuthe
 
   @Override
   public Map<String, String> requestHeaders() {
-    return tokens.clientHeaders();
+    TokenSet current = tokens;
+    return current == null ? Map.of() : current.clientHeaders();
   }
 
   @Override
