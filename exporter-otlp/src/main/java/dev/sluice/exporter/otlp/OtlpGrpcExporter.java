@@ -1,5 +1,6 @@
 package dev.sluice.exporter.otlp;
 
+import dev.sluice.core.component.ClientAuthenticator;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.Exporter;
@@ -79,7 +80,13 @@ final class OtlpGrpcExporter implements Exporter {
   @Override
   public void start(Host host) {
     if (config.auth() != null) {
-      credentials = new AuthCallCredentials(host.clientAuthenticator(config.auth()));
+      ClientAuthenticator authenticator = host.clientAuthenticator(config.auth());
+      // The authenticator's headers replace configured ones of the same name, as over HTTP,
+      // rather than travelling beside them.
+      for (String name : authenticator.requestHeaders().keySet()) {
+        headers.discardAll(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER));
+      }
+      credentials = new AuthCallCredentials(authenticator);
     }
     channel = channel(config);
   }
