@@ -161,6 +161,21 @@ class BearerTokenAuthExtensionTest {
   }
 
   @Test
+  void aMissingTokenFileIsAConfigurationProblem() {
+    Path missing = dir.resolve("missing-token");
+    ConfigProblems problems = new ConfigProblems();
+    fileConfig(missing).validate(problems);
+
+    assertThat(problems.all())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.path()).isEqualTo("filename");
+              assertThat(p.message()).isEqualTo(missing + ": no such file");
+            });
+  }
+
+  @Test
   void needsExactlyOneSourceOfTokens() {
     ConfigProblems none = new ConfigProblems();
     BearerTokenAuthConfig.DEFAULT.validate(none);
