@@ -41,6 +41,12 @@ record Md5Crypt(String magic, String salt, byte[] expected) implements PasswordH
         encode(password.getBytes(StandardCharsets.UTF_8), magic, salt), expected);
   }
 
+  /** A thousand MD5 rounds: worth remembering a success, as for bcrypt. */
+  @Override
+  public boolean slow() {
+    return true;
+  }
+
   /** The 22 characters after the salt, for {@code password}. */
   static byte[] encode(byte[] password, String magic, String saltText) {
     byte[] salt = saltText.getBytes(StandardCharsets.UTF_8);
@@ -65,8 +71,9 @@ record Md5Crypt(String magic, String salt, byte[] expected) implements PasswordH
       }
     }
     byte[] result = md5.digest();
+    // digest() resets it: one instance serves every round.
+    MessageDigest step = md5;
     for (int round = 0; round < ROUNDS; round++) {
-      MessageDigest step = md5();
       boolean odd = (round & 1) != 0;
       step.update(odd ? password : result);
       if (round % 3 != 0) {

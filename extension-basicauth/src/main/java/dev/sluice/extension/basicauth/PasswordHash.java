@@ -19,7 +19,7 @@ interface PasswordHash {
   /** Whether {@code password} has this hash. */
   boolean matches(String password);
 
-  /** Whether checking costs as much as bcrypt's key setup, so that a success is worth caching. */
+  /** Whether checking takes many rounds of hashing, so that a success is worth remembering. */
   default boolean slow() {
     return false;
   }
