@@ -18,10 +18,11 @@ import java.util.stream.Collectors;
  * HTTP Basic authentication (RFC 7617): a server checks {@code Authorization: Basic ...} against
  * its htpasswd users; a client sends its username and password.
  *
- * <p>bcrypt costs tens of milliseconds a check by design, and requests are checked on the servers'
- * event loops. So once a user's password has passed its hash, a SHA-256 of it is remembered (one
- * per user, bounded by the htpasswd file) and the user's later requests are compared with that, in
- * constant time; a password that does not match it goes through the full hash again.
+ * <p>bcrypt costs milliseconds to a second a check by design (SHA-crypt and MD5-crypt less, by
+ * their rounds), and requests are checked on the servers' event loops. So once a user's password
+ * has passed such a hash, a SHA-256 of it is remembered (one per user, bounded by the htpasswd
+ * file) and the user's later requests are compared with that, in constant time; a password that
+ * does not match it goes through the full hash again.
  */
 final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticator {
   private static final String SCHEME = "Basic";
