@@ -139,6 +139,22 @@ class BasicAuthExtensionTest {
   }
 
   @Test
+  void anHtpasswdFileOverTheLimitIsRefusedUnread() throws IOException {
+    Path big = dir.resolve("htpasswd");
+    Files.write(big, new byte[(int) HtpasswdUsers.MAX_FILE_BYTES + 1]);
+    ConfigProblems problems = new ConfigProblems();
+    new BasicAuthConfig(new BasicAuthConfig.Htpasswd(big.toString(), ""), null).validate(problems);
+
+    assertThat(problems.all())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.path()).isEqualTo("htpasswd.file");
+              assertThat(p.message()).contains("larger than " + HtpasswdUsers.MAX_FILE_BYTES);
+            });
+  }
+
+  @Test
   void validationWantsOneSideAndAUsername() {
     ConfigProblems neither = new ConfigProblems();
     new BasicAuthConfig(null, null).validate(neither);

@@ -176,6 +176,23 @@ class BearerTokenAuthExtensionTest {
   }
 
   @Test
+  void aTokenFileOverTheLimitIsRefusedUnread() throws IOException {
+    Path big = dir.resolve("big-token");
+    Files.write(big, new byte[TokenSet.MAX_FILE_BYTES + 1]);
+    Path limit = dir.resolve("limit-token");
+    Files.writeString(limit, "x".repeat(TokenSet.MAX_FILE_BYTES));
+    ConfigProblems problems = new ConfigProblems();
+    fileConfig(big).validate(problems);
+    ConfigProblems atLimit = new ConfigProblems();
+    fileConfig(limit).validate(atLimit);
+
+    assertThat(problems.all())
+        .singleElement()
+        .satisfies(p -> assertThat(p.message()).contains("larger than 65536 bytes"));
+    assertThat(atLimit.all()).isEmpty();
+  }
+
+  @Test
   void needsExactlyOneSourceOfTokens() {
     ConfigProblems none = new ConfigProblems();
     BearerTokenAuthConfig.DEFAULT.validate(none);
