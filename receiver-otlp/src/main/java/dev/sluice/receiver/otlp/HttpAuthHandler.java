@@ -32,31 +32,32 @@ import io.netty.util.ReferenceCountUtil;
 final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
   private final ServerAuthenticator authenticator;
   private final MetricRegistry.Counter refused;
-  private final boolean corsPreflights;
+  private final Cors cors;
 
-  /** Makes each connection's handler; shared by the server. */
-  record Factory(
-      ServerAuthenticator authenticator, MetricRegistry.Counter refused, boolean corsPreflights) {
+  /**
+   * Makes each connection's handler; shared by the server. {@code cors} (null when CORS is off)
+   * lets preflights through and puts its headers on refusals, so that a browser can read them.
+   */
+  record Factory(ServerAuthenticator authenticator, MetricRegistry.Counter refused, Cors cors) {
     HttpAuthHandler newHandler() {
-      return new HttpAuthHandler(authenticator, refused, corsPreflights);
+      return new HttpAuthHandler(authenticator, refused, cors);
     }
   }
 
   /** Whether the contents of a refused request are still arriving, to be dropped. */
   private boolean discarding;
 
-  HttpAuthHandler(
-      ServerAuthenticator authenticator, MetricRegistry.Counter refused, boolean corsPreflights) {
+  HttpAuthHandler(ServerAuthenticator authenticator, MetricRegistry.Counter refused, Cors cors) {
     this.authenticator = authenticator;
     this.refused = refused;
-    this.corsPreflights = corsPreflights;
+    this.cors = cors;
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object message) {
     if (message instanceof HttpRequest request) {
       HttpHeaders headers = request.headers();
-      boolean preflight = corsPreflights && HttpMethod.OPTIONS.equals(request.method());
+      boolean preflight = cors != null && HttpMethod.OPTIONS.equals(request.method());
       if (preflight || authenticator.authenticate(headers::get)) {
         discarding = false;
         ctx.fireChannelRead(message);
@@ -65,7 +66,10 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
       refused.increment();
       discarding = !(message instanceof LastHttpContent);
       ReferenceCountUtil.release(message);
-      refuse(ctx, OtlpHttpHandler.mediaType(headers.get(HttpHeaderNames.CONTENT_TYPE)));
+      refuse(
+          ctx,
+          OtlpHttpHandler.mediaType(headers.get(HttpHeaderNames.CONTENT_TYPE)),
+          headers.get(HttpHeaderNames.ORIGIN));
       return;
     }
     if (discarding && message instanceof HttpContent) {
@@ -76,17 +80,21 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
     ctx.fireChannelRead(message);
   }
 
-  private void refuse(ChannelHandlerContext ctx, String contentType) {
+  private void refuse(ChannelHandlerContext ctx, String contentType, String origin) {
     OtlpHttpHandler.Answer answer =
         OtlpHttpHandler.Answer.error(
             HttpResponseStatus.UNAUTHORIZED,
             RpcStatus.UNAUTHENTICATED,
             authenticator.refusal(),
             OtlpHttpHandler.JSON.equals(contentType));
+    if (cors != null && origin != null) {
+      cors.allow(origin, answer.headers);
+    }
     FullHttpResponse response =
         new DefaultFullHttpResponse(
             HttpVersion.HTTP_1_1, answer.status, Unpooled.wrappedBuffer(answer.body));
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType);
+    answer.headers.forEach(response.headers()::set);
     response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, authenticator.challenge());
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body.length);
     // The body is not read, so the connection cannot carry another request.

@@ -31,7 +31,7 @@ final class ReceiverAuth {
           new HttpAuthHandler.Factory(
               host.serverAuthenticator(auth),
               refused(settings, "http"),
-              httpConfig.cors() != null));
+              httpConfig.cors() == null ? null : new Cors(httpConfig.cors())));
     }
   }
 

@@ -256,6 +256,17 @@ class ReceiverAuthTest {
     assertThat(authenticator.checks).hasValue(0);
   }
 
+  @Test
+  void aRefusalCarriesTheCorsHeadersSoThatTheBrowserCanReadIt() throws Exception {
+    try (Socket socket = connect()) {
+      send(socket, head("/v1/traces", 0, "Origin: https://web.example"), new byte[0]);
+
+      assertThat(readHead(socket.getInputStream()))
+          .startsWith("HTTP/1.1 401 ")
+          .containsIgnoringCase("access-control-allow-origin: https://web.example");
+    }
+  }
+
   private Socket connect() throws Exception {
     Socket socket = new Socket("127.0.0.1", receiver.httpPort());
     socket.setSoTimeout(SOCKET_TIMEOUT_MILLIS);
