@@ -33,6 +33,12 @@ final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticat
   private final Map<String, byte[]> verified = new ConcurrentHashMap<>();
   private volatile Map<String, PasswordHash> users = Map.of();
 
+  /**
+   * A hash checked for names that are not users, so that an unknown name costs what a wrong
+   * password does and the answer's time does not tell which names exist.
+   */
+  private volatile PasswordHash decoy = new PasswordHash.Plain(Secrets.digest(""));
+
   BasicAuthExtension(BasicAuthConfig config) {
     this.config = config;
     BasicAuthConfig.ClientAuth client = config.clientAuth();
@@ -64,6 +70,11 @@ final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticat
                   .collect(Collectors.joining("; ")));
     }
     users = loaded;
+    decoy =
+        loaded.values().stream()
+            .filter(PasswordHash::slow)
+            .findFirst()
+            .orElse(loaded.values().iterator().next());
   }
 
   @Override
@@ -91,6 +102,7 @@ final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticat
     String password = credentials.substring(colon + 1);
     PasswordHash hash = users.get(user);
     if (hash == null) {
+      decoy.matches(password);
       return false;
     }
     byte[] digest = Secrets.digest(password);
