@@ -18,6 +18,7 @@ import dev.sluice.core.component.ExporterConfig;
 import dev.sluice.core.component.ExporterFactory;
 import dev.sluice.core.component.Extension;
 import dev.sluice.core.component.ExtensionFactory;
+import dev.sluice.core.component.Host;
 import dev.sluice.core.component.Lifecycle;
 import dev.sluice.core.component.Processor;
 import dev.sluice.core.component.ProcessorFactory;
@@ -172,6 +173,7 @@ public final class Collector implements CollectorStatus {
    * failure, stops what was started and throws.
    */
   public void start() throws Exception {
+    Host host = Host.of(extensions);
     try {
       for (Extension extension : extensions.values()) {
         extension.start();
@@ -184,7 +186,7 @@ public final class Collector implements CollectorStatus {
                 new Endpoint(telemetry.metricsHost(), telemetry.metricsPort()), metrics);
       }
       for (QueuedExporter exporter : exporters.values()) {
-        exporter.start();
+        exporter.start(host);
         startedExporters.add(exporter);
       }
       for (Processor processor : processors) {
@@ -192,7 +194,7 @@ public final class Collector implements CollectorStatus {
         startedProcessors.add(processor);
       }
       for (Receiver receiver : receivers.values()) {
-        receiver.start();
+        receiver.start(host);
         startedReceivers.add(receiver);
       }
     } catch (Exception | Error e) {

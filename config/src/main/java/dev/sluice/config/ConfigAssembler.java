@@ -41,6 +41,7 @@ final class ConfigAssembler {
     final Location location;
     final ComponentFactory<?> factory;
     final ComponentConfig config;
+    final ConfigNode node;
     boolean used;
 
     Declared(
@@ -48,12 +49,14 @@ final class ConfigAssembler {
         String path,
         Location location,
         ComponentFactory<?> factory,
-        ComponentConfig config) {
+        ComponentConfig config,
+        ConfigNode node) {
       this.id = id;
       this.path = path;
       this.location = location;
       this.factory = factory;
       this.config = config;
+      this.node = node;
     }
   }
 
@@ -156,6 +159,7 @@ final class ConfigAssembler {
         extensionIds.add(dcl.id);
       }
     }
+    checkAuthReferences(extensionIds);
     d.throwIfErrors();
 
     Map<ComponentKind, List<ConfiguredComponent>> components = new EnumMap<>(ComponentKind.class);
@@ -184,6 +188,25 @@ final class ConfigAssembler {
         extensionIds,
         telemetry,
         d.warnings());
+  }
+
+  /**
+   * Checks the {@code auth.authenticator} of every receiver and exporter that a pipeline uses (the
+   * others are not started, as in the OpenTelemetry Collector).
+   */
+  private void checkAuthReferences(List<ComponentId> listed) {
+    Map<ComponentId, ComponentConfig> extensions = new LinkedHashMap<>();
+    declared.get(ComponentKind.EXTENSION).forEach((id, dcl) -> extensions.put(id, dcl.config));
+    AuthReferenceCheck check =
+        new AuthReferenceCheck(
+            extensions, Set.copyOf(listed), id -> canonical(ComponentKind.EXTENSION, id), d);
+    for (ComponentKind kind : List.of(ComponentKind.RECEIVER, ComponentKind.EXPORTER)) {
+      for (Declared dcl : declared.get(kind).values()) {
+        if (dcl.used) {
+          check.check(dcl.config, dcl.node, dcl.location, dcl.path);
+        }
+      }
+    }
   }
 
   /** The entry's value as a mapping: empty for null, null (after an error) for anything else. */
@@ -239,7 +262,9 @@ final class ConfigAssembler {
       }
       declared
           .get(kind)
-          .put(canonical, new Declared(canonical, path, e.keyLocation(), factory, config));
+          .put(
+              canonical,
+              new Declared(canonical, path, e.keyLocation(), factory, config, e.value()));
     }
   }
 

@@ -42,6 +42,9 @@ final class Diagnostics {
   }
 
   static String join(String path, String key) {
+    if (key.isEmpty()) {
+      return path;
+    }
     return path.isEmpty() ? key : path + "." + key;
   }
 }

@@ -9,6 +9,14 @@ public interface Lifecycle {
   default void start() throws Exception {}
 
   /**
+   * Starts the component with access to the running extensions (its authenticator, for one).
+   * Components that need none keep {@link #start()}; the collector calls this one.
+   */
+  default void start(Host host) throws Exception {
+    start();
+  }
+
+  /**
    * Stops the component, finishing what it holds (flushing, draining) until {@code deadlineNanos}
    * (a {@link System#nanoTime()} value); anything left then is dropped and counted.
    */

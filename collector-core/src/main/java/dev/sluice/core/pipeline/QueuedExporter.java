@@ -4,6 +4,7 @@ import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.Exporter;
 import dev.sluice.core.component.ExporterConfig;
+import dev.sluice.core.component.Host;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.otlp.Batch;
@@ -82,7 +83,12 @@ public final class QueuedExporter {
   }
 
   public void start() throws Exception {
-    exporter.start();
+    start(Host.NONE);
+  }
+
+  /** Starts the exporter with the running extensions, then the queue's consumers. */
+  public void start(Host host) throws Exception {
+    exporter.start(host);
     if (!queueConfig.enabled()) {
       return;
     }

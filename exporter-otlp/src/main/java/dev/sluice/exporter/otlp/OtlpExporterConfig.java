@@ -1,5 +1,8 @@
 package dev.sluice.exporter.otlp;
 
+import dev.sluice.core.component.AuthConfig;
+import dev.sluice.core.component.AuthReference;
+import dev.sluice.core.component.AuthSide;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.ExporterConfig;
 import dev.sluice.core.component.GoDuration;
@@ -8,6 +11,8 @@ import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.component.TlsClientConfig;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,6 +27,7 @@ import java.util.Set;
  * @param compressionParams the compression's level
  * @param balancerName {@code round_robin} or {@code pick_first}
  * @param authority overrides the {@code :authority} header, empty for the endpoint's host
+ * @param auth the authenticator that adds credentials to each call, off unless present
  */
 public record OtlpExporterConfig(
     String endpoint,
@@ -35,7 +41,8 @@ public record OtlpExporterConfig(
     @OptionalSection Keepalive keepalive,
     String balancerName,
     String authority,
-    boolean waitForReady)
+    boolean waitForReady,
+    @OptionalSection AuthConfig auth)
     implements ExporterConfig {
   public static final OtlpExporterConfig DEFAULT =
       new OtlpExporterConfig(
@@ -50,9 +57,47 @@ public record OtlpExporterConfig(
           Keepalive.DEFAULT,
           "round_robin",
           "",
-          false);
+          false,
+          AuthConfig.DEFAULT);
 
   private static final Set<String> COMPRESSIONS = Set.of("gzip", "zstd", "none", "");
+
+  /** An exporter without an authenticator. */
+  public OtlpExporterConfig(
+      String endpoint,
+      TlsClientConfig tls,
+      Map<String, String> headers,
+      String compression,
+      CompressionParams compressionParams,
+      Duration timeout,
+      QueueConfig sendingQueue,
+      RetryConfig retryOnFailure,
+      Keepalive keepalive,
+      String balancerName,
+      String authority,
+      boolean waitForReady) {
+    this(
+        endpoint,
+        tls,
+        headers,
+        compression,
+        compressionParams,
+        timeout,
+        sendingQueue,
+        retryOnFailure,
+        keepalive,
+        balancerName,
+        authority,
+        waitForReady,
+        null);
+  }
+
+  @Override
+  public List<AuthReference> authReferences() {
+    List<AuthReference> references = new ArrayList<>();
+    AuthConfig.reference(auth, "auth", AuthSide.CLIENT, references);
+    return references;
+  }
 
   /** Client keepalive pings; 0 leaves them off. */
   public record Keepalive(Duration time, Duration timeout, boolean permitWithoutStream) {
@@ -85,6 +130,9 @@ public record OtlpExporterConfig(
     if (!Set.of("round_robin", "pick_first").contains(balancerName)) {
       problems.add(
           "balancer_name", "must be round_robin or pick_first, was \"" + balancerName + "\"");
+    }
+    if (auth != null) {
+      auth.validate(problems.under("auth"));
     }
   }
 

@@ -1,8 +1,10 @@
 package dev.sluice.exporter.otlp;
 
+import dev.sluice.core.component.ClientAuthenticator;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.Exporter;
+import dev.sluice.core.component.Host;
 import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
@@ -49,6 +51,7 @@ final class OtlpGrpcExporter implements Exporter {
   private final ThreadLocal<MarshalContext> contexts = ThreadLocal.withInitial(MarshalContext::new);
   private final Metadata headers = new Metadata();
   private final String compression;
+  private volatile AuthCallCredentials credentials;
 
   OtlpGrpcExporter(ComponentSettings settings, OtlpExporterConfig config) {
     this.config = config;
@@ -71,6 +74,20 @@ final class OtlpGrpcExporter implements Exporter {
 
   @Override
   public void start() {
+    start(Host.NONE);
+  }
+
+  @Override
+  public void start(Host host) {
+    if (config.auth() != null) {
+      ClientAuthenticator authenticator = host.clientAuthenticator(config.auth());
+      // The authenticator's headers replace configured ones of the same name, as over HTTP,
+      // rather than travelling beside them.
+      for (String name : authenticator.requestHeaders().keySet()) {
+        headers.discardAll(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER));
+      }
+      credentials = new AuthCallCredentials(authenticator);
+    }
     channel = channel(config);
   }
 
@@ -151,6 +168,9 @@ final class OtlpGrpcExporter implements Exporter {
     }
     if (config.waitForReady()) {
       options = options.withWaitForReady();
+    }
+    if (credentials != null) {
+      options = options.withCallCredentials(credentials);
     }
     ClientCall<MarshaledRequest, byte[]> call =
         channel.newCall(methods.get(batch.signal()), options);

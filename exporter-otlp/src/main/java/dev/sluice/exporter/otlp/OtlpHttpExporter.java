@@ -1,14 +1,17 @@
 package dev.sluice.exporter.otlp;
 
+import dev.sluice.core.component.ClientAuthenticator;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.Exporter;
+import dev.sluice.core.component.Host;
 import dev.sluice.core.json.OtlpJsonEncoder;
 import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.MarshalContext;
 import dev.sluice.core.otlp.OtlpMarshaler;
 import dev.sluice.core.otlp.Signal;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.FullHttpRequest;
 import java.io.IOException;
 import java.net.URI;
 import java.util.EnumMap;
@@ -35,6 +38,7 @@ final class OtlpHttpExporter implements Exporter {
       ThreadLocal.withInitial(OtlpJsonEncoder::new);
   private final ThreadLocal<HttpBodyCompressor> compressors;
   private volatile Client client;
+  private volatile ClientAuthenticator authenticator;
 
   /** The client and, by signal ordinal, each signal's route; made by {@link #start}. */
   private record Client(NettyHttpClient http, NettyHttpClient.Route[] routes) {}
@@ -58,6 +62,14 @@ final class OtlpHttpExporter implements Exporter {
 
   @Override
   public void start() throws IOException {
+    start(Host.NONE);
+  }
+
+  @Override
+  public void start(Host host) throws IOException {
+    if (config.auth() != null) {
+      authenticator = host.clientAuthenticator(config.auth());
+    }
     boolean https = urls.values().stream().anyMatch(u -> "https".equals(u.getScheme()));
     NettyHttpClient http =
         new NettyHttpClient(
@@ -106,11 +118,13 @@ final class OtlpHttpExporter implements Exporter {
     // No copy: the buffer is this thread's, and send() returns once Netty is done with it.
     NettyHttpClient.Route route = current.routes()[batch.signal().ordinal()];
     NettyHttpClient.Response response;
+    FullHttpRequest request = route.post(Unpooled.wrappedBuffer(body, 0, length));
+    ClientAuthenticator auth = authenticator;
+    if (auth != null) {
+      auth.requestHeaders().forEach(request.headers()::set);
+    }
     try {
-      response =
-          current
-              .http()
-              .send(route, route.post(Unpooled.wrappedBuffer(body, 0, length)), deadlineNanos);
+      response = current.http().send(route, request, deadlineNanos);
     } catch (TimeoutException e) {
       return ExportResult.retryable("no answer before the deadline", 0);
     } catch (NettyHttpClient.ResponseTooLargeException e) {

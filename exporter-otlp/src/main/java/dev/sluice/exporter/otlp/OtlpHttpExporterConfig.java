@@ -1,8 +1,12 @@
 package dev.sluice.exporter.otlp;
 
+import dev.sluice.core.component.AuthConfig;
+import dev.sluice.core.component.AuthReference;
+import dev.sluice.core.component.AuthSide;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.ExporterConfig;
 import dev.sluice.core.component.GoDuration;
+import dev.sluice.core.component.OptionalSection;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.component.TlsClientConfig;
@@ -10,6 +14,8 @@ import dev.sluice.core.otlp.Signal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -25,6 +31,7 @@ import java.util.Set;
  * @param encoding {@code proto} or {@code json}
  * @param compression {@code gzip}, {@code zstd}, {@code deflate} or {@code none}
  * @param compressionParams the compression's level
+ * @param auth the authenticator that adds credentials to each request, off unless present
  */
 public record OtlpHttpExporterConfig(
     String endpoint,
@@ -38,7 +45,8 @@ public record OtlpHttpExporterConfig(
     Map<String, String> headers,
     Duration timeout,
     QueueConfig sendingQueue,
-    RetryConfig retryOnFailure)
+    RetryConfig retryOnFailure,
+    @OptionalSection AuthConfig auth)
     implements ExporterConfig {
   public static final OtlpHttpExporterConfig DEFAULT =
       new OtlpHttpExporterConfig(
@@ -53,9 +61,47 @@ public record OtlpHttpExporterConfig(
           Map.of(),
           Duration.ofSeconds(30),
           QueueConfig.DEFAULT,
-          RetryConfig.DEFAULT);
+          RetryConfig.DEFAULT,
+          AuthConfig.DEFAULT);
 
   private static final Set<String> COMPRESSIONS = Set.of("gzip", "zstd", "deflate", "none", "");
+
+  /** An exporter without an authenticator. */
+  public OtlpHttpExporterConfig(
+      String endpoint,
+      String tracesEndpoint,
+      String metricsEndpoint,
+      String logsEndpoint,
+      String encoding,
+      String compression,
+      CompressionParams compressionParams,
+      TlsClientConfig tls,
+      Map<String, String> headers,
+      Duration timeout,
+      QueueConfig sendingQueue,
+      RetryConfig retryOnFailure) {
+    this(
+        endpoint,
+        tracesEndpoint,
+        metricsEndpoint,
+        logsEndpoint,
+        encoding,
+        compression,
+        compressionParams,
+        tls,
+        headers,
+        timeout,
+        sendingQueue,
+        retryOnFailure,
+        null);
+  }
+
+  @Override
+  public List<AuthReference> authReferences() {
+    List<AuthReference> references = new ArrayList<>();
+    AuthConfig.reference(auth, "auth", AuthSide.CLIENT, references);
+    return references;
+  }
 
   /** The URL requests of this signal go to. */
   URI url(Signal signal) {
@@ -107,6 +153,9 @@ public record OtlpHttpExporterConfig(
     }
     sendingQueue.validate(problems.under("sending_queue"));
     retryOnFailure.validate(problems.under("retry_on_failure"));
+    if (auth != null) {
+      auth.validate(problems.under("auth"));
+    }
   }
 
   private static void validateUrl(String url, String key, ConfigProblems problems) {

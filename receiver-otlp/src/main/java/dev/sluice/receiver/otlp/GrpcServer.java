@@ -50,11 +50,17 @@ final class GrpcServer {
 
   private final GrpcServerConfig config;
   private final RequestHandler handler;
+  private GrpcAuthInterceptor auth;
   private Server server;
 
   GrpcServer(GrpcServerConfig config, RequestHandler handler) {
     this.config = config;
     this.handler = handler;
+  }
+
+  /** Checks every call with {@code auth} before it starts; call before {@link #start}. */
+  void authenticate(GrpcAuthInterceptor auth) {
+    this.auth = auth;
   }
 
   void start() throws IOException {
@@ -77,6 +83,9 @@ final class GrpcServer {
                 : InternalProtocolNegotiators.serverTls(sslContext(config.tls()))));
     for (Signal signal : Signal.values()) {
       builder.addService(service(signal));
+    }
+    if (auth != null) {
+      builder.intercept(auth);
     }
     server = builder.build().start();
   }

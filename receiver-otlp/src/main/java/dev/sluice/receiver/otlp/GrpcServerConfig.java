@@ -1,5 +1,6 @@
 package dev.sluice.receiver.otlp;
 
+import dev.sluice.core.component.AuthConfig;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.Endpoint;
 import dev.sluice.core.component.OptionalSection;
@@ -16,6 +17,7 @@ import java.time.Duration;
  * @param maxConcurrentStreams concurrent calls per connection; 0 is no limit
  * @param keepalive HTTP/2 keepalive and connection ageing
  * @param includeMetadata accepted for compatibility; request metadata is not passed on
+ * @param auth the authenticator that checks each call's metadata, off unless present
  */
 public record GrpcServerConfig(
     String endpoint,
@@ -24,10 +26,38 @@ public record GrpcServerConfig(
     int maxRecvMsgSizeMib,
     int maxConcurrentStreams,
     Keepalive keepalive,
-    boolean includeMetadata) {
+    boolean includeMetadata,
+    @OptionalSection AuthConfig auth) {
   public static final GrpcServerConfig DEFAULT =
       new GrpcServerConfig(
-          "localhost:4317", "tcp", TlsServerConfig.DEFAULT, 4, 0, Keepalive.DEFAULT, false);
+          "localhost:4317",
+          "tcp",
+          TlsServerConfig.DEFAULT,
+          4,
+          0,
+          Keepalive.DEFAULT,
+          false,
+          AuthConfig.DEFAULT);
+
+  /** A server without authentication. */
+  public GrpcServerConfig(
+      String endpoint,
+      String transport,
+      TlsServerConfig tls,
+      int maxRecvMsgSizeMib,
+      int maxConcurrentStreams,
+      Keepalive keepalive,
+      boolean includeMetadata) {
+    this(
+        endpoint,
+        transport,
+        tls,
+        maxRecvMsgSizeMib,
+        maxConcurrentStreams,
+        keepalive,
+        includeMetadata,
+        null);
+  }
 
   /** {@code keepalive}: server parameters and the enforcement policy for clients' pings. */
   public record Keepalive(
@@ -68,6 +98,9 @@ public record GrpcServerConfig(
     }
     if (maxConcurrentStreams < 0) {
       problems.add("max_concurrent_streams", "must not be negative, was " + maxConcurrentStreams);
+    }
+    if (auth != null) {
+      auth.validate(problems.under("auth"));
     }
   }
 }

@@ -36,6 +36,7 @@ import javax.net.ssl.SSLException;
 final class HttpServer {
   private final HttpServerConfig config;
   private final RequestHandler handler;
+  private HttpAuthHandler.Factory auth;
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private OtlpHttpHandler.Routes routes;
   private EventLoopGroup group;
@@ -44,6 +45,11 @@ final class HttpServer {
   HttpServer(HttpServerConfig config, RequestHandler handler) {
     this.config = config;
     this.handler = handler;
+  }
+
+  /** Checks every request with {@code auth} before its body is read; call before {@link #start}. */
+  void authenticate(HttpAuthHandler.Factory auth) {
+    this.auth = auth;
   }
 
   void start() throws InterruptedException, SSLException {
@@ -68,6 +74,9 @@ final class HttpServer {
                     }
                     pipeline.addLast(new HttpServerCodec());
                     pipeline.addLast(new RequestTracker());
+                    if (auth != null) {
+                      pipeline.addLast(auth.newHandler());
+                    }
                     pipeline.addLast(new BoundedBodyAggregator(config.maxRequestBodySize()));
                     pipeline.addLast(new OtlpHttpHandler(routes));
                   }

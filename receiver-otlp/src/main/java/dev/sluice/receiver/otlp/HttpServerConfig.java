@@ -1,5 +1,6 @@
 package dev.sluice.receiver.otlp;
 
+import dev.sluice.core.component.AuthConfig;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.Endpoint;
 import dev.sluice.core.component.OptionalSection;
@@ -19,6 +20,7 @@ import java.util.List;
  * @param tracesUrlPath the path for traces, {@code /v1/traces}
  * @param metricsUrlPath the path for metrics, {@code /v1/metrics}
  * @param logsUrlPath the path for logs, {@code /v1/logs}
+ * @param auth the authenticator that checks each request's headers, off unless present
  */
 public record HttpServerConfig(
     String endpoint,
@@ -28,7 +30,8 @@ public record HttpServerConfig(
     boolean includeMetadata,
     String tracesUrlPath,
     String metricsUrlPath,
-    String logsUrlPath) {
+    String logsUrlPath,
+    @OptionalSection AuthConfig auth) {
   public static final HttpServerConfig DEFAULT =
       new HttpServerConfig(
           "localhost:4318",
@@ -38,7 +41,30 @@ public record HttpServerConfig(
           false,
           "/v1/traces",
           "/v1/metrics",
-          "/v1/logs");
+          "/v1/logs",
+          AuthConfig.DEFAULT);
+
+  /** A server without authentication. */
+  public HttpServerConfig(
+      String endpoint,
+      TlsServerConfig tls,
+      Cors cors,
+      long maxRequestBodySize,
+      boolean includeMetadata,
+      String tracesUrlPath,
+      String metricsUrlPath,
+      String logsUrlPath) {
+    this(
+        endpoint,
+        tls,
+        cors,
+        maxRequestBodySize,
+        includeMetadata,
+        tracesUrlPath,
+        metricsUrlPath,
+        logsUrlPath,
+        null);
+  }
 
   /**
    * CORS: origins allowed (exact, or with {@code *} wildcards), extra request headers allowed
@@ -59,6 +85,9 @@ public record HttpServerConfig(
     validatePath(tracesUrlPath, "traces_url_path", problems);
     validatePath(metricsUrlPath, "metrics_url_path", problems);
     validatePath(logsUrlPath, "logs_url_path", problems);
+    if (auth != null) {
+      auth.validate(problems.under("auth"));
+    }
   }
 
   private static void validatePath(String path, String key, ConfigProblems problems) {

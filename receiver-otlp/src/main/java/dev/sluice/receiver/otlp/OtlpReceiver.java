@@ -2,6 +2,7 @@ package dev.sluice.receiver.otlp;
 
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.Endpoint;
+import dev.sluice.core.component.Host;
 import dev.sluice.core.component.Receiver;
 import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.otlp.Signal;
@@ -23,6 +24,7 @@ public final class OtlpReceiver implements Receiver {
   static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
   private final OtlpReceiverConfig config;
+  private final ComponentSettings settings;
   private final Logger logger;
   private final GrpcServer grpc;
   private final HttpServer http;
@@ -32,6 +34,7 @@ public final class OtlpReceiver implements Receiver {
       OtlpReceiverConfig config,
       Map<Signal, RequestConsumer> consumers) {
     this.config = config;
+    this.settings = settings;
     this.logger = settings.logger();
     GrpcServerConfig grpcConfig = config.protocols().grpc();
     this.grpc =
@@ -53,6 +56,12 @@ public final class OtlpReceiver implements Receiver {
 
   @Override
   public void start() throws Exception {
+    start(Host.NONE);
+  }
+
+  @Override
+  public void start(Host host) throws Exception {
+    ReceiverAuth.install(settings, config, host, grpc, http);
     if (grpc != null) {
       grpc.start();
       logger.info(

@@ -1,8 +1,13 @@
 package dev.sluice.receiver.otlp;
 
+import dev.sluice.core.component.AuthConfig;
+import dev.sluice.core.component.AuthReference;
+import dev.sluice.core.component.AuthSide;
 import dev.sluice.core.component.ComponentConfig;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.OptionalSection;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The {@code otlp} receiver's configuration, with the OpenTelemetry Collector's keys: a protocol is
@@ -15,6 +20,20 @@ public record OtlpReceiverConfig(Protocols protocols) implements ComponentConfig
   /** The protocols served; a missing section is null. */
   public record Protocols(
       @OptionalSection GrpcServerConfig grpc, @OptionalSection HttpServerConfig http) {}
+
+  @Override
+  public List<AuthReference> authReferences() {
+    List<AuthReference> references = new ArrayList<>();
+    if (protocols != null && protocols.grpc() != null) {
+      AuthConfig.reference(
+          protocols.grpc().auth(), "protocols.grpc.auth", AuthSide.SERVER, references);
+    }
+    if (protocols != null && protocols.http() != null) {
+      AuthConfig.reference(
+          protocols.http().auth(), "protocols.http.auth", AuthSide.SERVER, references);
+    }
+    return references;
+  }
 
   @Override
   public void validate(ConfigProblems problems) {
