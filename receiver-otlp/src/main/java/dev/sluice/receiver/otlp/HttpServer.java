@@ -1,7 +1,8 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.core.component.Endpoint;
-import dev.sluice.core.component.TlsServerConfig;
+import dev.sluice.core.tls.TlsLoader;
+import dev.sluice.core.tls.TlsMaterial;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -18,11 +19,12 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import java.io.File;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLException;
+import java.util.logging.Logger;
 
 /**
  * The OTLP/HTTP server: Netty's HTTP/1.1 codec, a body aggregator bounded by {@code
@@ -40,14 +42,19 @@ final class HttpServer {
   private OtlpHttpHandler.Routes routes;
   private EventLoopGroup group;
   private Channel channel;
+  private TlsMaterial tls;
 
   HttpServer(HttpServerConfig config, RequestHandler handler) {
     this.config = config;
     this.handler = handler;
   }
 
-  void start() throws InterruptedException, SSLException {
-    SslContext ssl = config.tls() == null ? null : sslContext(config.tls());
+  /** Starts listening; a {@code tls} section that cannot be loaded fails with what is wrong. */
+  void start(Logger logger) throws InterruptedException, IOException {
+    if (config.tls() != null) {
+      tls = TlsLoader.server(config.tls(), logger);
+    }
+    SslContext ssl = tls == null ? null : sslContext(tls);
     routes = new OtlpHttpHandler.Routes(config, handler);
     group =
         new MultiThreadIoEventLoopGroup(
@@ -76,11 +83,15 @@ final class HttpServer {
     channel = bootstrap.bind(address).sync().channel();
   }
 
-  private static SslContext sslContext(TlsServerConfig tls) throws SSLException {
+  /** Netty's context over the loaded material; a configured cipher_suites replaces its defaults. */
+  private static SslContext sslContext(TlsMaterial tls) throws IOException {
     SslContextBuilder ssl =
-        SslContextBuilder.forServer(new File(tls.certFile()), new File(tls.keyFile()));
-    if (!tls.clientCaFile().isEmpty()) {
-      ssl.trustManager(new File(tls.clientCaFile())).clientAuth(ClientAuth.REQUIRE);
+        SslContextBuilder.forServer(tls.keyManagers()).protocols(tls.protocols());
+    if (tls.cipherSuites() != null) {
+      ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
+    }
+    if (tls.clientCertificateRequired()) {
+      ssl.trustManager(tls.trustManagers()).clientAuth(ClientAuth.REQUIRE);
     }
     return ssl.build();
   }
@@ -91,6 +102,9 @@ final class HttpServer {
 
   /** Stops as the class comment says; once only (a second call returns at once). */
   void shutdown(long deadlineNanos) throws InterruptedException {
+    if (tls != null) {
+      tls.close();
+    }
     if (group == null || group.isShuttingDown()) {
       return;
     }

@@ -54,13 +54,13 @@ public final class OtlpReceiver implements Receiver {
   @Override
   public void start() throws Exception {
     if (grpc != null) {
-      grpc.start();
+      grpc.start(logger);
       logger.info(
           "OTLP gRPC receiver listening on "
               + bound(config.protocols().grpc().endpoint(), grpc.port()));
     }
     if (http != null) {
-      http.start();
+      http.start(logger);
       logger.info(
           "OTLP/HTTP receiver listening on "
               + bound(config.protocols().http().endpoint(), http.port()));

@@ -1,0 +1,83 @@
+package dev.sluice.core.tls;
+
+import dev.sluice.core.component.TlsClientConfig;
+import dev.sluice.core.component.TlsServerConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Logger;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.TrustManager;
+
+/**
+ * The one place a {@code tls} section becomes TLS material, for servers (receivers) and clients
+ * (exporters) alike, whichever Netty copy then uses it. Files are read and checked here, so a
+ * component fails to start with a {@link TlsConfigException} naming the key, the file and what is
+ * wrong; with {@code reload_interval} they are read again while running (see {@link TlsMaterial}).
+ */
+public final class TlsLoader {
+  private TlsLoader() {}
+
+  /**
+   * A server's material: its certificate and key, and with {@code client_ca_file} the CAs that
+   * client certificates must chain to (which are then required).
+   */
+  public static TlsMaterial server(TlsServerConfig tls, Logger logger) throws TlsConfigException {
+    List<PemSource> sources = new ArrayList<>();
+    PemSource.KeyPair keys =
+        new PemSource.KeyPair("cert_file", tls.certFile(), "key_file", tls.keyFile());
+    keys.load();
+    sources.add(keys);
+    TrustManager trust = null;
+    if (!tls.clientCaFile().isEmpty()) {
+      PemSource.Authorities clientCas =
+          new PemSource.Authorities("client_ca_file", tls.clientCaFile());
+      clientCas.load();
+      sources.add(clientCas);
+      trust = clientCas.manager();
+    }
+    return new TlsMaterial(
+        keys.manager(),
+        trust,
+        TlsProtocols.protocols(tls.minVersion(), tls.maxVersion()),
+        TlsProtocols.cipherSuites(tls.cipherSuites()),
+        trust != null,
+        sources,
+        tls.reloadInterval(),
+        logger);
+  }
+
+  /**
+   * A client's material: {@code ca_file}'s CAs (else the trust manager is left to the provider's
+   * default, the JDK's trust store), or with {@code insecure_skip_verify} a trust manager that
+   * accepts any certificate for any name; and {@code cert_file} with {@code key_file} when set.
+   */
+  public static TlsMaterial client(TlsClientConfig tls, Logger logger) throws TlsConfigException {
+    List<PemSource> sources = new ArrayList<>();
+    TrustManager trust = null;
+    if (tls.insecureSkipVerify()) {
+      trust = new ReloadingTrustManager.TrustingEveryone();
+    } else if (!tls.caFile().isEmpty()) {
+      PemSource.Authorities cas = new PemSource.Authorities("ca_file", tls.caFile());
+      cas.load();
+      sources.add(cas);
+      trust = cas.manager();
+    }
+    KeyManager key = null;
+    if (!tls.certFile().isEmpty()) {
+      PemSource.KeyPair keys =
+          new PemSource.KeyPair("cert_file", tls.certFile(), "key_file", tls.keyFile());
+      keys.load();
+      sources.add(keys);
+      key = keys.manager();
+    }
+    return new TlsMaterial(
+        key,
+        trust,
+        TlsProtocols.protocols(tls.minVersion(), tls.maxVersion()),
+        TlsProtocols.cipherSuites(tls.cipherSuites()),
+        false,
+        sources,
+        tls.reloadInterval(),
+        logger);
+  }
+}
