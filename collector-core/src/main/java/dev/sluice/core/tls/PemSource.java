@@ -89,9 +89,10 @@ abstract class PemSource {
   static final class Authorities extends PemSource {
     private final ReloadingTrustManager manager;
 
-    Authorities(String key, String file) {
+    /** See {@link ReloadingTrustManager#ReloadingTrustManager(boolean)}. */
+    Authorities(String key, String file, boolean advertiseIssuers) {
       super(new String[] {key}, new String[] {file});
-      this.manager = new ReloadingTrustManager();
+      this.manager = new ReloadingTrustManager(advertiseIssuers);
     }
 
     ReloadingTrustManager manager() {

@@ -17,7 +17,21 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * the peer's host name when the engine asks for endpoint identification).
  */
 final class ReloadingTrustManager extends X509ExtendedTrustManager {
+  private static final X509Certificate[] NO_ISSUERS = new X509Certificate[0];
+
+  private final boolean advertiseIssuers;
   private volatile X509ExtendedTrustManager delegate;
+
+  /**
+   * @param advertiseIssuers whether {@link #getAcceptedIssuers} names the CAs. A server's
+   *     certificate request lists them, and OpenSSL (which gRPC uses when available) reads that
+   *     list once, when the context is built: a list that a reload cannot update would steer
+   *     clients away from a certificate signed by a new CA. No list means any certificate may be
+   *     offered; verification is the same either way.
+   */
+  ReloadingTrustManager(boolean advertiseIssuers) {
+    this.advertiseIssuers = advertiseIssuers;
+  }
 
   /** Makes {@code authorities} the CAs that new checks trust. */
   void load(List<X509Certificate> authorities) {
@@ -82,7 +96,7 @@ final class ReloadingTrustManager extends X509ExtendedTrustManager {
 
   @Override
   public X509Certificate[] getAcceptedIssuers() {
-    return delegate.getAcceptedIssuers();
+    return advertiseIssuers ? delegate.getAcceptedIssuers() : NO_ISSUERS;
   }
 
   /** {@code insecure_skip_verify}: any certificate, for any host name. */

@@ -19,7 +19,9 @@ public final class TlsLoader {
 
   /**
    * A server's material: its certificate and key, and with {@code client_ca_file} the CAs that
-   * client certificates must chain to (which are then required).
+   * client certificates must chain to (which are then required). With {@code reload_interval} the
+   * certificate request names no CAs, since a reload could not update the list everywhere (see
+   * {@link ReloadingTrustManager#ReloadingTrustManager(boolean)}).
    */
   public static TlsMaterial server(TlsServerConfig tls, Logger logger) throws TlsConfigException {
     List<PemSource> sources = new ArrayList<>();
@@ -30,7 +32,8 @@ public final class TlsLoader {
     TrustManager trust = null;
     if (!tls.clientCaFile().isEmpty()) {
       PemSource.Authorities clientCas =
-          new PemSource.Authorities("client_ca_file", tls.clientCaFile());
+          new PemSource.Authorities(
+              "client_ca_file", tls.clientCaFile(), tls.reloadInterval().isZero());
       clientCas.load();
       sources.add(clientCas);
       trust = clientCas.manager();
@@ -57,7 +60,7 @@ public final class TlsLoader {
     if (tls.insecureSkipVerify()) {
       trust = new ReloadingTrustManager.TrustingEveryone();
     } else if (!tls.caFile().isEmpty()) {
-      PemSource.Authorities cas = new PemSource.Authorities("ca_file", tls.caFile());
+      PemSource.Authorities cas = new PemSource.Authorities("ca_file", tls.caFile(), true);
       cas.load();
       sources.add(cas);
       trust = cas.manager();
