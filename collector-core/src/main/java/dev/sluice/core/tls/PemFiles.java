@@ -35,6 +35,8 @@ final class PemFiles {
   private static final Pattern BLOCK =
       Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----(.*?)-----END \\1-----", Pattern.DOTALL);
 
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
   private static final List<String> KEY_ALGORITHMS = List.of("RSA", "EC", "EdDSA");
 
   /** The DER AlgorithmIdentifier of rsaEncryption (OID 1.2.840.113549.1.1.1, NULL parameters). */
@@ -146,7 +148,8 @@ final class PemFiles {
 
   private static byte[] decode(String key, String file, Matcher block) throws TlsConfigException {
     try {
-      return Base64.getMimeDecoder().decode(block.group(2).strip());
+      // Strict: the MIME decoder would skip characters that are not base64 rather than refuse.
+      return Base64.getDecoder().decode(WHITESPACE.matcher(block.group(2)).replaceAll(""));
     } catch (IllegalArgumentException e) {
       throw new TlsConfigException(
           key, file, "is not valid PEM: its " + block.group(1) + " block is not base64");
