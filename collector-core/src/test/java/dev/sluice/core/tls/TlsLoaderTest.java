@@ -9,10 +9,16 @@ import dev.sluice.core.testkit.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import javax.net.ssl.X509KeyManager;
 import org.junit.jupiter.api.BeforeAll;
@@ -116,8 +122,8 @@ class TlsLoaderTest {
     String before = pair.manager().chooseServerAlias("EC", null, null);
 
     assertThat(pair.reloadIfChanged()).isFalse();
-    Files.copy(certs.strangerCert(), cert, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    Files.copy(certs.strangerKey(), key, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(certs.strangerCert(), cert, StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(certs.strangerKey(), key, StandardCopyOption.REPLACE_EXISTING);
     assertThat(pair.reloadIfChanged()).isTrue();
     String after = pair.manager().chooseServerAlias("EC", null, null);
 
@@ -126,6 +132,72 @@ class TlsLoaderTest {
     assertThat(pair.manager().getPrivateKey(before)).isNotNull();
     assertThat(subject(pair.manager().getCertificateChain(after)))
         .isEqualTo("CN=sluice-test-stranger");
+  }
+
+  @Test
+  void aFailedReloadLogsOnceAMinuteAndAGoodOneIsLoggedUntilClosed() throws Exception {
+    Path cert = Files.copy(certs.serverCert(), dir.resolve("server.pem"));
+    Path key = Files.copy(certs.serverKey(), dir.resolve("server-key.pem"));
+    Logger logger = Logger.getLogger("sluice.test.tls-reload");
+    logger.setUseParentHandlers(false);
+    List<LogRecord> records = new CopyOnWriteArrayList<>();
+    Handler recorder =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(recorder);
+    TlsMaterial tls =
+        TlsLoader.server(
+            new TlsServerConfig(
+                cert.toString(), key.toString(), "", "1.2", "", List.of(), Duration.ofMillis(20)),
+            logger);
+    try {
+      Files.writeString(key, "truncated\n");
+      // Many reloads fail in this time; one line says so.
+      Thread.sleep(500);
+      assertThat(records)
+          .singleElement()
+          .satisfies(
+              record -> {
+                assertThat(record.getLevel()).isEqualTo(Level.WARNING);
+                assertThat(record.getMessage())
+                    .isEqualTo(
+                        "TLS: reload failed, keeping the last good material: key_file "
+                            + key
+                            + ": is not PEM: no -----BEGIN PRIVATE KEY----- block");
+              });
+
+      // (Restoring the old key would change nothing: what is loaded is what is on disk again.)
+      Files.copy(certs.strangerCert(), cert, StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(certs.strangerKey(), key, StandardCopyOption.REPLACE_EXISTING);
+      assertThat(awaitRecords(records, 2)).isTrue();
+      assertThat(records.get(1).getMessage())
+          .isEqualTo("TLS: reloaded cert_file " + cert + " and key_file " + key);
+    } finally {
+      tls.close();
+    }
+    Files.copy(certs.serverCert(), cert, StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(certs.serverKey(), key, StandardCopyOption.REPLACE_EXISTING);
+    Thread.sleep(200);
+    assertThat(records).hasSize(2);
+    logger.removeHandler(recorder);
+  }
+
+  private static boolean awaitRecords(List<LogRecord> records, int count)
+      throws InterruptedException {
+    for (int i = 0; i < 100 && records.size() < count; i++) {
+      Thread.sleep(20);
+    }
+    return records.size() >= count;
   }
 
   @Test
