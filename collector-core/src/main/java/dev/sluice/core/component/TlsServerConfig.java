@@ -18,6 +18,10 @@ import java.util.List;
  * @param cipherSuites the TLS 1.2 cipher suites allowed; empty keeps the transport's defaults
  * @param reloadInterval how often the files are checked and, when changed, read again for new
  *     connections; 0 (the default) reads them only at start
+ * @param clientCaFileReload the Go collector's switch for reloading {@code client_ca_file} alone:
+ *     with {@code reload_interval} 0, the client CA file is checked every {@link
+ *     #CLIENT_CA_CHECK_INTERVAL} (Go watches it for changes); with {@code reload_interval} set, it
+ *     changes nothing, since that reloads every file
  */
 public record TlsServerConfig(
     String certFile,
@@ -26,8 +30,12 @@ public record TlsServerConfig(
     String minVersion,
     String maxVersion,
     List<String> cipherSuites,
-    Duration reloadInterval) {
+    Duration reloadInterval,
+    boolean clientCaFileReload) {
   public static final TlsServerConfig DEFAULT = new TlsServerConfig("", "", "");
+
+  /** How often {@code client_ca_file_reload} checks the client CA file without reload_interval. */
+  public static final Duration CLIENT_CA_CHECK_INTERVAL = Duration.ofSeconds(5);
 
   /** The files only, with the default versions, cipher suites and no reloading. */
   public TlsServerConfig(String certFile, String keyFile, String clientCaFile) {
@@ -38,7 +46,8 @@ public record TlsServerConfig(
         TlsProtocols.DEFAULT_MIN_VERSION,
         "",
         List.of(),
-        Duration.ZERO);
+        Duration.ZERO,
+        false);
   }
 
   public void validate(ConfigProblems problems) {

@@ -2,6 +2,7 @@ package dev.sluice.core.tls;
 
 import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.component.TlsServerConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -19,9 +20,10 @@ public final class TlsLoader {
 
   /**
    * A server's material: its certificate and key, and with {@code client_ca_file} the CAs that
-   * client certificates must chain to (which are then required). With {@code reload_interval} the
-   * certificate request names no CAs, since a reload could not update the list everywhere (see
-   * {@link ReloadingTrustManager#ReloadingTrustManager(boolean)}).
+   * client certificates must chain to (which are then required). When the client CA file is
+   * reloaded ({@code reload_interval} or {@code client_ca_file_reload}) the certificate request
+   * names no CAs, since a reload could not update the list everywhere (see {@link
+   * ReloadingTrustManager#ReloadingTrustManager(boolean)}).
    */
   public static TlsMaterial server(TlsServerConfig tls, Logger logger) throws TlsConfigException {
     List<PemSource> sources = new ArrayList<>();
@@ -29,23 +31,26 @@ public final class TlsLoader {
         new PemSource.KeyPair("cert_file", tls.certFile(), "key_file", tls.keyFile());
     keys.load();
     sources.add(keys);
-    TrustManager trust = null;
+    boolean reloading = !tls.reloadInterval().isZero() || tls.clientCaFileReload();
+    PemSource.Authorities clientCas = null;
     if (!tls.clientCaFile().isEmpty()) {
-      PemSource.Authorities clientCas =
-          new PemSource.Authorities(
-              "client_ca_file", tls.clientCaFile(), tls.reloadInterval().isZero());
+      clientCas = new PemSource.Authorities("client_ca_file", tls.clientCaFile(), !reloading);
       clientCas.load();
       sources.add(clientCas);
-      trust = clientCas.manager();
+    }
+    Duration interval = tls.reloadInterval();
+    if (interval.isZero() && tls.clientCaFileReload() && clientCas != null) {
+      interval = TlsServerConfig.CLIENT_CA_CHECK_INTERVAL;
+      sources = List.of(clientCas);
     }
     return new TlsMaterial(
         keys.manager(),
-        trust,
+        clientCas == null ? null : clientCas.manager(),
         TlsProtocols.protocols(tls.minVersion(), tls.maxVersion()),
         TlsProtocols.cipherSuites(tls.cipherSuites()),
-        trust != null,
+        clientCas != null,
         sources,
-        tls.reloadInterval(),
+        interval,
         logger);
   }
 

@@ -158,7 +158,14 @@ class TlsLoaderTest {
     TlsMaterial tls =
         TlsLoader.server(
             new TlsServerConfig(
-                cert.toString(), key.toString(), "", "1.2", "", List.of(), Duration.ofMillis(20)),
+                cert.toString(),
+                key.toString(),
+                "",
+                "1.2",
+                "",
+                List.of(),
+                Duration.ofMillis(20),
+                false),
             logger);
     try {
       Files.writeString(key, "truncated\n");

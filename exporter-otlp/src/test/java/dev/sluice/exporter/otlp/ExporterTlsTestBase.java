@@ -123,7 +123,8 @@ abstract class ExporterTlsTestBase {
         minVersion,
         maxVersion,
         cipherSuites,
-        Duration.ZERO);
+        Duration.ZERO,
+        false);
   }
 
   void assertDelivered(ExportResult result) {

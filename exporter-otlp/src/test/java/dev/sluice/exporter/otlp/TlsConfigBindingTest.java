@@ -66,7 +66,8 @@ class TlsConfigBindingTest {
                     + "      key_file: /etc/key.pem\n"
                     + "      min_version: \"1.3\"\n"
                     + "      cipher_suites: [TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305]\n"
-                    + "      reload_interval: 1m\n",
+                    + "      reload_interval: 1m\n"
+                    + "      client_ca_file_reload: true\n",
                 "otlp.yaml",
                 OtlpReceiverConfig.class,
                 (OtlpReceiverConfig) new OtlpReceiverFactory().defaultConfig());
@@ -76,6 +77,7 @@ class TlsConfigBindingTest {
     assertThat(tls.maxVersion()).isEmpty();
     assertThat(tls.cipherSuites()).containsExactly("TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305");
     assertThat(tls.reloadInterval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(tls.clientCaFileReload()).isTrue();
   }
 
   @Test
@@ -125,6 +127,6 @@ class TlsConfigBindingTest {
             new TlsClientConfig(
                 false, "ca", "", "", false, "", "1.2", "", List.of(), Duration.ZERO));
     assertThat(new TlsServerConfig("c", "k", ""))
-        .isEqualTo(new TlsServerConfig("c", "k", "", "1.2", "", List.of(), Duration.ZERO));
+        .isEqualTo(new TlsServerConfig("c", "k", "", "1.2", "", List.of(), Duration.ZERO, false));
   }
 }

@@ -124,7 +124,8 @@ class ReceiverTlsTest {
     int port =
         receiver(
             protocol,
-            new TlsServerConfig(cert.toString(), key.toString(), "", "1.2", "", List.of(), RELOAD));
+            new TlsServerConfig(
+                cert.toString(), key.toString(), "", "1.2", "", List.of(), RELOAD, false));
     SSLSocket before = connect(protocol, port, null, "TLSv1.3");
     cleanup.add(before);
     assertThat(subject(before.getSession())).isEqualTo("CN=localhost");
@@ -148,7 +149,8 @@ class ReceiverTlsTest {
     int port =
         receiver(
             protocol,
-            new TlsServerConfig(cert.toString(), key.toString(), "", "1.2", "", List.of(), RELOAD));
+            new TlsServerConfig(
+                cert.toString(), key.toString(), "", "1.2", "", List.of(), RELOAD, false));
 
     // A new certificate whose key has not arrived yet: the pair does not match.
     replace(certs.strangerCert(), cert);
@@ -173,19 +175,50 @@ class ReceiverTlsTest {
                 "1.2",
                 "",
                 List.of(),
-                RELOAD));
+                RELOAD,
+                false));
     KeyManager[] client = clientKeys();
     assertThat(acceptsClient(protocol, port, client)).isFalse();
 
     replace(certs.caCert(), clientCa);
 
+    assertThat(awaitAccepted(protocol, port, client)).isTrue();
+  }
+
+  @Test
+  void clientCaFileReloadChecksTheClientCaFileWithoutAReloadInterval() throws Exception {
+    Path clientCa = copy(certs.strangerCert(), "client-ca.pem");
+    int port =
+        receiver(
+            Protocol.HTTP,
+            new TlsServerConfig(
+                certs.serverCert().toString(),
+                certs.serverKey().toString(),
+                clientCa.toString(),
+                "1.2",
+                "",
+                List.of(),
+                Duration.ZERO,
+                true));
+    KeyManager[] client = clientKeys();
+    assertThat(acceptsClient(Protocol.HTTP, port, client)).isFalse();
+
+    replace(certs.caCert(), clientCa);
+
+    assertThat(awaitAccepted(Protocol.HTTP, port, client)).isTrue();
+  }
+
+  /** Waits (bounded) until the server accepts the client certificate. */
+  private static boolean awaitAccepted(Protocol protocol, int port, KeyManager[] client)
+      throws Exception {
     long deadline = System.nanoTime() + RELOAD_WAIT_NANOS;
-    boolean accepted = false;
-    while (!accepted && System.nanoTime() - deadline < 0) {
+    while (System.nanoTime() - deadline < 0) {
       Thread.sleep(RELOAD.toMillis());
-      accepted = acceptsClient(protocol, port, client);
+      if (acceptsClient(protocol, port, client)) {
+        return true;
+      }
     }
-    assertThat(accepted).isTrue();
+    return false;
   }
 
   @Test
@@ -226,7 +259,8 @@ class ReceiverTlsTest {
         minVersion,
         maxVersion,
         cipherSuites,
-        reload);
+        reload,
+        false);
   }
 
   /** Starts a receiver with only {@code protocol}'s server, with {@code tls}; its port. */
