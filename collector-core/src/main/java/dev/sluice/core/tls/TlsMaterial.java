@@ -3,6 +3,7 @@ package dev.sluice.core.tls;
 import dev.sluice.core.telemetry.RateLimitedLog;
 import java.security.Provider;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -81,6 +82,34 @@ public final class TlsMaterial implements AutoCloseable {
    */
   public List<String> cipherSuites() {
     return cipherSuites;
+  }
+
+  /**
+   * Checks that a transport's TLS context kept every configured suite: a provider filters out the
+   * suites it does not implement (OpenSSL, which gRPC uses when available, has no DHE suites, for
+   * one), and a handshake would then fail without a word.
+   *
+   * @param enabled the suites the built context enables
+   * @throws TlsConfigException naming the configured suites that were dropped
+   */
+  public void requireCipherSuites(List<String> enabled) throws TlsConfigException {
+    if (cipherSuites == null) {
+      return;
+    }
+    List<String> dropped = new ArrayList<>();
+    for (String suite : cipherSuites) {
+      if (!TlsProtocols.TLS13_SUITES.contains(suite) && !enabled.contains(suite)) {
+        dropped.add(suite);
+      }
+    }
+    if (!dropped.isEmpty()) {
+      throw new TlsConfigException(
+          "cipher_suites: "
+              + String.join(", ", dropped)
+              + (dropped.size() == 1 ? " is" : " are")
+              + " not supported by this transport's TLS provider; it enables "
+              + String.join(", ", enabled));
+    }
   }
 
   /** Whether a server requires and verifies client certificates ({@code client_ca_file}). */

@@ -165,7 +165,9 @@ final class NettyHttpClient {
     if (tls.cipherSuites() != null) {
       ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
     }
-    return ssl.build();
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   /**

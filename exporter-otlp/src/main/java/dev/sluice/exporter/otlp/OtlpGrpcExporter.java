@@ -147,7 +147,9 @@ final class OtlpGrpcExporter implements Exporter {
     if (tls.cipherSuites() != null) {
       ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
     }
-    return ssl.build();
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   @Override

@@ -139,7 +139,9 @@ final class GrpcServer {
     if (tls.clientCertificateRequired()) {
       ssl.trustManager(tls.trustManagers()).clientAuth(ClientAuth.REQUIRE);
     }
-    return ssl.build();
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   private ServerServiceDefinition service(Signal signal) {

@@ -93,7 +93,9 @@ final class HttpServer {
     if (tls.clientCertificateRequired()) {
       ssl.trustManager(tls.trustManagers()).clientAuth(ClientAuth.REQUIRE);
     }
-    return ssl.build();
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   int port() {

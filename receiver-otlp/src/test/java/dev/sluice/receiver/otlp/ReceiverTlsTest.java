@@ -2,6 +2,7 @@ package dev.sluice.receiver.otlp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.core.component.ComponentId;
 import dev.sluice.core.component.ComponentKind;
@@ -219,6 +220,20 @@ class ReceiverTlsTest {
       }
     }
     return false;
+  }
+
+  @Test
+  void failsToStartWhenTheTlsProviderLacksAConfiguredCipherSuite() {
+    // OpenSSL (BoringSSL), which gRPC uses when it is available, has no DHE suites; the JDK has.
+    assumeTrue(io.grpc.netty.shaded.io.netty.handler.ssl.OpenSsl.isAvailable());
+    String dhe = "TLS_DHE_RSA_WITH_AES_256_GCM_SHA384";
+
+    assertThatThrownBy(
+            () ->
+                receiver(Protocol.GRPC, tls("1.2", "", List.of(ECDSA_AES_256, dhe), Duration.ZERO)))
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith(
+            "cipher_suites: " + dhe + " is not supported by this transport's TLS provider");
   }
 
   @Test
