@@ -13,7 +13,9 @@ import javax.net.ssl.TrustManager;
  * The one place a {@code tls} section becomes TLS material, for servers (receivers) and clients
  * (exporters) alike, whichever Netty copy then uses it. Files are read and checked here, so a
  * component fails to start with a {@link TlsConfigException} naming the key, the file and what is
- * wrong; with {@code reload_interval} they are read again while running (see {@link TlsMaterial}).
+ * wrong (each key under the {@code path} of the section, such as {@code
+ * receivers.otlp.protocols.grpc.tls}); with {@code reload_interval} they are read again while
+ * running (see {@link TlsMaterial}).
  */
 public final class TlsLoader {
   private TlsLoader() {}
@@ -25,16 +27,19 @@ public final class TlsLoader {
    * names no CAs, since a reload could not update the list everywhere (see {@link
    * ReloadingTrustManager#ReloadingTrustManager(boolean)}).
    */
-  public static TlsMaterial server(TlsServerConfig tls, Logger logger) throws TlsConfigException {
+  public static TlsMaterial server(TlsServerConfig tls, String path, Logger logger)
+      throws TlsConfigException {
     List<PemSource> sources = new ArrayList<>();
     PemSource.KeyPair keys =
-        new PemSource.KeyPair("cert_file", tls.certFile(), "key_file", tls.keyFile());
+        new PemSource.KeyPair(
+            key(path, "cert_file"), tls.certFile(), key(path, "key_file"), tls.keyFile());
     keys.load();
     sources.add(keys);
     boolean reloading = !tls.reloadInterval().isZero() || tls.clientCaFileReload();
     PemSource.Authorities clientCas = null;
     if (!tls.clientCaFile().isEmpty()) {
-      clientCas = new PemSource.Authorities("client_ca_file", tls.clientCaFile(), !reloading);
+      clientCas =
+          new PemSource.Authorities(key(path, "client_ca_file"), tls.clientCaFile(), !reloading);
       clientCas.load();
       sources.add(clientCas);
     }
@@ -51,6 +56,7 @@ public final class TlsLoader {
         clientCas != null,
         sources,
         interval,
+        key(path, "cipher_suites"),
         logger);
   }
 
@@ -59,33 +65,42 @@ public final class TlsLoader {
    * default, the JDK's trust store), or with {@code insecure_skip_verify} a trust manager that
    * accepts any certificate for any name; and {@code cert_file} with {@code key_file} when set.
    */
-  public static TlsMaterial client(TlsClientConfig tls, Logger logger) throws TlsConfigException {
+  public static TlsMaterial client(TlsClientConfig tls, String path, Logger logger)
+      throws TlsConfigException {
     List<PemSource> sources = new ArrayList<>();
     TrustManager trust = null;
     if (tls.insecureSkipVerify()) {
       trust = new ReloadingTrustManager.TrustingEveryone();
     } else if (!tls.caFile().isEmpty()) {
-      PemSource.Authorities cas = new PemSource.Authorities("ca_file", tls.caFile(), true);
+      PemSource.Authorities cas =
+          new PemSource.Authorities(key(path, "ca_file"), tls.caFile(), true);
       cas.load();
       sources.add(cas);
       trust = cas.manager();
     }
-    KeyManager key = null;
+    KeyManager keyManager = null;
     if (!tls.certFile().isEmpty()) {
       PemSource.KeyPair keys =
-          new PemSource.KeyPair("cert_file", tls.certFile(), "key_file", tls.keyFile());
+          new PemSource.KeyPair(
+              key(path, "cert_file"), tls.certFile(), key(path, "key_file"), tls.keyFile());
       keys.load();
       sources.add(keys);
-      key = keys.manager();
+      keyManager = keys.manager();
     }
     return new TlsMaterial(
-        key,
+        keyManager,
         trust,
         TlsProtocols.protocols(tls.minVersion(), tls.maxVersion()),
         TlsProtocols.cipherSuites(tls.cipherSuites()),
         false,
         sources,
         tls.reloadInterval(),
+        key(path, "cipher_suites"),
         logger);
+  }
+
+  /** A key's path under the section's, as errors name it. */
+  private static String key(String path, String key) {
+    return path.isEmpty() ? key : path + "." + key;
   }
 }

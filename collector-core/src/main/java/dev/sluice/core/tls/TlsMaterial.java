@@ -35,6 +35,7 @@ public final class TlsMaterial implements AutoCloseable {
   private final String[] protocols;
   private final List<String> cipherSuites;
   private final boolean clientCertificateRequired;
+  private final String cipherSuitesKey;
   private final ScheduledFuture<?> reloading;
 
   TlsMaterial(
@@ -45,12 +46,14 @@ public final class TlsMaterial implements AutoCloseable {
       boolean clientCertificateRequired,
       List<PemSource> sources,
       Duration reloadInterval,
+      String cipherSuitesKey,
       Logger logger) {
     this.keyManagers = keyManager == null ? null : new Keys(keyManager);
     this.trustManagers = trustManager == null ? null : new Trust(trustManager);
     this.protocols = protocols;
     this.cipherSuites = cipherSuites;
     this.clientCertificateRequired = clientCertificateRequired;
+    this.cipherSuitesKey = cipherSuitesKey;
     this.reloading =
         reloadInterval.isZero() || sources.isEmpty()
             ? null
@@ -104,7 +107,8 @@ public final class TlsMaterial implements AutoCloseable {
     }
     if (!dropped.isEmpty()) {
       throw new TlsConfigException(
-          "cipher_suites: "
+          cipherSuitesKey
+              + ": "
               + String.join(", ", dropped)
               + (dropped.size() == 1 ? " is" : " are")
               + " not supported by this transport's TLS provider; it enables "

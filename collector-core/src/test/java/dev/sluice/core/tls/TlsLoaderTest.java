@@ -45,7 +45,7 @@ class TlsLoaderTest {
   void readsAPkcs1RsaKey() throws Exception {
     Path pkcs1 = pem("client-key.pem", "RSA PRIVATE KEY", pkcs1(certs.clientKey()));
 
-    TlsMaterial tls = TlsLoader.client(client(certs.clientCert(), pkcs1), LOGGER);
+    TlsMaterial tls = TlsLoader.client(client(certs.clientCert(), pkcs1), "", LOGGER);
 
     X509KeyManager keys = (X509KeyManager) tls.keyManagers().getKeyManagers()[0];
     String alias = keys.chooseClientAlias(new String[] {"RSA"}, null, null);
@@ -57,7 +57,7 @@ class TlsLoaderTest {
   void namesTheConversionForAKeyFormatItDoesNotRead() throws Exception {
     Path sec1 = pem("key.pem", "EC PRIVATE KEY", new byte[] {1, 2, 3});
 
-    assertThatThrownBy(() -> TlsLoader.client(client(certs.clientCert(), sec1), LOGGER))
+    assertThatThrownBy(() -> TlsLoader.client(client(certs.clientCert(), sec1), "", LOGGER))
         .isInstanceOf(TlsConfigException.class)
         .hasMessage(
             "key_file "
@@ -68,7 +68,8 @@ class TlsLoaderTest {
 
   @Test
   void saysWhatACertificateFileHoldsInstead() {
-    assertThatThrownBy(() -> TlsLoader.server(server(certs.serverKey(), certs.serverKey()), LOGGER))
+    assertThatThrownBy(
+            () -> TlsLoader.server(server(certs.serverKey(), certs.serverKey()), "", LOGGER))
         .isInstanceOf(TlsConfigException.class)
         .hasMessage(
             "cert_file " + certs.serverKey() + ": has no CERTIFICATE block, only PRIVATE KEY");
@@ -81,7 +82,7 @@ class TlsLoaderTest {
     assertThatThrownBy(
             () ->
                 TlsLoader.client(
-                    new TlsClientConfig(false, text.toString(), "", "", false, ""), LOGGER))
+                    new TlsClientConfig(false, text.toString(), "", "", false, ""), "", LOGGER))
         .isInstanceOf(TlsConfigException.class)
         .hasMessage("ca_file " + text + ": is not PEM: no -----BEGIN CERTIFICATE----- block");
   }
@@ -93,7 +94,7 @@ class TlsLoaderTest {
             dir.resolve("cert.pem"),
             "-----BEGIN CERTIFICATE-----\n%%%%\n-----END CERTIFICATE-----\n");
 
-    assertThatThrownBy(() -> TlsLoader.server(server(broken, certs.serverKey()), LOGGER))
+    assertThatThrownBy(() -> TlsLoader.server(server(broken, certs.serverKey()), "", LOGGER))
         .isInstanceOf(TlsConfigException.class)
         .hasMessage(
             "cert_file " + broken + ": is not valid PEM: its CERTIFICATE block is not base64");
@@ -102,12 +103,14 @@ class TlsLoaderTest {
   @Test
   void refusesAKeyOfAnotherAlgorithmThanTheCertificate() {
     assertThatThrownBy(
-            () -> TlsLoader.server(server(certs.serverCert(), certs.clientKey()), LOGGER))
+            () ->
+                TlsLoader.server(
+                    server(certs.serverCert(), certs.clientKey()), "receivers.otlp.tls", LOGGER))
         .isInstanceOf(TlsConfigException.class)
         .hasMessage(
-            "key_file "
+            "receivers.otlp.tls.key_file "
                 + certs.clientKey()
-                + " does not match the certificate in cert_file "
+                + " does not match the certificate in receivers.otlp.tls.cert_file "
                 + certs.serverCert()
                 + " (CN=localhost): the key is RSA, the certificate's EC");
   }
@@ -166,6 +169,7 @@ class TlsLoaderTest {
                 List.of(),
                 Duration.ofMillis(20),
                 false),
+            "",
             logger);
     try {
       Files.writeString(key, "truncated\n");

@@ -120,6 +120,7 @@ final class NettyHttpClient {
    *
    * @param name the event loop thread's name prefix
    * @param tls the TLS settings for https origins, or null when there is none
+   * @param tlsPath the {@code tls} section's key path, for errors
    * @param logger where TLS reloads are logged
    * @param connectTimeout the longest a connection (and its TLS handshake) may take
    * @param maxResponseBytes the largest response body read
@@ -128,12 +129,13 @@ final class NettyHttpClient {
   NettyHttpClient(
       String name,
       TlsClientConfig tls,
+      String tlsPath,
       Logger logger,
       Duration connectTimeout,
       int maxResponseBytes,
       Duration idleTimeout)
       throws IOException {
-    this.tls = tls == null ? null : TlsLoader.client(tls, logger);
+    this.tls = tls == null ? null : TlsLoader.client(tls, tlsPath, logger);
     this.ssl = tls == null ? null : sslContext(this.tls, tls.insecureSkipVerify());
     this.serverNameOverride = tls == null ? "" : tls.serverNameOverride();
     this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());

@@ -45,6 +45,10 @@ import java.util.logging.Logger;
 final class OtlpGrpcExporter implements Exporter {
   private final OtlpExporterConfig config;
   private final Logger logger;
+
+  /** The exporter's key path in the configuration, {@code exporters.otlp}, for errors. */
+  private final String configPath;
+
   private volatile ManagedChannel channel;
 
   /** The channel's TLS material, reloaded with {@code reload_interval}; null without TLS. */
@@ -59,6 +63,7 @@ final class OtlpGrpcExporter implements Exporter {
   OtlpGrpcExporter(ComponentSettings settings, OtlpExporterConfig config) {
     this.config = config;
     this.logger = settings.logger();
+    this.configPath = "exporters." + settings.id();
     this.compression = config.grpcCompression();
     for (Map.Entry<String, String> header : config.headers().entrySet()) {
       headers.put(
@@ -104,7 +109,7 @@ final class OtlpGrpcExporter implements Exporter {
     if (tlsConfig.insecure() || target.plaintextScheme()) {
       builder.negotiationType(NegotiationType.PLAINTEXT);
     } else {
-      tls = TlsLoader.client(tlsConfig, logger);
+      tls = TlsLoader.client(tlsConfig, configPath + ".tls", logger);
       builder.sslContext(sslContext(tls));
       if (!tlsConfig.serverNameOverride().isEmpty()) {
         builder.overrideAuthority(tlsConfig.serverNameOverride());

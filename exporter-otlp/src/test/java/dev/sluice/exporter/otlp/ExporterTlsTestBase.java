@@ -73,6 +73,9 @@ abstract class ExporterTlsTestBase {
   /** The exporter's endpoint for the receiver on 127.0.0.1 at {@code port}. */
   abstract String endpoint(int port);
 
+  /** The exporter's {@code tls} section's key path, as its errors name it. */
+  abstract String tlsPath();
+
   /** What the failure says when the system trust store does not know the server's CA. */
   abstract String untrustedServerMessage();
 
@@ -270,7 +273,7 @@ abstract class ExporterTlsTestBase {
 
     assertThatThrownBy(() -> exporter(endpoint(1), tls(missing)))
         .isInstanceOf(IOException.class)
-        .hasMessage("ca_file " + missing + ": cannot read it: no such file");
+        .hasMessage(tlsPath() + ".ca_file " + missing + ": cannot read it: no such file");
   }
 
   @Test
@@ -286,7 +289,11 @@ abstract class ExporterTlsTestBase {
                         certs.clientCert().toString(),
                         notPem.toString())))
         .isInstanceOf(IOException.class)
-        .hasMessage("key_file " + notPem + ": is not PEM: no -----BEGIN PRIVATE KEY----- block");
+        .hasMessage(
+            tlsPath()
+                + ".key_file "
+                + notPem
+                + ": is not PEM: no -----BEGIN PRIVATE KEY----- block");
   }
 
   @Test
@@ -301,9 +308,12 @@ abstract class ExporterTlsTestBase {
                         certs.strangerKey().toString())))
         .isInstanceOf(IOException.class)
         .hasMessageStartingWith(
-            "key_file "
+            tlsPath()
+                + ".key_file "
                 + certs.strangerKey()
-                + " does not match the certificate in cert_file "
+                + " does not match the certificate in "
+                + tlsPath()
+                + ".cert_file "
                 + certs.clientCert());
   }
 

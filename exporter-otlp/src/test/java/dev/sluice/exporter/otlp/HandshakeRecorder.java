@@ -27,7 +27,7 @@ final class HandshakeRecorder implements AutoCloseable {
   private final List<String> handshakes = new CopyOnWriteArrayList<>();
 
   HandshakeRecorder(TlsServerConfig tls) throws Exception {
-    TlsMaterial material = TlsLoader.server(tls, Logger.getLogger("test"));
+    TlsMaterial material = TlsLoader.server(tls, "", Logger.getLogger("test"));
     SSLContext context = SSLContext.getInstance("TLS");
     context.init(material.keyManagers().getKeyManagers(), null, null);
     server =

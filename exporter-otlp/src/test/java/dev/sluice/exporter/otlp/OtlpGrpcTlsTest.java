@@ -68,6 +68,11 @@ class OtlpGrpcTlsTest extends ExporterTlsTestBase {
   }
 
   @Override
+  String tlsPath() {
+    return "exporters.otlp.tls";
+  }
+
+  @Override
   String untrustedServerMessage() {
     return "UNAVAILABLE";
   }

@@ -281,7 +281,7 @@ class OtlpHttpConnectionsTest {
             });
     NettyHttpClient client =
         new NettyHttpClient(
-            "test-io", null, null, Duration.ofSeconds(5), 1024, Duration.ofSeconds(90));
+            "test-io", null, "", null, Duration.ofSeconds(5), 1024, Duration.ofSeconds(90));
     cleanup.add(() -> client.shutdown(inSeconds(5)));
     NettyHttpClient.Route traces = client.route(URI.create(server.url() + "/v1/traces"), Map.of());
     NettyHttpClient.Route logs = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
@@ -300,7 +300,7 @@ class OtlpHttpConnectionsTest {
     ScriptedHttpServer server = server(ScriptedHttpServer.Exchange::ok);
     NettyHttpClient client =
         new NettyHttpClient(
-            "test-io", null, null, Duration.ofSeconds(5), 1024, Duration.ofMillis(200));
+            "test-io", null, "", null, Duration.ofSeconds(5), 1024, Duration.ofMillis(200));
     cleanup.add(() -> client.shutdown(inSeconds(5)));
     NettyHttpClient.Route route = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
 

@@ -41,6 +41,11 @@ class OtlpHttpTlsTest extends ExporterTlsTestBase {
   }
 
   @Override
+  String tlsPath() {
+    return "exporters.otlphttp.tls";
+  }
+
+  @Override
   String untrustedServerMessage() {
     return "SSLHandshakeException";
   }

@@ -60,8 +60,13 @@ final class GrpcServer {
     this.handler = handler;
   }
 
-  /** Starts listening; a {@code tls} section that cannot be loaded fails with what is wrong. */
-  void start(Logger logger) throws IOException {
+  /**
+   * Starts listening; a {@code tls} section that cannot be loaded fails with what is wrong.
+   *
+   * @param logger where TLS reloads are logged
+   * @param configPath the server's key path, such as {@code receivers.otlp.protocols.grpc}
+   */
+  void start(Logger logger, String configPath) throws IOException {
     Endpoint endpoint = Endpoint.parse(config.endpoint());
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(endpoint.socketAddress())
@@ -75,7 +80,7 @@ final class GrpcServer {
     }
     applyKeepalive(builder, config.keepalive());
     if (config.tls() != null) {
-      tls = TlsLoader.server(config.tls(), logger);
+      tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
     }
     builder.protocolNegotiator(
         new ComposingNegotiator(

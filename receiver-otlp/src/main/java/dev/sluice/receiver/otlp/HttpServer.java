@@ -49,10 +49,15 @@ final class HttpServer {
     this.handler = handler;
   }
 
-  /** Starts listening; a {@code tls} section that cannot be loaded fails with what is wrong. */
-  void start(Logger logger) throws InterruptedException, IOException {
+  /**
+   * Starts listening; a {@code tls} section that cannot be loaded fails with what is wrong.
+   *
+   * @param logger where TLS reloads are logged
+   * @param configPath the server's key path, such as {@code receivers.otlp.protocols.http}
+   */
+  void start(Logger logger, String configPath) throws InterruptedException, IOException {
     if (config.tls() != null) {
-      tls = TlsLoader.server(config.tls(), logger);
+      tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
     }
     SslContext ssl = tls == null ? null : sslContext(tls);
     routes = new OtlpHttpHandler.Routes(config, handler);

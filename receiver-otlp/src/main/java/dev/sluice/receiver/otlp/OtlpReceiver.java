@@ -24,6 +24,10 @@ public final class OtlpReceiver implements Receiver {
 
   private final OtlpReceiverConfig config;
   private final Logger logger;
+
+  /** The receiver's key path in the configuration, {@code receivers.otlp}, for errors. */
+  private final String configPath;
+
   private final GrpcServer grpc;
   private final HttpServer http;
 
@@ -33,6 +37,7 @@ public final class OtlpReceiver implements Receiver {
       Map<Signal, RequestConsumer> consumers) {
     this.config = config;
     this.logger = settings.logger();
+    this.configPath = "receivers." + settings.id();
     GrpcServerConfig grpcConfig = config.protocols().grpc();
     this.grpc =
         grpcConfig == null
@@ -54,13 +59,13 @@ public final class OtlpReceiver implements Receiver {
   @Override
   public void start() throws Exception {
     if (grpc != null) {
-      grpc.start(logger);
+      grpc.start(logger, configPath + ".protocols.grpc");
       logger.info(
           "OTLP gRPC receiver listening on "
               + bound(config.protocols().grpc().endpoint(), grpc.port()));
     }
     if (http != null) {
-      http.start(logger);
+      http.start(logger, configPath + ".protocols.http");
       logger.info(
           "OTLP/HTTP receiver listening on "
               + bound(config.protocols().http().endpoint(), http.port()));

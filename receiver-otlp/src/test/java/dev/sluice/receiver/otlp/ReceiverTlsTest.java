@@ -233,7 +233,9 @@ class ReceiverTlsTest {
                 receiver(Protocol.GRPC, tls("1.2", "", List.of(ECDSA_AES_256, dhe), Duration.ZERO)))
         .isInstanceOf(IOException.class)
         .hasMessageStartingWith(
-            "cipher_suites: " + dhe + " is not supported by this transport's TLS provider");
+            "receivers.otlp.protocols.grpc.tls.cipher_suites: "
+                + dhe
+                + " is not supported by this transport's TLS provider");
   }
 
   @Test
@@ -245,7 +247,10 @@ class ReceiverTlsTest {
                 receiver(
                     Protocol.HTTP, new TlsServerConfig(missing, certs.serverKey().toString(), "")))
         .isInstanceOf(IOException.class)
-        .hasMessage("cert_file " + missing + ": cannot read it: no such file");
+        .hasMessage(
+            "receivers.otlp.protocols.http.tls.cert_file "
+                + missing
+                + ": cannot read it: no such file");
   }
 
   @Test
@@ -258,9 +263,9 @@ class ReceiverTlsTest {
                         certs.serverCert().toString(), certs.strangerKey().toString(), "")))
         .isInstanceOf(IOException.class)
         .hasMessageStartingWith(
-            "key_file "
+            "receivers.otlp.protocols.grpc.tls.key_file "
                 + certs.strangerKey()
-                + " does not match the certificate in cert_file "
+                + " does not match the certificate in receivers.otlp.protocols.grpc.tls.cert_file "
                 + certs.serverCert()
                 + " (CN=localhost)");
   }
@@ -356,7 +361,7 @@ class ReceiverTlsTest {
   private static TrustManager trustingEveryone() throws IOException {
     TlsMaterial trusting =
         TlsLoader.client(
-            new TlsClientConfig(false, "", "", "", true, ""), Logger.getLogger("test"));
+            new TlsClientConfig(false, "", "", "", true, ""), "", Logger.getLogger("test"));
     return trusting.trustManagers().getTrustManagers()[0];
   }
 
@@ -365,6 +370,7 @@ class ReceiverTlsTest {
         TlsLoader.client(
             new TlsClientConfig(
                 false, "", certs.clientCert().toString(), certs.clientKey().toString(), true, ""),
+            "",
             Logger.getLogger("test"));
     return client.keyManagers().getKeyManagers();
   }
