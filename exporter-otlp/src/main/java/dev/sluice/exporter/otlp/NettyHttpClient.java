@@ -136,7 +136,13 @@ final class NettyHttpClient {
       Duration idleTimeout)
       throws IOException {
     this.tls = tls == null ? null : TlsLoader.client(tls, tlsPath, logger);
-    this.ssl = tls == null ? null : sslContext(this.tls, tls.insecureSkipVerify());
+    try {
+      this.ssl = tls == null ? null : sslContext(this.tls, tls.insecureSkipVerify());
+    } catch (IOException | RuntimeException e) {
+      // A client that was not made is not shut down: stop its reloads here.
+      this.tls.close();
+      throw e;
+    }
     this.serverNameOverride = tls == null ? "" : tls.serverNameOverride();
     this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
     this.maxResponseBytes = maxResponseBytes;

@@ -110,7 +110,13 @@ final class OtlpGrpcExporter implements Exporter {
       builder.negotiationType(NegotiationType.PLAINTEXT);
     } else {
       tls = TlsLoader.client(tlsConfig, configPath + ".tls", logger);
-      builder.sslContext(sslContext(tls));
+      try {
+        builder.sslContext(sslContext(tls));
+      } catch (IOException | RuntimeException e) {
+        // An exporter that did not start is not shut down: stop its reloads here.
+        tls.close();
+        throw e;
+      }
       if (!tlsConfig.serverNameOverride().isEmpty()) {
         builder.overrideAuthority(tlsConfig.serverNameOverride());
       }

@@ -82,15 +82,27 @@ final class GrpcServer {
     if (config.tls() != null) {
       tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
     }
-    builder.protocolNegotiator(
-        new ComposingNegotiator(
-            tls == null
-                ? InternalProtocolNegotiators.serverPlaintext()
-                : InternalProtocolNegotiators.serverTls(sslContext(tls))));
-    for (Signal signal : Signal.values()) {
-      builder.addService(service(signal));
+    try {
+      builder.protocolNegotiator(
+          new ComposingNegotiator(
+              tls == null
+                  ? InternalProtocolNegotiators.serverPlaintext()
+                  : InternalProtocolNegotiators.serverTls(sslContext(tls))));
+      for (Signal signal : Signal.values()) {
+        builder.addService(service(signal));
+      }
+      server = builder.build().start();
+    } catch (IOException | RuntimeException e) {
+      // A server that did not start is not shut down: stop its reloads here.
+      closeTls();
+      throw e;
     }
-    server = builder.build().start();
+  }
+
+  private void closeTls() {
+    if (tls != null) {
+      tls.close();
+    }
   }
 
   /** The port bound, for an endpoint configured with port 0. */
@@ -195,9 +207,7 @@ final class GrpcServer {
   }
 
   void shutdown(long deadlineNanos) throws InterruptedException {
-    if (tls != null) {
-      tls.close();
-    }
+    closeTls();
     if (server == null) {
       return;
     }

@@ -59,7 +59,7 @@ final class HttpServer {
     if (config.tls() != null) {
       tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
     }
-    SslContext ssl = tls == null ? null : sslContext(tls);
+    SslContext ssl = tls == null ? null : sslContextOrClose(tls);
     routes = new OtlpHttpHandler.Routes(config, handler);
     group =
         new MultiThreadIoEventLoopGroup(
@@ -86,6 +86,16 @@ final class HttpServer {
                 });
     InetSocketAddress address = Endpoint.parse(config.endpoint()).socketAddress();
     channel = bootstrap.bind(address).sync().channel();
+  }
+
+  /** {@link #sslContext}, stopping the material's reloads when it fails (start fails with it). */
+  private static SslContext sslContextOrClose(TlsMaterial tls) throws IOException {
+    try {
+      return sslContext(tls);
+    } catch (IOException | RuntimeException e) {
+      tls.close();
+      throw e;
+    }
   }
 
   /** Netty's context over the loaded material; a configured cipher_suites replaces its defaults. */
