@@ -1,6 +1,8 @@
 package dev.sluice.exporter.otlp;
 
 import dev.sluice.core.component.TlsClientConfig;
+import dev.sluice.core.tls.TlsLoader;
+import dev.sluice.core.tls.TlsMaterial;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -36,12 +38,11 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.util.AttributeKey;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -56,9 +57,9 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Logger;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SNIServerName;
-import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 
 /**
@@ -102,6 +103,9 @@ final class NettyHttpClient {
   /** Every open connection, for shutdown; connections opened after it are closed at once. */
   private final ChannelGroup connections;
 
+  /** The TLS material {@link #ssl} reads, reloaded with {@code reload_interval}; or null. */
+  private final TlsMaterial tls;
+
   private final SslContext ssl;
   private final String serverNameOverride;
   private final int connectTimeoutMillis;
@@ -116,6 +120,8 @@ final class NettyHttpClient {
    *
    * @param name the event loop thread's name prefix
    * @param tls the TLS settings for https origins, or null when there is none
+   * @param tlsPath the {@code tls} section's key path, for errors
+   * @param logger where TLS reloads are logged
    * @param connectTimeout the longest a connection (and its TLS handshake) may take
    * @param maxResponseBytes the largest response body read
    * @param idleTimeout how long an idle connection may be kept for another request
@@ -123,11 +129,20 @@ final class NettyHttpClient {
   NettyHttpClient(
       String name,
       TlsClientConfig tls,
+      String tlsPath,
+      Logger logger,
       Duration connectTimeout,
       int maxResponseBytes,
       Duration idleTimeout)
       throws IOException {
-    this.ssl = tls == null ? null : sslContext(tls);
+    this.tls = tls == null ? null : TlsLoader.client(tls, tlsPath, logger);
+    try {
+      this.ssl = tls == null ? null : sslContext(this.tls, tls.insecureSkipVerify());
+    } catch (IOException | RuntimeException e) {
+      // A client that was not made is not shut down: stop its reloads here.
+      this.tls.close();
+      throw e;
+    }
     this.serverNameOverride = tls == null ? "" : tls.serverNameOverride();
     this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
     this.maxResponseBytes = maxResponseBytes;
@@ -139,43 +154,28 @@ final class NettyHttpClient {
   }
 
   /**
-   * The client side of a {@code tls} section: {@code ca_file} (else the JDK's trust store), {@code
-   * cert_file} and {@code key_file} (PEM; PKCS#8 RSA or EC keys), host name verification unless
-   * {@code insecure_skip_verify}, which trusts any certificate for any name.
+   * Netty's client context over the loaded material: host name verification unless {@code
+   * insecure_skip_verify} (whose trust manager accepts any certificate for any name); a configured
+   * {@code cipher_suites} replaces Netty's defaults.
    */
-  static SslContext sslContext(TlsClientConfig tls) throws IOException {
-    SslContextBuilder ssl = SslContextBuilder.forClient();
-    if (tls.insecureSkipVerify()) {
-      ssl.trustManager(InsecureTrustManagerFactory.INSTANCE).endpointIdentificationAlgorithm(null);
-    } else {
-      ssl.endpointIdentificationAlgorithm("HTTPS");
-      if (!tls.caFile().isEmpty()) {
-        try {
-          ssl.trustManager(new File(tls.caFile()));
-        } catch (IllegalArgumentException e) {
-          throw new IOException("cannot read ca_file " + tls.caFile() + ": " + e.getMessage(), e);
-        }
-      }
+  private static SslContext sslContext(TlsMaterial tls, boolean insecureSkipVerify)
+      throws IOException {
+    SslContextBuilder ssl =
+        SslContextBuilder.forClient()
+            .protocols(tls.protocols())
+            .endpointIdentificationAlgorithm(insecureSkipVerify ? null : "HTTPS");
+    if (tls.trustManagers() != null) {
+      ssl.trustManager(tls.trustManagers());
     }
-    if (!tls.certFile().isEmpty()) {
-      try {
-        ssl.keyManager(new File(tls.certFile()), new File(tls.keyFile()));
-      } catch (IllegalArgumentException e) {
-        throw new IOException(
-            "cannot read cert_file "
-                + tls.certFile()
-                + " and key_file "
-                + tls.keyFile()
-                + ": "
-                + e.getMessage(),
-            e);
-      }
+    if (tls.keyManagers() != null) {
+      ssl.keyManager(tls.keyManagers());
     }
-    try {
-      return ssl.build();
-    } catch (SSLException e) {
-      throw new IOException("cannot set up TLS: " + e.getMessage(), e);
+    if (tls.cipherSuites() != null) {
+      ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
     }
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   /**
@@ -277,6 +277,9 @@ final class NettyHttpClient {
    * both until {@code deadlineNanos}.
    */
   void shutdown(long deadlineNanos) throws InterruptedException {
+    if (tls != null) {
+      tls.close();
+    }
     // Closed here, not left to the event loop's shutdown, which may skip closing its channels.
     connections.close().await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     long left = Math.max(0, deadlineNanos - System.nanoTime());

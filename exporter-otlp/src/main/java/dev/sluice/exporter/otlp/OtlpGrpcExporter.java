@@ -12,6 +12,8 @@ import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.MarshalContext;
 import dev.sluice.core.otlp.OtlpMarshaler;
 import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.tls.TlsLoader;
+import dev.sluice.core.tls.TlsMaterial;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.Codec;
@@ -26,17 +28,16 @@ import io.grpc.netty.shaded.io.grpc.netty.NegotiationType;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
-import io.grpc.netty.shaded.io.netty.handler.ssl.util.InsecureTrustManagerFactory;
-import java.io.File;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Logger;
 
 /**
  * Sends batches over OTLP/gRPC. Each sending thread marshals into its own reusable {@link
@@ -45,7 +46,16 @@ import java.util.concurrent.TimeoutException;
  */
 final class OtlpGrpcExporter implements Exporter {
   private final OtlpExporterConfig config;
+  private final Logger logger;
+
+  /** The exporter's key path in the configuration, {@code exporters.otlp}, for errors. */
+  private final String configPath;
+
   private volatile ManagedChannel channel;
+
+  /** The channel's TLS material, reloaded with {@code reload_interval}; null without TLS. */
+  private TlsMaterial tls;
+
   private final Map<Signal, MethodDescriptor<MarshaledRequest, byte[]>> methods =
       new EnumMap<>(Signal.class);
   private final ThreadLocal<MarshalContext> contexts = ThreadLocal.withInitial(MarshalContext::new);
@@ -55,6 +65,8 @@ final class OtlpGrpcExporter implements Exporter {
 
   OtlpGrpcExporter(ComponentSettings settings, OtlpExporterConfig config) {
     this.config = config;
+    this.logger = settings.logger();
+    this.configPath = "exporters." + settings.id();
     this.compression = config.grpcCompression();
     for (Map.Entry<String, String> header : config.headers().entrySet()) {
       headers.put(
@@ -73,12 +85,12 @@ final class OtlpGrpcExporter implements Exporter {
   }
 
   @Override
-  public void start() {
+  public void start() throws IOException {
     start(Host.NONE);
   }
 
   @Override
-  public void start(Host host) {
+  public void start(Host host) throws IOException {
     if (config.auth() != null) {
       ClientAuthenticator authenticator = host.clientAuthenticator(config.auth());
       // The authenticator's headers replace configured ones of the same name, as over HTTP,
@@ -91,7 +103,7 @@ final class OtlpGrpcExporter implements Exporter {
     channel = channel(config);
   }
 
-  private static ManagedChannel channel(OtlpExporterConfig config) {
+  private ManagedChannel channel(OtlpExporterConfig config) throws IOException {
     Target target = Target.parse(config.endpoint());
     NettyChannelBuilder builder =
         NettyChannelBuilder.forAddress(target.endpoint().host(), target.endpoint().port())
@@ -110,13 +122,20 @@ final class OtlpGrpcExporter implements Exporter {
           .keepAliveTimeout(keepalive.timeout().toNanos(), TimeUnit.NANOSECONDS)
           .keepAliveWithoutCalls(keepalive.permitWithoutStream());
     }
-    TlsClientConfig tls = config.tls();
-    if (tls.insecure() || target.plaintextScheme()) {
+    TlsClientConfig tlsConfig = config.tls();
+    if (tlsConfig.insecure() || target.plaintextScheme()) {
       builder.negotiationType(NegotiationType.PLAINTEXT);
     } else {
-      builder.sslContext(sslContext(tls));
-      if (!tls.serverNameOverride().isEmpty()) {
-        builder.overrideAuthority(tls.serverNameOverride());
+      tls = TlsLoader.client(tlsConfig, configPath + ".tls", logger);
+      try {
+        builder.sslContext(sslContext(tls));
+      } catch (IOException | RuntimeException e) {
+        // An exporter that did not start is not shut down: stop its reloads here.
+        tls.close();
+        throw e;
+      }
+      if (!tlsConfig.serverNameOverride().isEmpty()) {
+        builder.overrideAuthority(tlsConfig.serverNameOverride());
       }
     }
     return builder.build();
@@ -139,21 +158,26 @@ final class OtlpGrpcExporter implements Exporter {
     return registry;
   }
 
-  private static SslContext sslContext(TlsClientConfig tls) {
-    try {
-      SslContextBuilder ssl = GrpcSslContexts.forClient();
-      if (tls.insecureSkipVerify()) {
-        ssl.trustManager(InsecureTrustManagerFactory.INSTANCE);
-      } else if (!tls.caFile().isEmpty()) {
-        ssl.trustManager(new File(tls.caFile()));
-      }
-      if (!tls.certFile().isEmpty()) {
-        ssl.keyManager(new File(tls.certFile()), new File(tls.keyFile()));
-      }
-      return ssl.build();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot load the TLS files", e);
+  /**
+   * grpc-netty-shaded's client context over the loaded material: {@link GrpcSslContexts} chooses
+   * the TLS provider and sets up ALPN for h2 and gRPC's default cipher suites, which a configured
+   * {@code cipher_suites} then replaces. grpc-java verifies the host name itself (unless the trust
+   * manager is {@code insecure_skip_verify}'s, which accepts any certificate for any name).
+   */
+  private static SslContext sslContext(TlsMaterial tls) throws IOException {
+    SslContextBuilder ssl = GrpcSslContexts.forClient().protocols(tls.protocols());
+    if (tls.trustManagers() != null) {
+      ssl.trustManager(tls.trustManagers());
     }
+    if (tls.keyManagers() != null) {
+      ssl.keyManager(tls.keyManagers());
+    }
+    if (tls.cipherSuites() != null) {
+      ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
+    }
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   @Override
@@ -219,6 +243,9 @@ final class OtlpGrpcExporter implements Exporter {
 
   @Override
   public void shutdown(long deadlineNanos) throws InterruptedException {
+    if (tls != null) {
+      tls.close();
+    }
     if (channel == null) {
       return;
     }

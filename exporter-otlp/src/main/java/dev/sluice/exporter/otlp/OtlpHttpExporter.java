@@ -75,6 +75,8 @@ final class OtlpHttpExporter implements Exporter {
         new NettyHttpClient(
             "sluice-exporter-" + settings.id() + "-io",
             https ? config.tls() : null,
+            "exporters." + settings.id() + ".tls",
+            settings.logger(),
             config.timeout(),
             NettyHttpClient.MAX_RESPONSE_BYTES,
             NettyHttpClient.IDLE_TIMEOUT);

@@ -7,6 +7,7 @@ import dev.sluice.core.component.ComponentKind;
 import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.TlsClientConfig;
+import dev.sluice.core.component.TlsServerConfig;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.TestCertificates;
 import dev.sluice.receiver.otlp.GrpcServerConfig;
@@ -23,16 +24,10 @@ import org.junit.jupiter.api.Test;
  */
 class OtlpGrpcTlsTest extends ExporterTlsTestBase {
   @Override
-  int receiver(String clientCaFile) throws Exception {
+  int receiver(TlsServerConfig tls) throws Exception {
     GrpcServerConfig grpc =
         new GrpcServerConfig(
-            "127.0.0.1:0",
-            "tcp",
-            serverTls(clientCaFile),
-            4,
-            0,
-            GrpcServerConfig.Keepalive.DEFAULT,
-            false);
+            "127.0.0.1:0", "tcp", tls, 4, 0, GrpcServerConfig.Keepalive.DEFAULT, false);
     return TestComponents.tracesReceiver(
             cleanup, new OtlpReceiverConfig.Protocols(grpc, null), received)
         .grpcPort();
@@ -70,6 +65,11 @@ class OtlpGrpcTlsTest extends ExporterTlsTestBase {
   @Override
   String endpoint(int port) {
     return "127.0.0.1:" + port;
+  }
+
+  @Override
+  String tlsPath() {
+    return "exporters.otlp.tls";
   }
 
   @Override

@@ -280,7 +280,8 @@ class OtlpHttpConnectionsTest {
               exchange.ok();
             });
     NettyHttpClient client =
-        new NettyHttpClient("test-io", null, Duration.ofSeconds(5), 1024, Duration.ofSeconds(90));
+        new NettyHttpClient(
+            "test-io", null, "", null, Duration.ofSeconds(5), 1024, Duration.ofSeconds(90));
     cleanup.add(() -> client.shutdown(inSeconds(5)));
     NettyHttpClient.Route traces = client.route(URI.create(server.url() + "/v1/traces"), Map.of());
     NettyHttpClient.Route logs = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
@@ -298,7 +299,8 @@ class OtlpHttpConnectionsTest {
   void doesNotReuseAConnectionIdleForLongerThanTheIdleTimeout() throws Exception {
     ScriptedHttpServer server = server(ScriptedHttpServer.Exchange::ok);
     NettyHttpClient client =
-        new NettyHttpClient("test-io", null, Duration.ofSeconds(5), 1024, Duration.ofMillis(200));
+        new NettyHttpClient(
+            "test-io", null, "", null, Duration.ofSeconds(5), 1024, Duration.ofMillis(200));
     cleanup.add(() -> client.shutdown(inSeconds(5)));
     NettyHttpClient.Route route = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.component.ExportResult;
 import dev.sluice.core.component.TlsClientConfig;
+import dev.sluice.core.component.TlsServerConfig;
 import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.testkit.SequencedSpans;
 import dev.sluice.core.testkit.TestCertificates;
@@ -20,17 +21,10 @@ import org.junit.jupiter.api.Test;
  */
 class OtlpHttpTlsTest extends ExporterTlsTestBase {
   @Override
-  int receiver(String clientCaFile) throws Exception {
+  int receiver(TlsServerConfig tls) throws Exception {
     HttpServerConfig http =
         new HttpServerConfig(
-            "127.0.0.1:0",
-            serverTls(clientCaFile),
-            null,
-            20 << 20,
-            false,
-            "/v1/traces",
-            "/v1/metrics",
-            "/v1/logs");
+            "127.0.0.1:0", tls, null, 20 << 20, false, "/v1/traces", "/v1/metrics", "/v1/logs");
     return TestComponents.tracesReceiver(
             cleanup, new OtlpReceiverConfig.Protocols(null, http), received)
         .httpPort();
@@ -44,6 +38,11 @@ class OtlpHttpTlsTest extends ExporterTlsTestBase {
   @Override
   String endpoint(int port) {
     return "https://127.0.0.1:" + port;
+  }
+
+  @Override
+  String tlsPath() {
+    return "exporters.otlphttp.tls";
   }
 
   @Override

@@ -1,10 +1,11 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.core.component.Endpoint;
-import dev.sluice.core.component.TlsServerConfig;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
 import dev.sluice.core.otlp.Signal;
+import dev.sluice.core.tls.TlsLoader;
+import dev.sluice.core.tls.TlsMaterial;
 import dev.sluice.core.wire.ByteArrays;
 import io.grpc.DecompressorRegistry;
 import io.grpc.KnownLength;
@@ -23,17 +24,18 @@ import io.grpc.netty.shaded.io.netty.channel.ChannelHandler;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.handler.codec.AdaptiveCumulator;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.grpc.netty.shaded.io.netty.util.AsciiString;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
 
 /**
  * The OTLP gRPC server: {@code TraceService}, {@code MetricsService} and {@code LogsService}
@@ -52,6 +54,7 @@ final class GrpcServer {
   private final RequestHandler handler;
   private GrpcAuthInterceptor auth;
   private Server server;
+  private TlsMaterial tls;
 
   GrpcServer(GrpcServerConfig config, RequestHandler handler) {
     this.config = config;
@@ -63,7 +66,13 @@ final class GrpcServer {
     this.auth = auth;
   }
 
-  void start() throws IOException {
+  /**
+   * Starts listening; a {@code tls} section that cannot be loaded fails with what is wrong.
+   *
+   * @param logger where TLS reloads are logged
+   * @param configPath the server's key path, such as {@code receivers.otlp.protocols.grpc}
+   */
+  void start(Logger logger, String configPath) throws IOException {
     Endpoint endpoint = Endpoint.parse(config.endpoint());
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(endpoint.socketAddress())
@@ -76,18 +85,33 @@ final class GrpcServer {
       builder.maxConcurrentCallsPerConnection(config.maxConcurrentStreams());
     }
     applyKeepalive(builder, config.keepalive());
-    builder.protocolNegotiator(
-        new ComposingNegotiator(
-            config.tls() == null
-                ? InternalProtocolNegotiators.serverPlaintext()
-                : InternalProtocolNegotiators.serverTls(sslContext(config.tls()))));
-    for (Signal signal : Signal.values()) {
-      builder.addService(service(signal));
+    if (config.tls() != null) {
+      tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
     }
-    if (auth != null) {
-      builder.intercept(auth);
+    try {
+      builder.protocolNegotiator(
+          new ComposingNegotiator(
+              tls == null
+                  ? InternalProtocolNegotiators.serverPlaintext()
+                  : InternalProtocolNegotiators.serverTls(sslContext(tls))));
+      for (Signal signal : Signal.values()) {
+        builder.addService(service(signal));
+      }
+      if (auth != null) {
+        builder.intercept(auth);
+      }
+      server = builder.build().start();
+    } catch (IOException | RuntimeException e) {
+      // A server that did not start is not shut down: stop its reloads here.
+      closeTls();
+      throw e;
     }
-    server = builder.build().start();
+  }
+
+  private void closeTls() {
+    if (tls != null) {
+      tls.close();
+    }
   }
 
   /** The port bound, for an endpoint configured with port 0. */
@@ -126,18 +150,24 @@ final class GrpcServer {
     }
   }
 
-  private static io.grpc.netty.shaded.io.netty.handler.ssl.SslContext sslContext(
-      TlsServerConfig tls) {
-    try {
-      SslContextBuilder ssl =
-          GrpcSslContexts.forServer(new File(tls.certFile()), new File(tls.keyFile()));
-      if (!tls.clientCaFile().isEmpty()) {
-        ssl.trustManager(new File(tls.clientCaFile())).clientAuth(ClientAuth.REQUIRE);
-      }
-      return ssl.build();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot load the TLS certificate or key", e);
+  /**
+   * grpc-netty-shaded's context over the loaded material: {@link GrpcSslContexts} chooses the TLS
+   * provider and sets up ALPN for h2 and gRPC's default cipher suites, which a configured {@code
+   * cipher_suites} then replaces.
+   */
+  private static SslContext sslContext(TlsMaterial tls) throws IOException {
+    SslContextBuilder ssl =
+        GrpcSslContexts.configure(SslContextBuilder.forServer(tls.keyManagers()))
+            .protocols(tls.protocols());
+    if (tls.cipherSuites() != null) {
+      ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
     }
+    if (tls.clientCertificateRequired()) {
+      ssl.trustManager(tls.trustManagers()).clientAuth(ClientAuth.REQUIRE);
+    }
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   private ServerServiceDefinition service(Signal signal) {
@@ -186,6 +216,7 @@ final class GrpcServer {
   }
 
   void shutdown(long deadlineNanos) throws InterruptedException {
+    closeTls();
     if (server == null) {
       return;
     }

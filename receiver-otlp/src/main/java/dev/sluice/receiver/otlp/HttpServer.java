@@ -1,7 +1,8 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.core.component.Endpoint;
-import dev.sluice.core.component.TlsServerConfig;
+import dev.sluice.core.tls.TlsLoader;
+import dev.sluice.core.tls.TlsMaterial;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -18,11 +19,12 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import java.io.File;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLException;
+import java.util.logging.Logger;
 
 /**
  * The OTLP/HTTP server: Netty's HTTP/1.1 codec, a body aggregator bounded by {@code
@@ -41,6 +43,7 @@ final class HttpServer {
   private OtlpHttpHandler.Routes routes;
   private EventLoopGroup group;
   private Channel channel;
+  private TlsMaterial tls;
 
   HttpServer(HttpServerConfig config, RequestHandler handler) {
     this.config = config;
@@ -52,8 +55,17 @@ final class HttpServer {
     this.auth = auth;
   }
 
-  void start() throws InterruptedException, SSLException {
-    SslContext ssl = config.tls() == null ? null : sslContext(config.tls());
+  /**
+   * Starts listening; a {@code tls} section that cannot be loaded fails with what is wrong.
+   *
+   * @param logger where TLS reloads are logged
+   * @param configPath the server's key path, such as {@code receivers.otlp.protocols.http}
+   */
+  void start(Logger logger, String configPath) throws InterruptedException, IOException {
+    if (config.tls() != null) {
+      tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
+    }
+    SslContext ssl = tls == null ? null : sslContextOrClose(tls);
     routes = new OtlpHttpHandler.Routes(config, handler);
     group =
         new MultiThreadIoEventLoopGroup(
@@ -85,13 +97,29 @@ final class HttpServer {
     channel = bootstrap.bind(address).sync().channel();
   }
 
-  private static SslContext sslContext(TlsServerConfig tls) throws SSLException {
-    SslContextBuilder ssl =
-        SslContextBuilder.forServer(new File(tls.certFile()), new File(tls.keyFile()));
-    if (!tls.clientCaFile().isEmpty()) {
-      ssl.trustManager(new File(tls.clientCaFile())).clientAuth(ClientAuth.REQUIRE);
+  /** {@link #sslContext}, stopping the material's reloads when it fails (start fails with it). */
+  private static SslContext sslContextOrClose(TlsMaterial tls) throws IOException {
+    try {
+      return sslContext(tls);
+    } catch (IOException | RuntimeException e) {
+      tls.close();
+      throw e;
     }
-    return ssl.build();
+  }
+
+  /** Netty's context over the loaded material; a configured cipher_suites replaces its defaults. */
+  private static SslContext sslContext(TlsMaterial tls) throws IOException {
+    SslContextBuilder ssl =
+        SslContextBuilder.forServer(tls.keyManagers()).protocols(tls.protocols());
+    if (tls.cipherSuites() != null) {
+      ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
+    }
+    if (tls.clientCertificateRequired()) {
+      ssl.trustManager(tls.trustManagers()).clientAuth(ClientAuth.REQUIRE);
+    }
+    SslContext context = ssl.build();
+    tls.requireCipherSuites(context.cipherSuites());
+    return context;
   }
 
   int port() {
@@ -100,6 +128,9 @@ final class HttpServer {
 
   /** Stops as the class comment says; once only (a second call returns at once). */
   void shutdown(long deadlineNanos) throws InterruptedException {
+    if (tls != null) {
+      tls.close();
+    }
     if (group == null || group.isShuttingDown()) {
       return;
     }

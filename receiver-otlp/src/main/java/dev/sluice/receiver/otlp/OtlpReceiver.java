@@ -26,6 +26,10 @@ public final class OtlpReceiver implements Receiver {
   private final OtlpReceiverConfig config;
   private final ComponentSettings settings;
   private final Logger logger;
+
+  /** The receiver's key path in the configuration, {@code receivers.otlp}, for errors. */
+  private final String configPath;
+
   private final GrpcServer grpc;
   private final HttpServer http;
 
@@ -36,6 +40,7 @@ public final class OtlpReceiver implements Receiver {
     this.config = config;
     this.settings = settings;
     this.logger = settings.logger();
+    this.configPath = "receivers." + settings.id();
     GrpcServerConfig grpcConfig = config.protocols().grpc();
     this.grpc =
         grpcConfig == null
@@ -63,13 +68,13 @@ public final class OtlpReceiver implements Receiver {
   public void start(Host host) throws Exception {
     ReceiverAuth.install(settings, config, host, grpc, http);
     if (grpc != null) {
-      grpc.start();
+      grpc.start(logger, configPath + ".protocols.grpc");
       logger.info(
           "OTLP gRPC receiver listening on "
               + bound(config.protocols().grpc().endpoint(), grpc.port()));
     }
     if (http != null) {
-      http.start();
+      http.start(logger, configPath + ".protocols.http");
       logger.info(
           "OTLP/HTTP receiver listening on "
               + bound(config.protocols().http().endpoint(), http.port()));
