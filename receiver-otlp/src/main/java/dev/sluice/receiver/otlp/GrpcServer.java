@@ -8,7 +8,6 @@ import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.wire.ByteArrays;
 import io.grpc.DecompressorRegistry;
 import io.grpc.KnownLength;
-import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
@@ -43,18 +42,45 @@ import java.util.concurrent.TimeUnit;
  * <p>Calls run on the Netty event loop ({@code directExecutor}): handling a request is indexing it
  * and offering it to the pipelines, which never wait for the network (exporters send from their
  * queues' threads), so a thread hop would only add latency and CPU. Refusals are answered at once.
+ *
+ * <p>Limits at the edge: {@link GrpcAdmission} refuses a call at its headers when the pipelines or
+ * the bytes in flight ({@link GrpcInFlightTracer}) are full; {@link GrpcConnectionLimit} closes
+ * connections over {@code max_connections}; a fixed HTTP/2 flow-control window bounds what one
+ * connection can push ahead of what the server has read; new connections must complete their
+ * handshake within {@code handshake_timeout}; headers are bounded by {@link
+ * #MAX_HEADER_LIST_BYTES}.
  */
 final class GrpcServer {
-  private static final Metadata.Key<byte[]> STATUS_DETAILS =
-      Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
+  /**
+   * The largest header list a call may send (HTTP/2 {@code SETTINGS_MAX_HEADER_LIST_SIZE}, names
+   * and values plus 32 bytes per field). SDKs send a few hundred bytes, an auth token a few KiB;
+   * over it grpc-java answers HTTP 431 and resets the stream, the connection stays up.
+   */
+  static final int MAX_HEADER_LIST_BYTES = 16 * 1024;
+
+  /**
+   * The HTTP/2 flow-control window of each connection and call, fixed (grpc-java would grow it with
+   * its bandwidth-delay estimate up to 8 MiB): what a client can send that the server has not yet
+   * read is bounded by it per connection. Calls being read give it back as fast as they arrive; 1
+   * MiB is grpc-java's own starting window, ample on the networks a collector serves.
+   */
+  static final int FLOW_CONTROL_WINDOW_BYTES = 1 << 20;
 
   private final GrpcServerConfig config;
   private final RequestHandler handler;
+  private final EdgeAdmission admission;
+  private final ConnectionLimit connections;
   private Server server;
 
-  GrpcServer(GrpcServerConfig config, RequestHandler handler) {
+  GrpcServer(
+      GrpcServerConfig config,
+      RequestHandler handler,
+      EdgeAdmission admission,
+      ConnectionLimit connections) {
     this.config = config;
     this.handler = handler;
+    this.admission = admission;
+    this.connections = connections;
   }
 
   void start() throws IOException {
@@ -64,6 +90,11 @@ final class GrpcServer {
             .directExecutor()
             .withChildOption(ChannelOption.TCP_NODELAY, true)
             .maxInboundMessageSize(config.maxRecvMsgSizeMib() << 20)
+            .maxInboundMetadataSize(MAX_HEADER_LIST_BYTES)
+            .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
+            .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
+            .intercept(new GrpcAdmission(admission))
+            .addStreamTracerFactory(GrpcInFlightTracer.factory(admission.inFlight()))
             .decompressorRegistry(
                 DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true));
     if (config.maxConcurrentStreams() > 0) {
@@ -72,6 +103,7 @@ final class GrpcServer {
     applyKeepalive(builder, config.keepalive());
     builder.protocolNegotiator(
         new ComposingNegotiator(
+            connections,
             config.tls() == null
                 ? InternalProtocolNegotiators.serverPlaintext()
                 : InternalProtocolNegotiators.serverTls(sslContext(config.tls()))));
@@ -166,13 +198,12 @@ final class GrpcServer {
             Status.UNIMPLEMENTED.withDescription(result.message()).asRuntimeException());
         return;
       default:
-        Metadata trailers = new Metadata();
-        trailers.put(
-            STATUS_DETAILS,
-            RpcStatus.encode(
-                Status.Code.UNAVAILABLE.value(), result.message(), result.retryDelayMillis()));
         response.onError(
-            Status.UNAVAILABLE.withDescription(result.message()).asRuntimeException(trailers));
+            Status.UNAVAILABLE
+                .withDescription(result.message())
+                .asRuntimeException(
+                    GrpcAdmission.unavailableTrailers(
+                        result.message(), result.retryDelayMillis())));
     }
   }
 
@@ -203,9 +234,12 @@ final class GrpcServer {
     /** Reads smaller than this are merged into the last one rather than composed. */
     private static final int COMPOSE_MIN_BYTES = 16 * 1024;
 
+    private final ConnectionLimit connections;
     private final InternalProtocolNegotiator.ProtocolNegotiator delegate;
 
-    ComposingNegotiator(InternalProtocolNegotiator.ProtocolNegotiator delegate) {
+    ComposingNegotiator(
+        ConnectionLimit connections, InternalProtocolNegotiator.ProtocolNegotiator delegate) {
+      this.connections = connections;
       this.delegate = delegate;
     }
 
@@ -217,7 +251,7 @@ final class GrpcServer {
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
       grpcHandler.setCumulator(new AdaptiveCumulator(COMPOSE_MIN_BYTES));
-      return delegate.newHandler(grpcHandler);
+      return new GrpcConnectionLimit(connections, delegate.newHandler(grpcHandler));
     }
 
     @Override
