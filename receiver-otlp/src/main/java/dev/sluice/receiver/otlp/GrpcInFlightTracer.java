@@ -1,5 +1,6 @@
 package dev.sluice.receiver.otlp;
 
+import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
@@ -11,43 +12,95 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * takes from the transport ({@code inboundWireSize}, compressed size) and then the whole message
  * ({@code inboundMessageRead}), right before the request marshaller copies it out. The count is
  * given back there, or when the call ends without a whole message.
+ *
+ * <p>Two things make the bound hold when many calls start at once, as when a thousand requests in
+ * flight arrive over a few connections: their headers all come before their bodies, so at each
+ * call's headers nothing is counted yet. First, a call admitted at its headers ({@link #admitted})
+ * counts as much as the last whole message was (a reservation) until more than that has arrived, so
+ * the check at the next call's headers sees what the calls admitted before it will bring. Second, a
+ * call whose bytes take the total past the bound by more than {@link
+ * InFlightBytes#overshootBytes()} is refused on the spot, with UNAVAILABLE and RetryInfo ({@link
+ * GrpcAdmission.GuardedCall#refuseInFlight()}).
+ *
+ * <p>Every method runs on the call's transport thread (the server runs calls on it too), except
+ * that the count is given back with an atomic swap, whichever thread closes the call.
  */
 final class GrpcInFlightTracer extends ServerStreamTracer {
-  private static final AtomicLongFieldUpdater<GrpcInFlightTracer> HELD =
-      AtomicLongFieldUpdater.newUpdater(GrpcInFlightTracer.class, "held");
+  /** Where {@link GrpcAdmission} finds the tracer of the call it admits. */
+  static final Context.Key<GrpcInFlightTracer> KEY = Context.key("sluice-in-flight-tracer");
 
-  private final InFlightBytes inFlight;
+  private static final AtomicLongFieldUpdater<GrpcInFlightTracer> COUNTED =
+      AtomicLongFieldUpdater.newUpdater(GrpcInFlightTracer.class, "counted");
 
-  /** Bytes of this call's message counted so far; touched by the transport thread and on close. */
-  private volatile long held;
+  private final Factory factory;
+  private long receivedBytes;
+  private long reservedBytes;
+  private GrpcAdmission.GuardedCall<?, ?> call;
 
-  private GrpcInFlightTracer(InFlightBytes inFlight) {
-    this.inFlight = inFlight;
+  /** What this call adds to the in-flight bytes now: the larger of received and reserved. */
+  private volatile long counted;
+
+  private GrpcInFlightTracer(Factory factory) {
+    this.factory = factory;
   }
 
-  /** One tracer per call. */
-  static ServerStreamTracer.Factory factory(InFlightBytes inFlight) {
-    return new ServerStreamTracer.Factory() {
-      @Override
-      public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
-        return new GrpcInFlightTracer(inFlight);
-      }
-    };
+  /** One tracer per call; shares the in-flight bytes and the size of the last whole message. */
+  static final class Factory extends ServerStreamTracer.Factory {
+    private final InFlightBytes inFlight;
+    private volatile long lastMessageBytes;
+
+    Factory(InFlightBytes inFlight) {
+      this.inFlight = inFlight;
+    }
+
+    @Override
+    public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+      return new GrpcInFlightTracer(this);
+    }
+  }
+
+  @Override
+  public Context filterContext(Context context) {
+    return context.withValue(KEY, this);
+  }
+
+  /** The call was let through at its headers: reserve for it, and refuse it if it overshoots. */
+  void admitted(GrpcAdmission.GuardedCall<?, ?> call) {
+    this.call = call;
+    reservedBytes = factory.lastMessageBytes;
+    recount();
   }
 
   @Override
   public void inboundWireSize(long bytes) {
-    HELD.addAndGet(this, bytes);
-    inFlight.add(bytes);
+    receivedBytes += bytes;
+    recount();
+    if (call != null && factory.inFlight.overshot()) {
+      call.refuseInFlight();
+    }
   }
 
   @Override
   public void inboundMessageRead(int seqNo, long wireSize, long uncompressedSize) {
-    inFlight.release(HELD.getAndSet(this, 0));
+    if (wireSize > 0) {
+      factory.lastMessageBytes = wireSize;
+    }
+    receivedBytes = 0;
+    reservedBytes = 0;
+    release();
   }
 
   @Override
   public void streamClosed(Status status) {
-    inFlight.release(HELD.getAndSet(this, 0));
+    release();
+  }
+
+  private void recount() {
+    long target = Math.max(receivedBytes, reservedBytes);
+    factory.inFlight.add(target - COUNTED.getAndSet(this, target));
+  }
+
+  private void release() {
+    factory.inFlight.release(COUNTED.getAndSet(this, 0));
   }
 }

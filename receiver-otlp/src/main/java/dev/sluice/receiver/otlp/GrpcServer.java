@@ -94,7 +94,7 @@ final class GrpcServer {
             .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
             .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
             .intercept(new GrpcAdmission(admission))
-            .addStreamTracerFactory(GrpcInFlightTracer.factory(admission.inFlight()))
+            .addStreamTracerFactory(new GrpcInFlightTracer.Factory(admission.inFlight()))
             .decompressorRegistry(
                 DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true));
     if (config.maxConcurrentStreams() > 0) {

@@ -206,6 +206,66 @@ class GrpcEdgeLimitsTest {
     assertThat(traces.requests).hasSize(1);
   }
 
+  /**
+   * Calls whose headers all arrive before their bodies: each one let through reserves the size of
+   * the last whole message, so the check at the next one's headers counts what will come.
+   */
+  @Test
+  void reservesTheLastMessagesSizeForEachCallLetThroughAtItsHeaders() throws Exception {
+    start(100, Duration.ofMinutes(1), 1000, 1, Duration.ofSeconds(10));
+    sendRaw(new byte[0]);
+    byte[] body = SequencedSpans.request("svc", 0, 1).toByteArray();
+    int perCall = 300_000;
+    // Any bytes will do for the size: the deframer counts the message before it is parsed.
+    assertThatThrownBy(() -> sendRaw(java.util.Arrays.copyOf(body, perCall)))
+        .isInstanceOf(StatusRuntimeException.class);
+    int admitted = (MIB + perCall - 1) / perCall;
+
+    try (RawHttp2 client = raw().handshake()) {
+      for (int i = 0; i <= admitted; i++) {
+        client.exportHeaders(1 + 2 * i);
+      }
+
+      RawHttp2.Frame first = client.readOn(1 + 2 * admitted);
+
+      assertThat(first.type()).isEqualTo(RawHttp2.HEADERS);
+      Http2Headers headers = client.decode(first);
+      assertThat(headers.get("grpc-status").toString()).isEqualTo("14");
+      assertThat(inFlightBytes()).isEqualTo((long) admitted * perCall);
+    }
+    awaitTrue(() -> inFlightBytes() == 0);
+  }
+
+  /**
+   * When calls let through bring more than the reservations said, the call whose bytes take the
+   * total past the bound by more than a quarter of it is refused there, with RetryInfo.
+   */
+  @Test
+  void refusesACallWhoseBytesTakeTheTotalPastTheBoundWhereItIs() throws Exception {
+    start(100, Duration.ofMinutes(1), 1000, 1, Duration.ofSeconds(10));
+    RawHttp2 first = raw().handshake();
+    RawHttp2 second = raw().handshake();
+    first.exportHeaders(1);
+    second.exportHeaders(1);
+    first.partialMessage(1, 3 * MIB, 700 * KIB);
+    awaitTrue(() -> inFlightBytes() >= 700 * KIB);
+
+    second.partialMessage(1, 3 * MIB, 700 * KIB);
+    RawHttp2.Frame answer = second.readOn(1);
+
+    assertThat(answer.type()).isEqualTo(RawHttp2.HEADERS);
+    Http2Headers headers = second.decode(answer);
+    assertThat(headers.get("grpc-status").toString()).isEqualTo("14");
+    assertThat(headers.get("grpc-message").toString()).isEqualTo(EdgeAdmission.IN_FLIGHT_MESSAGE);
+    assertThat(headers.contains("grpc-status-details-bin")).isTrue();
+    // Once the answer is written the server drops the refused call's bytes, client or no client.
+    awaitTrue(() -> inFlightBytes() == 700 * KIB);
+    second.close();
+    first.close();
+    awaitTrue(() -> inFlightBytes() == 0);
+    assertThat(traces.requests).isEmpty();
+  }
+
   @Test
   void countsAMessageInFlightUntilItIsHandedOn() throws Exception {
     startWithDefaults();
@@ -310,6 +370,14 @@ class GrpcEdgeLimitsTest {
             return false;
           }
         });
+  }
+
+  private byte[] sendRaw(byte[] body) {
+    return io.grpc.stub.ClientCalls.blockingUnaryCall(
+        channel,
+        method(MethodDescriptor.MethodType.UNARY),
+        CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
+        body);
   }
 
   private RawHttp2 raw() throws IOException {

@@ -155,11 +155,11 @@ final class RawHttp2 implements AutoCloseable {
     return new Frame(type, flags, streamId, payload);
   }
 
-  /** The next frame on the stream, skipping connection-level ones. */
+  /** The next frame on the stream other than WINDOW_UPDATE, skipping connection-level ones. */
   Frame readOn(int streamId) throws IOException {
     while (true) {
       Frame frame = read();
-      if (frame.streamId() == streamId) {
+      if (frame.streamId() == streamId && frame.type() != WINDOW_UPDATE) {
         return frame;
       }
     }
