@@ -64,7 +64,8 @@ final class EdgeAdmission {
       MetricRegistry metrics, String receiver, String transport, String reason) {
     return metrics.counter(
         "sluice_receiver_refused_unread_requests",
-        "Requests refused at their headers, before their bodies were read",
+        "Requests refused before their bodies were read whole: at their headers, or when they took"
+            + " the bytes in flight past their bound",
         "receiver",
         receiver,
         "transport",

@@ -128,6 +128,14 @@ public record GrpcServerConfig(
     if (maxInFlightBytesMib < 1 || maxInFlightBytesMib > 1 << 20) {
       problems.add(
           "max_in_flight_bytes_mib", "must be between 1 and 1048576, was " + maxInFlightBytesMib);
+    } else if (maxInFlightBytesMib < maxRecvMsgSizeMib) {
+      // Else a largest message could only ever be refused, and its client would retry forever.
+      problems.add(
+          "max_in_flight_bytes_mib",
+          "must be at least max_recv_msg_size_mib ("
+              + maxRecvMsgSizeMib
+              + "), was "
+              + maxInFlightBytesMib);
     }
     if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
       problems.add("handshake_timeout", "must be positive, was " + handshakeTimeout);

@@ -121,6 +121,14 @@ public record HttpServerConfig(
     if (maxInFlightBytesMib < 1 || maxInFlightBytesMib > 1 << 20) {
       problems.add(
           "max_in_flight_bytes_mib", "must be between 1 and 1048576, was " + maxInFlightBytesMib);
+    } else if (((long) maxInFlightBytesMib << 20) < maxRequestBodySize) {
+      // Else a largest body could only ever be refused, and its client would retry forever.
+      problems.add(
+          "max_in_flight_bytes_mib",
+          "must hold max_request_body_size ("
+              + maxRequestBodySize
+              + " bytes), was "
+              + maxInFlightBytesMib);
     }
     validatePath(tracesUrlPath, "traces_url_path", problems);
     validatePath(metricsUrlPath, "metrics_url_path", problems);
