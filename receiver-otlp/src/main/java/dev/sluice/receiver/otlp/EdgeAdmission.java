@@ -51,6 +51,14 @@ final class EdgeAdmission {
         "transport",
         transport);
     metrics.gauge(
+        "sluice_receiver_in_flight_peak_bytes",
+        "The highest sluice_receiver_in_flight_bytes since the start",
+        inFlight::peakBytes,
+        "receiver",
+        receiver,
+        "transport",
+        transport);
+    metrics.gauge(
         "sluice_receiver_in_flight_limit_bytes",
         "The bound on bytes of request bodies being received (max_in_flight_bytes_mib)",
         inFlight::maxBytes,

@@ -16,11 +16,14 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * <p>Two things make the bound hold when many calls start at once, as when a thousand requests in
  * flight arrive over a few connections: their headers all come before their bodies, so at each
  * call's headers nothing is counted yet. First, a call admitted at its headers ({@link #admitted})
- * counts as much as the last whole message was (a reservation) until more than that has arrived, so
- * the check at the next call's headers sees what the calls admitted before it will bring. Second, a
- * call whose bytes take the total past the bound by more than {@link
- * InFlightBytes#overshootBytes()} is refused on the spot, with UNAVAILABLE and RetryInfo ({@link
- * GrpcAdmission.GuardedCall#refuseInFlight()}).
+ * counts as the expected message size (a reservation) until more than that has arrived, so the
+ * check at the next call's headers sees what the calls admitted before it will bring. The expected
+ * size starts at {@code max_recv_msg_size_mib} and follows the messages received (a moving average
+ * over about four). Second, a call that brings more than it reserved while the total is past the
+ * bound by more than {@link InFlightBytes#overshootBytes()} is refused on the spot, with
+ * UNAVAILABLE and RetryInfo ({@link GrpcAdmission.GuardedCall#refuseInFlight()}); calls within
+ * their reservation add nothing and go on, so the calls admitted first finish rather than every
+ * call being cut off.
  *
  * <p>Every method runs on the call's transport thread (the server runs calls on it too), except
  * that the count is given back with an atomic swap, whichever thread closes the call.
@@ -44,13 +47,26 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
     this.factory = factory;
   }
 
-  /** One tracer per call; shares the in-flight bytes and the size of the last whole message. */
+  /** One tracer per call; shares the in-flight bytes and the expected message size. */
   static final class Factory extends ServerStreamTracer.Factory {
-    private final InFlightBytes inFlight;
-    private volatile long lastMessageBytes;
+    /** The expected size moves a quarter of the way to each message's size. */
+    private static final int AVERAGE_DIVISOR = 4;
 
-    Factory(InFlightBytes inFlight) {
+    private final InFlightBytes inFlight;
+    private volatile long expectedMessageBytes;
+
+    /**
+     * @param maxMessageBytes the largest message, expected until messages have been seen
+     */
+    Factory(InFlightBytes inFlight, long maxMessageBytes) {
       this.inFlight = inFlight;
+      this.expectedMessageBytes = maxMessageBytes;
+    }
+
+    /** Racy read-modify-write: a lost update only delays the average a little. */
+    void messageSeen(long wireBytes) {
+      long expected = expectedMessageBytes;
+      expectedMessageBytes = expected + (wireBytes - expected) / AVERAGE_DIVISOR;
     }
 
     @Override
@@ -67,7 +83,7 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
   /** The call was let through at its headers: reserve for it, and refuse it if it overshoots. */
   void admitted(GrpcAdmission.GuardedCall<?, ?> call) {
     this.call = call;
-    reservedBytes = factory.lastMessageBytes;
+    reservedBytes = factory.expectedMessageBytes;
     recount();
   }
 
@@ -75,7 +91,7 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
   public void inboundWireSize(long bytes) {
     receivedBytes += bytes;
     recount();
-    if (call != null && factory.inFlight.overshot()) {
+    if (call != null && receivedBytes > reservedBytes && factory.inFlight.overshot()) {
       call.refuseInFlight();
     }
   }
@@ -83,7 +99,7 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
   @Override
   public void inboundMessageRead(int seqNo, long wireSize, long uncompressedSize) {
     if (wireSize > 0) {
-      factory.lastMessageBytes = wireSize;
+      factory.messageSeen(wireSize);
     }
     receivedBytes = 0;
     reservedBytes = 0;

@@ -94,7 +94,9 @@ final class GrpcServer {
             .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
             .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
             .intercept(new GrpcAdmission(admission))
-            .addStreamTracerFactory(new GrpcInFlightTracer.Factory(admission.inFlight()))
+            .addStreamTracerFactory(
+                new GrpcInFlightTracer.Factory(
+                    admission.inFlight(), (long) config.maxRecvMsgSizeMib() << 20))
             .decompressorRegistry(
                 DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true));
     if (config.maxConcurrentStreams() > 0) {

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -40,11 +41,14 @@ import java.util.concurrent.TimeUnit;
  * reset the connection and the client could lose the 503 with its retry delay. The client retries
  * after {@code Retry-After} on a new connection.
  *
- * <p>It also counts the body bytes of each request in {@link InFlightBytes} from their arrival
- * until the aggregated request has been handled (the handler after the aggregator copies it out on
- * the same call), or the connection closes. A body that takes the total past the bound by more than
- * {@link InFlightBytes#overshootBytes()} is refused with 503 where it is, and the aggregator's part
- * of it dropped, so the total stays bounded whatever the requests being read bring.
+ * <p>It also counts the body bytes of each request in {@link InFlightBytes} from the headers until
+ * the aggregated request has been handled (the handler after the aggregator copies it out on the
+ * same call), or the connection closes: as its {@code Content-Length} (capped at {@code
+ * max_request_body_size}) from the headers on, so that the next request's check sees what is still
+ * to come, or as what has arrived when that is more (a chunked body). A body that brings more than
+ * it declared while the total is past the bound by more than {@link InFlightBytes#overshootBytes()}
+ * is refused with 503 where it is, and the aggregator's part of it dropped, so the total stays
+ * bounded whatever the requests being read bring.
  */
 final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   /** How long a refused connection is read and drained before it is closed. */
@@ -56,7 +60,9 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   private Signal signal;
   private String origin;
   private boolean json;
-  private long pendingBytes;
+  private long receivedBytes;
+  private long reservedBytes;
+  private long countedBytes;
   private boolean discarding;
 
   HttpEdgeGate(OtlpHttpHandler.Routes routes, EdgeAdmission admission) {
@@ -92,13 +98,16 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
         refuse(ctx, unavailable(refusal));
         return;
       }
+      reservedBytes =
+          Math.min(routes.maxBodyBytes, Math.max(0, HttpUtil.getContentLength(request, 0L)));
+      recount();
     }
     if (message instanceof HttpContent content) {
       int bytes = content.content().readableBytes();
       if (bytes > 0) {
-        pendingBytes += bytes;
-        inFlight.add(bytes);
-        if (inFlight.overshot()) {
+        receivedBytes += bytes;
+        recount();
+        if (receivedBytes > reservedBytes && inFlight.overshot()) {
           ReferenceCountUtil.release(message);
           releasePending();
           dropAggregatedPart(ctx);
@@ -167,9 +176,18 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /** Counts the larger of what the request declared and what has arrived. */
+  private void recount() {
+    long target = Math.max(receivedBytes, reservedBytes);
+    inFlight.add(target - countedBytes);
+    countedBytes = target;
+  }
+
   private void releasePending() {
-    inFlight.release(pendingBytes);
-    pendingBytes = 0;
+    inFlight.release(countedBytes);
+    countedBytes = 0;
+    receivedBytes = 0;
+    reservedBytes = 0;
   }
 
   @Override

@@ -18,6 +18,7 @@ final class InFlightBytes {
 
   private final long maxBytes;
   private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong peakBytes = new AtomicLong();
 
   InFlightBytes(long maxBytes) {
     if (maxBytes <= 0) {
@@ -32,7 +33,11 @@ final class InFlightBytes {
 
   /** Counts bytes received; returns the new total. */
   long add(long count) {
-    return bytes.addAndGet(count);
+    long total = bytes.addAndGet(count);
+    if (total > peakBytes.get()) {
+      peakBytes.accumulateAndGet(total, Math::max);
+    }
+    return total;
   }
 
   /** Uncounts bytes handed on or dropped. */
@@ -58,6 +63,11 @@ final class InFlightBytes {
 
   long bytes() {
     return bytes.get();
+  }
+
+  /** The highest total since the start. */
+  long peakBytes() {
+    return peakBytes.get();
   }
 
   long maxBytes() {

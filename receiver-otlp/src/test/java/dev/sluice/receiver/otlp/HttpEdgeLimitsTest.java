@@ -173,13 +173,19 @@ class HttpEdgeLimitsTest {
   void refusesABodyThatTakesTheBytesInFlightPastTheBoundWhereItIs() throws Exception {
     start(LONG, LONG, LONG, 1000, 1);
     Socket socket = connect();
-    socket.getOutputStream().write(head("/v1/traces", 8 * MIB, ""));
-    socket.getOutputStream().flush();
-
-    // The server answers long before 8 MiB are sent; it drains what follows the answer.
+    // Chunked, so the body declares no length to reserve at its headers.
+    socket
+        .getOutputStream()
+        .write(
+            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+    // The server answers long before this ends; it drains what follows the answer.
     byte[] chunk = new byte[64 * 1024];
     for (int i = 0; i < 24; i++) {
+      socket.getOutputStream().write("10000\r\n".getBytes(StandardCharsets.US_ASCII));
       socket.getOutputStream().write(chunk);
+      socket.getOutputStream().write("\r\n".getBytes(StandardCharsets.US_ASCII));
     }
     socket.getOutputStream().flush();
     String head = readHead(socket.getInputStream());
@@ -190,6 +196,21 @@ class HttpEdgeLimitsTest {
         .isEqualTo(EdgeAdmission.IN_FLIGHT_MESSAGE);
     awaitTrue(() -> inFlightBytes() == 0);
     assertThat(traces.requests).isEmpty();
+  }
+
+  @Test
+  void countsADeclaredBodyFromItsHeadersSoTheNextRequestIsRefused() throws Exception {
+    start(LONG, LONG, LONG, 1000, 1);
+    Socket declared = connect();
+    declared.getOutputStream().write(head("/v1/traces", MIB + 1, ""));
+    declared.getOutputStream().flush();
+    awaitTrue(() -> inFlightBytes() == MIB + 1);
+
+    assertThat(send(connect(), spans(3))).startsWith("HTTP/1.1 503");
+
+    declared.close();
+    awaitTrue(() -> inFlightBytes() == 0);
+    assertThat(send(connect(), spans(3))).startsWith("HTTP/1.1 200");
   }
 
   @Test
