@@ -4,6 +4,8 @@ import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
@@ -18,12 +20,18 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * call's headers nothing is counted yet. First, a call admitted at its headers ({@link #admitted})
  * counts as the expected message size (a reservation) until more than that has arrived, so the
  * check at the next call's headers sees what the calls admitted before it will bring. The expected
- * size starts at {@code max_recv_msg_size_mib} and follows the messages received (a moving average
- * over about four). Second, a call that brings more than it reserved while the total is past the
- * bound by more than {@link InFlightBytes#overshootBytes()} is refused on the spot, with
- * UNAVAILABLE and RetryInfo ({@link GrpcAdmission.GuardedCall#refuseInFlight()}); calls within
- * their reservation add nothing and go on, so the calls admitted first finish rather than every
- * call being cut off.
+ * size starts at a sixteenth of the bound (at most {@code max_recv_msg_size_mib}) and follows the
+ * messages received (a moving average over about four; a call cut off counts with what it had
+ * brought, so that the average grows when calls are larger than it). Second, a call that brings
+ * more than it reserved while the total is past the bound by more than {@link
+ * InFlightBytes#overshootBytes()} is refused on the spot, with UNAVAILABLE and RetryInfo ({@link
+ * GrpcAdmission.GuardedCall#refuseInFlight()}); calls within their reservation add nothing and go
+ * on, so the calls admitted first finish rather than every call being cut off.
+ *
+ * <p>It also gives each call a deadline of {@code max_call_duration}, through the context grpc-java
+ * derives the call's own from: at that deadline grpc-java cancels the call (RST_STREAM) as it does
+ * at a client's deadline, so that a call whose message never completes cannot hold its bytes, or
+ * its reservation, for ever. The deadline is cancelled when the call ends.
  *
  * <p>Every method runs on the call's transport thread (the server runs calls on it too), except
  * that the count is given back with an atomic swap, whichever thread closes the call.
@@ -39,6 +47,7 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
   private long receivedBytes;
   private long reservedBytes;
   private GrpcAdmission.GuardedCall<?, ?> call;
+  private Context.CancellableContext deadline;
 
   /** What this call adds to the in-flight bytes now: the larger of received and reserved. */
   private volatile long counted;
@@ -52,15 +61,28 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
     /** The expected size moves a quarter of the way to each message's size. */
     private static final int AVERAGE_DIVISOR = 4;
 
+    /** Before any message is seen, a call reserves this fraction of the bound. */
+    private static final int INITIAL_RESERVATION_DIVISOR = 16;
+
     private final InFlightBytes inFlight;
+    private final long maxCallNanos;
+    private final ScheduledExecutorService deadlines;
     private volatile long expectedMessageBytes;
 
     /**
-     * @param maxMessageBytes the largest message, expected until messages have been seen
+     * @param maxMessageBytes the largest message, a cap on the size expected before any is seen
+     * @param deadlines where the calls' deadlines are timed; the server's owner shuts it down
      */
-    Factory(InFlightBytes inFlight, long maxMessageBytes) {
+    Factory(
+        InFlightBytes inFlight,
+        long maxMessageBytes,
+        long maxCallNanos,
+        ScheduledExecutorService deadlines) {
       this.inFlight = inFlight;
-      this.expectedMessageBytes = maxMessageBytes;
+      this.expectedMessageBytes =
+          Math.min(maxMessageBytes, inFlight.maxBytes() / INITIAL_RESERVATION_DIVISOR);
+      this.maxCallNanos = maxCallNanos;
+      this.deadlines = deadlines;
     }
 
     /** Racy read-modify-write: a lost update only delays the average a little. */
@@ -77,7 +99,11 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
 
   @Override
   public Context filterContext(Context context) {
-    return context.withValue(KEY, this);
+    deadline =
+        context
+            .withValue(KEY, this)
+            .withDeadlineAfter(factory.maxCallNanos, TimeUnit.NANOSECONDS, factory.deadlines);
+    return deadline;
   }
 
   /** The call was let through at its headers: reserve for it, and refuse it if it overshoots. */
@@ -108,7 +134,14 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
 
   @Override
   public void streamClosed(Status status) {
+    if (receivedBytes > reservedBytes) {
+      // Cut off or cancelled larger than expected: what it brought is a floor of its size.
+      factory.messageSeen(receivedBytes);
+    }
     release();
+    if (deadline != null) {
+      deadline.cancel(null);
+    }
   }
 
   private void recount() {

@@ -32,6 +32,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,6 +72,7 @@ final class GrpcServer {
   private final EdgeAdmission admission;
   private final ConnectionLimit connections;
   private Server server;
+  private ScheduledThreadPoolExecutor callDeadlines;
 
   GrpcServer(
       GrpcServerConfig config,
@@ -85,6 +87,16 @@ final class GrpcServer {
 
   void start() throws IOException {
     Endpoint endpoint = Endpoint.parse(config.endpoint());
+    callDeadlines =
+        new ScheduledThreadPoolExecutor(
+            1,
+            task -> {
+              Thread thread = new Thread(task, "sluice-grpc-call-deadlines");
+              thread.setDaemon(true);
+              return thread;
+            });
+    // A call that ends in time takes its deadline out at once, not when it would have run out.
+    callDeadlines.setRemoveOnCancelPolicy(true);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(endpoint.socketAddress())
             .directExecutor()
@@ -96,7 +108,10 @@ final class GrpcServer {
             .intercept(new GrpcAdmission(admission))
             .addStreamTracerFactory(
                 new GrpcInFlightTracer.Factory(
-                    admission.inFlight(), (long) config.maxRecvMsgSizeMib() << 20))
+                    admission.inFlight(),
+                    (long) config.maxRecvMsgSizeMib() << 20,
+                    config.maxCallDuration().toNanos(),
+                    callDeadlines))
             .decompressorRegistry(
                 DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true));
     if (config.maxConcurrentStreams() > 0) {
@@ -218,6 +233,7 @@ final class GrpcServer {
         Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
       server.shutdownNow();
     }
+    callDeadlines.shutdownNow();
   }
 
   /**

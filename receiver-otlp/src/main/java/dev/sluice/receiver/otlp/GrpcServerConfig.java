@@ -33,7 +33,8 @@ public record GrpcServerConfig(
     boolean includeMetadata,
     int maxConnections,
     int maxInFlightBytesMib,
-    Duration handshakeTimeout) {
+    Duration handshakeTimeout,
+    Duration maxCallDuration) {
   /**
    * Calls per connection by default. Each call in progress may hold up to {@code
    * max_recv_msg_size_mib} while it is received; 100 is what grpc-go's and Netty's servers suggest
@@ -44,6 +45,7 @@ public record GrpcServerConfig(
   static final int DEFAULT_MAX_CONNECTIONS = 1000;
   static final int DEFAULT_MAX_IN_FLIGHT_BYTES_MIB = 32;
   static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration DEFAULT_MAX_CALL_DURATION = Duration.ofMinutes(1);
 
   public static final GrpcServerConfig DEFAULT =
       new GrpcServerConfig(
@@ -74,7 +76,8 @@ public record GrpcServerConfig(
         includeMetadata,
         DEFAULT_MAX_CONNECTIONS,
         DEFAULT_MAX_IN_FLIGHT_BYTES_MIB,
-        DEFAULT_HANDSHAKE_TIMEOUT);
+        DEFAULT_HANDSHAKE_TIMEOUT,
+        DEFAULT_MAX_CALL_DURATION);
   }
 
   /** {@code keepalive}: server parameters and the enforcement policy for clients' pings. */
@@ -139,6 +142,9 @@ public record GrpcServerConfig(
     }
     if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
       problems.add("handshake_timeout", "must be positive, was " + handshakeTimeout);
+    }
+    if (maxCallDuration.isNegative() || maxCallDuration.isZero()) {
+      problems.add("max_call_duration", "must be positive, was " + maxCallDuration);
     }
   }
 }

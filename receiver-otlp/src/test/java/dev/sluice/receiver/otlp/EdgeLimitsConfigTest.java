@@ -21,6 +21,7 @@ class EdgeLimitsConfigTest {
     assertThat(grpc.maxConnections()).isEqualTo(1000);
     assertThat(grpc.maxInFlightBytesMib()).isEqualTo(32);
     assertThat(grpc.handshakeTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(grpc.maxCallDuration()).isEqualTo(Duration.ofMinutes(1));
     assertThat(grpc.keepalive().serverParameters().maxConnectionIdle())
         .isEqualTo(Duration.ofMinutes(1));
     HttpServerConfig http = HttpServerConfig.DEFAULT;
@@ -59,7 +60,8 @@ class EdgeLimitsConfigTest {
             false,
             1000,
             4,
-            Duration.ZERO)
+            Duration.ZERO,
+            Duration.ofSeconds(-1))
         .validate(problems.under("grpc"));
 
     assertThat(problems.all())
@@ -69,7 +71,8 @@ class EdgeLimitsConfigTest {
             "max_connections",
             "max_in_flight_bytes_mib",
             "grpc.max_in_flight_bytes_mib",
-            "grpc.handshake_timeout");
+            "grpc.handshake_timeout",
+            "grpc.max_call_duration");
   }
 
   @Test

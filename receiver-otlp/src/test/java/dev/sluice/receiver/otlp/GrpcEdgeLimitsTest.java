@@ -59,6 +59,23 @@ class GrpcEdgeLimitsTest {
       int maxInFlightMib,
       Duration handshakeTimeout)
       throws Exception {
+    start(
+        maxConcurrentStreams,
+        maxConnectionIdle,
+        maxConnections,
+        maxInFlightMib,
+        handshakeTimeout,
+        Duration.ofMinutes(1));
+  }
+
+  private void start(
+      int maxConcurrentStreams,
+      Duration maxConnectionIdle,
+      int maxConnections,
+      int maxInFlightMib,
+      Duration handshakeTimeout,
+      Duration maxCallDuration)
+      throws Exception {
     GrpcServerConfig grpc =
         new GrpcServerConfig(
             "127.0.0.1:0",
@@ -73,7 +90,8 @@ class GrpcEdgeLimitsTest {
             false,
             maxConnections,
             maxInFlightMib,
-            handshakeTimeout);
+            handshakeTimeout,
+            maxCallDuration);
     Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
     consumers.put(Signal.TRACES, traces);
     receiver =
@@ -228,7 +246,7 @@ class GrpcEdgeLimitsTest {
       assertThat(first.type()).isEqualTo(RawHttp2.HEADERS);
       Http2Headers headers = client.decode(first);
       assertThat(headers.get("grpc-status").toString()).isEqualTo("14");
-      assertThat(inFlightBytes()).isBetween((long) admitted * perCall, admitted * (perCall + 4L));
+      assertThat(inFlightBytes()).isBetween(admitted * (perCall - 4L), admitted * (perCall + 4L));
     }
     awaitTrue(() -> inFlightBytes() == 0);
   }
@@ -315,6 +333,24 @@ class GrpcEdgeLimitsTest {
         each.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
       }
     }
+  }
+
+  @Test
+  void cancelsACallWhoseMessageNeverCompletesAfterMaxCallDuration() throws Exception {
+    start(100, Duration.ofMinutes(1), 1000, 32, Duration.ofSeconds(10), Duration.ofMillis(300));
+    try (RawHttp2 client = raw().handshake()) {
+      client.exportHeaders(1);
+      client.partialMessage(1, 3 * MIB, 200 * KIB);
+      awaitTrue(() -> inFlightBytes() >= 200 * KIB);
+
+      RawHttp2.Frame answer = client.readOn(1);
+
+      assertThat(answer.type()).isEqualTo(RawHttp2.RST_STREAM);
+      assertThat(RawHttp2.errorCode(answer)).isEqualTo(0x8); // CANCEL
+      awaitTrue(() -> inFlightBytes() == 0);
+    }
+    export(3);
+    assertThat(traces.requests).hasSize(1);
   }
 
   @Test
