@@ -225,15 +225,16 @@ final class GrpcServer {
   }
 
   void shutdown(long deadlineNanos) throws InterruptedException {
-    if (server == null) {
-      return;
+    if (server != null) {
+      server.shutdown();
+      if (!server.awaitTermination(
+          Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        server.shutdownNow();
+      }
     }
-    server.shutdown();
-    if (!server.awaitTermination(
-        Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-      server.shutdownNow();
+    if (callDeadlines != null) {
+      callDeadlines.shutdownNow();
     }
-    callDeadlines.shutdownNow();
   }
 
   /**
