@@ -13,6 +13,17 @@ public interface RequestConsumer {
    */
   Admission consume(OtlpIndex request);
 
+  /**
+   * What a request offered now would most likely get, judged before it has been read: its size is
+   * not known yet, so this says whether there is room at all. Receivers ask it at a request's
+   * headers, to refuse without reading the body when the answer would be a refusal anyway; {@link
+   * #consume} still decides. Cheap, allocation-free and thread-safe. By default there is always
+   * room.
+   */
+  default Admission admission() {
+    return Admission.ACCEPTED;
+  }
+
   /** How long a refused sender should wait before retrying, in milliseconds. */
   long retryDelayMillis();
 }

@@ -13,6 +13,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * to it is cleared, after every exporter has sent or dropped it.
  */
 public final class MemoryBudget implements OtlpIndex.Releaser {
+  /**
+   * {@link #hasRoom()} keeps this fraction of the byte bound (1/16) in reserve: a request whose
+   * size is not known yet is refused at its headers once less than that is free, since it would
+   * most likely be refused after it had been read, and read bodies are what an overload cannot
+   * afford. With the default bound (a third of a 256 MiB heap) the reserve is about 5 MiB, a dozen
+   * requests of 1000 spans.
+   */
+  static final int RESERVE_DIVISOR = 16;
+
   private final long maxBytes;
   private final long maxUnits;
   private final AtomicLong bytes = new AtomicLong();
@@ -50,6 +59,15 @@ public final class MemoryBudget implements OtlpIndex.Releaser {
     }
     request.hold(this);
     return true;
+  }
+
+  /**
+   * Whether a request of unknown size should be read at all: false once fewer than {@code maxBytes
+   * / 16} bytes are free or every unit is taken. {@link #tryAdmit} still decides for the request
+   * once it is read, since the budget can fill while a body is being received.
+   */
+  public boolean hasRoom() {
+    return bytes.get() < maxBytes - maxBytes / RESERVE_DIVISOR && units.get() < maxUnits;
   }
 
   @Override

@@ -52,6 +52,18 @@ public final class PipelineEntry implements RequestConsumer {
     return result;
   }
 
+  /**
+   * CLOSED once closed; FULL while the budget has less than its reserve left (see {@link
+   * MemoryBudget#hasRoom()}); ACCEPTED otherwise.
+   */
+  @Override
+  public Admission admission() {
+    if (closed) {
+      return Admission.CLOSED;
+    }
+    return budget.hasRoom() ? Admission.ACCEPTED : Admission.FULL;
+  }
+
   @Override
   public long retryDelayMillis() {
     return retryDelayMillis;

@@ -82,4 +82,50 @@ class PipelineEntryTest {
     assertThat(budget.usedBytes()).isZero();
     assertThat(budget.usedUnits()).isZero();
   }
+
+  @Test
+  void saysFullAtTheHeadersOnceLessThanTheReserveIsFreeAndAcceptedAgainOnceReleased() {
+    OtlpIndex probe = SequencedSpans.indexed("a", 0, 100);
+    long maxBytes = probe.retainedBytes() * 20;
+    MemoryBudget budget = new MemoryBudget(maxBytes, 1_000_000);
+    List<dev.sluice.core.otlp.Batch> held = new ArrayList<>();
+    PipelineEntry entry =
+        new PipelineEntry(
+            budget,
+            List.of(
+                batch -> {
+                  held.add(batch);
+                  return Admission.ACCEPTED;
+                }),
+            1000);
+
+    assertThat(entry.admission()).isEqualTo(Admission.ACCEPTED);
+    int accepted = 0;
+    while (entry.admission() == Admission.ACCEPTED && accepted < 100) {
+      assertThat(entry.consume(SequencedSpans.indexed("a", accepted * 100, 100)))
+          .isEqualTo(Admission.ACCEPTED);
+      accepted++;
+    }
+
+    assertThat(entry.admission()).isEqualTo(Admission.FULL);
+    assertThat(budget.usedBytes())
+        .isGreaterThanOrEqualTo(maxBytes - maxBytes / MemoryBudget.RESERVE_DIVISOR)
+        .isLessThanOrEqualTo(maxBytes);
+    held.forEach(dev.sluice.core.otlp.Batch::clear);
+    assertThat(budget.usedBytes()).isZero();
+    assertThat(entry.admission()).isEqualTo(Admission.ACCEPTED);
+    entry.close();
+    assertThat(entry.admission()).isEqualTo(Admission.CLOSED);
+  }
+
+  @Test
+  void saysFullAtTheHeadersOnceEveryUnitIsTaken() {
+    MemoryBudget budget = new MemoryBudget(1 << 20, 50);
+    PipelineEntry entry = new PipelineEntry(budget, List.of(batch -> Admission.ACCEPTED), 1000);
+    OtlpIndex request = SequencedSpans.indexed("a", 0, 50);
+
+    assertThat(budget.tryAdmit(request)).isTrue();
+
+    assertThat(entry.admission()).isEqualTo(Admission.FULL);
+  }
 }

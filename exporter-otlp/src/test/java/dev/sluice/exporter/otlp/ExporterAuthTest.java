@@ -85,6 +85,10 @@ class ExporterAuthTest {
             0,
             GrpcServerConfig.Keepalive.DEFAULT,
             false,
+            1000,
+            32,
+            Duration.ofSeconds(10),
+            Duration.ofMinutes(1),
             SERVER_AUTH);
     HttpServerConfig defaults = HttpServerConfig.DEFAULT;
     HttpServerConfig http =
@@ -97,6 +101,11 @@ class ExporterAuthTest {
             defaults.tracesUrlPath(),
             defaults.metricsUrlPath(),
             defaults.logsUrlPath(),
+            defaults.readTimeout(),
+            defaults.readHeaderTimeout(),
+            defaults.idleTimeout(),
+            defaults.maxConnections(),
+            defaults.maxInFlightBytesMib(),
             SERVER_AUTH);
     receiver =
         (OtlpReceiver)

@@ -9,7 +9,6 @@ import dev.sluice.core.tls.TlsMaterial;
 import dev.sluice.core.wire.ByteArrays;
 import io.grpc.DecompressorRegistry;
 import io.grpc.KnownLength;
-import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
@@ -34,6 +33,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
@@ -45,20 +45,48 @@ import java.util.logging.Logger;
  * <p>Calls run on the Netty event loop ({@code directExecutor}): handling a request is indexing it
  * and offering it to the pipelines, which never wait for the network (exporters send from their
  * queues' threads), so a thread hop would only add latency and CPU. Refusals are answered at once.
+ *
+ * <p>Limits at the edge: {@link GrpcAdmission} refuses a call at its headers when the pipelines or
+ * the bytes in flight ({@link GrpcInFlightTracer}) are full; {@link GrpcConnectionLimit} closes
+ * connections over {@code max_connections}; a fixed HTTP/2 flow-control window bounds what one
+ * connection can push ahead of what the server has read; new connections must complete their
+ * handshake within {@code handshake_timeout}; headers are bounded by {@link
+ * #MAX_HEADER_LIST_BYTES}.
  */
 final class GrpcServer {
-  private static final Metadata.Key<byte[]> STATUS_DETAILS =
-      Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
+  /**
+   * The largest header list a call may send (HTTP/2 {@code SETTINGS_MAX_HEADER_LIST_SIZE}, names
+   * and values plus 32 bytes per field). SDKs send a few hundred bytes, an auth token a few KiB;
+   * over it grpc-java answers HTTP 431 and resets the stream, the connection stays up.
+   */
+  static final int MAX_HEADER_LIST_BYTES = 16 * 1024;
+
+  /**
+   * The HTTP/2 flow-control window of each connection and call, fixed (grpc-java would grow it with
+   * its bandwidth-delay estimate up to 8 MiB): what a client can send that the server has not yet
+   * read is bounded by it per connection. Calls being read give it back as fast as they arrive; 1
+   * MiB is grpc-java's own starting window, ample on the networks a collector serves.
+   */
+  static final int FLOW_CONTROL_WINDOW_BYTES = 1 << 20;
 
   private final GrpcServerConfig config;
   private final RequestHandler handler;
+  private final EdgeAdmission admission;
+  private final ConnectionLimit connections;
   private GrpcAuthInterceptor auth;
   private Server server;
   private TlsMaterial tls;
+  private ScheduledThreadPoolExecutor callDeadlines;
 
-  GrpcServer(GrpcServerConfig config, RequestHandler handler) {
+  GrpcServer(
+      GrpcServerConfig config,
+      RequestHandler handler,
+      EdgeAdmission admission,
+      ConnectionLimit connections) {
     this.config = config;
     this.handler = handler;
+    this.admission = admission;
+    this.connections = connections;
   }
 
   /** Checks every call with {@code auth} before it starts; call before {@link #start}. */
@@ -74,11 +102,31 @@ final class GrpcServer {
    */
   void start(Logger logger, String configPath) throws IOException {
     Endpoint endpoint = Endpoint.parse(config.endpoint());
+    callDeadlines =
+        new ScheduledThreadPoolExecutor(
+            1,
+            task -> {
+              Thread thread = new Thread(task, "sluice-grpc-call-deadlines");
+              thread.setDaemon(true);
+              return thread;
+            });
+    // A call that ends in time takes its deadline out at once, not when it would have run out.
+    callDeadlines.setRemoveOnCancelPolicy(true);
     NettyServerBuilder builder =
         NettyServerBuilder.forAddress(endpoint.socketAddress())
             .directExecutor()
             .withChildOption(ChannelOption.TCP_NODELAY, true)
             .maxInboundMessageSize(config.maxRecvMsgSizeMib() << 20)
+            .maxInboundMetadataSize(MAX_HEADER_LIST_BYTES)
+            .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
+            .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
+            .intercept(new GrpcAdmission(admission))
+            .addStreamTracerFactory(
+                new GrpcInFlightTracer.Factory(
+                    admission.inFlight(),
+                    (long) config.maxRecvMsgSizeMib() << 20,
+                    config.maxCallDuration().toNanos(),
+                    callDeadlines))
             .decompressorRegistry(
                 DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true));
     if (config.maxConcurrentStreams() > 0) {
@@ -91,19 +139,22 @@ final class GrpcServer {
     try {
       builder.protocolNegotiator(
           new ComposingNegotiator(
+              connections,
               tls == null
                   ? InternalProtocolNegotiators.serverPlaintext()
                   : InternalProtocolNegotiators.serverTls(sslContext(tls))));
       for (Signal signal : Signal.values()) {
         builder.addService(service(signal));
       }
+      // Added last, so it runs first: a call without credentials takes no admission budget.
       if (auth != null) {
         builder.intercept(auth);
       }
       server = builder.build().start();
     } catch (IOException | RuntimeException e) {
-      // A server that did not start is not shut down: stop its reloads here.
+      // A server that did not start is not shut down: stop its reloads and timers here.
       closeTls();
+      callDeadlines.shutdownNow();
       throw e;
     }
   }
@@ -205,25 +256,26 @@ final class GrpcServer {
             Status.UNIMPLEMENTED.withDescription(result.message()).asRuntimeException());
         return;
       default:
-        Metadata trailers = new Metadata();
-        trailers.put(
-            STATUS_DETAILS,
-            RpcStatus.encode(
-                Status.Code.UNAVAILABLE.value(), result.message(), result.retryDelayMillis()));
         response.onError(
-            Status.UNAVAILABLE.withDescription(result.message()).asRuntimeException(trailers));
+            Status.UNAVAILABLE
+                .withDescription(result.message())
+                .asRuntimeException(
+                    GrpcAdmission.unavailableTrailers(
+                        result.message(), result.retryDelayMillis())));
     }
   }
 
   void shutdown(long deadlineNanos) throws InterruptedException {
     closeTls();
-    if (server == null) {
-      return;
+    if (server != null) {
+      server.shutdown();
+      if (!server.awaitTermination(
+          Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        server.shutdownNow();
+      }
     }
-    server.shutdown();
-    if (!server.awaitTermination(
-        Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-      server.shutdownNow();
+    if (callDeadlines != null) {
+      callDeadlines.shutdownNow();
     }
   }
 
@@ -243,9 +295,12 @@ final class GrpcServer {
     /** Reads smaller than this are merged into the last one rather than composed. */
     private static final int COMPOSE_MIN_BYTES = 16 * 1024;
 
+    private final ConnectionLimit connections;
     private final InternalProtocolNegotiator.ProtocolNegotiator delegate;
 
-    ComposingNegotiator(InternalProtocolNegotiator.ProtocolNegotiator delegate) {
+    ComposingNegotiator(
+        ConnectionLimit connections, InternalProtocolNegotiator.ProtocolNegotiator delegate) {
+      this.connections = connections;
       this.delegate = delegate;
     }
 
@@ -257,7 +312,7 @@ final class GrpcServer {
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
       grpcHandler.setCumulator(new AdaptiveCumulator(COMPOSE_MIN_BYTES));
-      return delegate.newHandler(grpcHandler);
+      return new GrpcConnectionLimit(connections, delegate.newHandler(grpcHandler));
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
@@ -34,10 +35,26 @@ import java.util.logging.Logger;
  * <p>It stops as HTTP servers stop gracefully: no new connections, idle kept-alive connections
  * closed at once, and each connection in the middle of a request left to finish it (its answer says
  * {@code Connection: close}) until the deadline, after which what is left is closed.
+ *
+ * <p>Limits at the edge: {@link ConnectionLimit} closes connections over {@code max_connections} at
+ * accept; {@link ReadTimeouts} bounds how long a request may take to arrive; {@link HttpEdgeGate}
+ * refuses at the headers and bounds the bytes of bodies being received; the codec bounds the
+ * request line and the header fields.
  */
 final class HttpServer {
+  /** The longest request line; longer is answered 414. */
+  static final int MAX_INITIAL_LINE_BYTES = 4096;
+
+  /**
+   * The most bytes of header fields per request; more is answered 431. This also bounds their
+   * number. SDKs send a few hundred bytes, an auth token a few KiB.
+   */
+  static final int MAX_HEADER_BYTES = 16 * 1024;
+
   private final HttpServerConfig config;
   private final RequestHandler handler;
+  private final EdgeAdmission admission;
+  private final ConnectionLimit connectionLimit;
   private HttpAuthHandler.Factory auth;
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private OtlpHttpHandler.Routes routes;
@@ -45,9 +62,15 @@ final class HttpServer {
   private Channel channel;
   private TlsMaterial tls;
 
-  HttpServer(HttpServerConfig config, RequestHandler handler) {
+  HttpServer(
+      HttpServerConfig config,
+      RequestHandler handler,
+      EdgeAdmission admission,
+      ConnectionLimit connectionLimit) {
     this.config = config;
     this.handler = handler;
+    this.admission = admission;
+    this.connectionLimit = connectionLimit;
   }
 
   /** Checks every request with {@code auth} before its body is read; call before {@link #start}. */
@@ -79,22 +102,38 @@ final class HttpServer {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel channel) {
+                    if (!connectionLimit.tryOpen()) {
+                      channel.close();
+                      return;
+                    }
+                    channel.closeFuture().addListener(closed -> connectionLimit.closed());
                     connections.add(channel);
                     ChannelPipeline pipeline = channel.pipeline();
                     if (ssl != null) {
                       pipeline.addLast(ssl.newHandler(channel.alloc()));
                     }
-                    pipeline.addLast(new HttpServerCodec());
+                    ReadTimeouts timeouts = new ReadTimeouts(config);
+                    pipeline.addLast(timeouts.requestStart());
+                    pipeline.addLast(new HttpServerCodec(decoderLimits()));
                     pipeline.addLast(new RequestTracker());
+                    pipeline.addLast(timeouts);
+                    // Before the gate: a request without credentials takes no admission budget.
                     if (auth != null) {
                       pipeline.addLast(auth.newHandler());
                     }
+                    pipeline.addLast(new HttpEdgeGate(routes, admission));
                     pipeline.addLast(new BoundedBodyAggregator(config.maxRequestBodySize()));
                     pipeline.addLast(new OtlpHttpHandler(routes));
                   }
                 });
     InetSocketAddress address = Endpoint.parse(config.endpoint()).socketAddress();
     channel = bootstrap.bind(address).sync().channel();
+  }
+
+  private static HttpDecoderConfig decoderLimits() {
+    return new HttpDecoderConfig()
+        .setMaxInitialLineLength(MAX_INITIAL_LINE_BYTES)
+        .setMaxHeaderSize(MAX_HEADER_BYTES);
   }
 
   /** {@link #sslContext}, stopping the material's reloads when it fails (start fails with it). */

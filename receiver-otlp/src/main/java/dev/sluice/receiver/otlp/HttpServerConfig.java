@@ -20,6 +20,15 @@ import java.util.List;
  * @param tracesUrlPath the path for traces, {@code /v1/traces}
  * @param metricsUrlPath the path for metrics, {@code /v1/metrics}
  * @param logsUrlPath the path for logs, {@code /v1/logs}
+ * @param readTimeout how long a request may take to arrive whole, headers and body, from its first
+ *     byte (1m; the OpenTelemetry Collector: no limit); 0 is no limit
+ * @param readHeaderTimeout how long a request's headers may take from its first byte, or a new
+ *     connection's first request's from the accept (1m); 0 takes {@code read_timeout}
+ * @param idleTimeout how long a kept-alive connection may wait for its next request (1m); 0 takes
+ *     {@code read_timeout}
+ * @param maxConnections Sluice's own: open connections at most (1000); more are closed at accept
+ * @param maxInFlightBytesMib Sluice's own: the bound on bytes of request bodies being received, in
+ *     MiB (32); at or over it new requests are refused with 503 and Retry-After
  * @param auth the authenticator that checks each request's headers, off unless present
  */
 public record HttpServerConfig(
@@ -31,7 +40,18 @@ public record HttpServerConfig(
     String tracesUrlPath,
     String metricsUrlPath,
     String logsUrlPath,
+    Duration readTimeout,
+    Duration readHeaderTimeout,
+    Duration idleTimeout,
+    int maxConnections,
+    int maxInFlightBytesMib,
     @OptionalSection AuthConfig auth) {
+  static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(1);
+  static final Duration DEFAULT_READ_HEADER_TIMEOUT = Duration.ofMinutes(1);
+  static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(1);
+  static final int DEFAULT_MAX_CONNECTIONS = 1000;
+  static final int DEFAULT_MAX_IN_FLIGHT_BYTES_MIB = 32;
+
   public static final HttpServerConfig DEFAULT =
       new HttpServerConfig(
           "localhost:4318",
@@ -42,9 +62,17 @@ public record HttpServerConfig(
           "/v1/traces",
           "/v1/metrics",
           "/v1/logs",
+          DEFAULT_READ_TIMEOUT,
+          DEFAULT_READ_HEADER_TIMEOUT,
+          DEFAULT_IDLE_TIMEOUT,
+          DEFAULT_MAX_CONNECTIONS,
+          DEFAULT_MAX_IN_FLIGHT_BYTES_MIB,
           AuthConfig.DEFAULT);
 
-  /** A server without authentication. */
+  /**
+   * The OpenTelemetry Collector's keys, with the timeouts and Sluice's own limits defaulted and no
+   * authentication.
+   */
   public HttpServerConfig(
       String endpoint,
       TlsServerConfig tls,
@@ -63,7 +91,22 @@ public record HttpServerConfig(
         tracesUrlPath,
         metricsUrlPath,
         logsUrlPath,
+        DEFAULT_READ_TIMEOUT,
+        DEFAULT_READ_HEADER_TIMEOUT,
+        DEFAULT_IDLE_TIMEOUT,
+        DEFAULT_MAX_CONNECTIONS,
+        DEFAULT_MAX_IN_FLIGHT_BYTES_MIB,
         null);
+  }
+
+  /** {@code read_header_timeout}, or {@code read_timeout} when it is 0, as Go's server does. */
+  Duration effectiveReadHeaderTimeout() {
+    return readHeaderTimeout.isZero() ? readTimeout : readHeaderTimeout;
+  }
+
+  /** {@code idle_timeout}, or {@code read_timeout} when it is 0, as Go's server does. */
+  Duration effectiveIdleTimeout() {
+    return idleTimeout.isZero() ? readTimeout : idleTimeout;
   }
 
   /**
@@ -82,11 +125,35 @@ public record HttpServerConfig(
     if (maxRequestBodySize < 1) {
       problems.add("max_request_body_size", "must be positive, was " + maxRequestBodySize);
     }
+    notNegative(readTimeout, "read_timeout", problems);
+    notNegative(readHeaderTimeout, "read_header_timeout", problems);
+    notNegative(idleTimeout, "idle_timeout", problems);
+    if (maxConnections < 1) {
+      problems.add("max_connections", "must be positive, was " + maxConnections);
+    }
+    if (maxInFlightBytesMib < 1 || maxInFlightBytesMib > 1 << 20) {
+      problems.add(
+          "max_in_flight_bytes_mib", "must be between 1 and 1048576, was " + maxInFlightBytesMib);
+    } else if (((long) maxInFlightBytesMib << 20) < maxRequestBodySize) {
+      // Else a largest body could only ever be refused, and its client would retry forever.
+      problems.add(
+          "max_in_flight_bytes_mib",
+          "must hold max_request_body_size ("
+              + maxRequestBodySize
+              + " bytes), was "
+              + maxInFlightBytesMib);
+    }
     validatePath(tracesUrlPath, "traces_url_path", problems);
     validatePath(metricsUrlPath, "metrics_url_path", problems);
     validatePath(logsUrlPath, "logs_url_path", problems);
     if (auth != null) {
       auth.validate(problems.under("auth"));
+    }
+  }
+
+  private static void notNegative(Duration value, String key, ConfigProblems problems) {
+    if (value.isNegative()) {
+      problems.add(key, "must not be negative, was " + value);
     }
   }
 

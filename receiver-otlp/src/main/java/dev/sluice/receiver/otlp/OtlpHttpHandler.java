@@ -157,16 +157,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return Answer.error(
             HttpResponseStatus.NOT_FOUND, RpcStatus.NOT_FOUND, result.message(), json);
       default:
-        Answer refused =
-            Answer.error(
-                HttpResponseStatus.SERVICE_UNAVAILABLE,
-                RpcStatus.UNAVAILABLE,
-                result.message(),
-                json);
-        long seconds =
-            Math.max(1, TimeUnit.MILLISECONDS.toSeconds(result.retryDelayMillis() + 999));
-        refused.headers.put(HttpHeaderNames.RETRY_AFTER.toString(), Long.toString(seconds));
-        return refused;
+        return Answer.unavailable(result.message(), result.retryDelayMillis(), json);
     }
   }
 
@@ -180,7 +171,17 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     return type.trim().toLowerCase(Locale.ROOT);
   }
 
-  private static void send(ChannelHandlerContext ctx, Answer answer, boolean keepAlive) {
+  static void send(ChannelHandlerContext ctx, Answer answer, boolean keepAlive) {
+    FullHttpResponse response = response(answer, keepAlive);
+    if (keepAlive) {
+      ctx.writeAndFlush(response);
+    } else {
+      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  /** The response for an answer, saying whether the connection stays open. */
+  static FullHttpResponse response(Answer answer, boolean keepAlive) {
     ByteBuf content = Unpooled.wrappedBuffer(answer.body);
     FullHttpResponse response =
         new DefaultFullHttpResponse(
@@ -190,13 +191,12 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     }
     answer.headers.forEach(response.headers()::set);
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body.length);
-    if (keepAlive) {
-      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-      ctx.writeAndFlush(response);
-    } else {
-      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-      ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-    }
+    response
+        .headers()
+        .set(
+            HttpHeaderNames.CONNECTION,
+            keepAlive ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
+    return response;
   }
 
   @Override
@@ -221,6 +221,15 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return json
           ? new Answer(status, JSON, RpcStatus.json(code, message).getBytes(StandardCharsets.UTF_8))
           : new Answer(status, PROTOBUF, RpcStatus.encode(code, message, 0));
+    }
+
+    /** 503 with {@code Retry-After} in whole seconds, at least 1, rounded up. */
+    static Answer unavailable(String message, long retryDelayMillis, boolean json) {
+      Answer refused =
+          error(HttpResponseStatus.SERVICE_UNAVAILABLE, RpcStatus.UNAVAILABLE, message, json);
+      long seconds = Math.max(1, TimeUnit.MILLISECONDS.toSeconds(retryDelayMillis + 999));
+      refused.headers.put(HttpHeaderNames.RETRY_AFTER.toString(), Long.toString(seconds));
+      return refused;
     }
   }
 }

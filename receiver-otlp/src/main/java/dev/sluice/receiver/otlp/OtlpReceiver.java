@@ -23,6 +23,9 @@ public final class OtlpReceiver implements Receiver {
    */
   static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
+  private static final String GRPC = "grpc";
+  private static final String HTTP = "http";
+
   private final OtlpReceiverConfig config;
   private final ComponentSettings settings;
   private final Logger logger;
@@ -42,21 +45,35 @@ public final class OtlpReceiver implements Receiver {
     this.logger = settings.logger();
     this.configPath = "receivers." + settings.id();
     GrpcServerConfig grpcConfig = config.protocols().grpc();
-    this.grpc =
-        grpcConfig == null
-            ? null
-            : new GrpcServer(
-                grpcConfig,
-                new RequestHandler(
-                    consumers, new ReceiverTelemetry(settings.metrics(), settings.id(), "grpc")));
+    this.grpc = grpcConfig == null ? null : grpcServer(settings, grpcConfig, consumers);
     HttpServerConfig httpConfig = config.protocols().http();
-    this.http =
-        httpConfig == null
-            ? null
-            : new HttpServer(
-                httpConfig,
-                new RequestHandler(
-                    consumers, new ReceiverTelemetry(settings.metrics(), settings.id(), "http")));
+    this.http = httpConfig == null ? null : httpServer(settings, httpConfig, consumers);
+  }
+
+  private static GrpcServer grpcServer(
+      ComponentSettings settings, GrpcServerConfig config, Map<Signal, RequestConsumer> consumers) {
+    RequestHandler handler =
+        new RequestHandler(
+            consumers, new ReceiverTelemetry(settings.metrics(), settings.id(), GRPC));
+    return new GrpcServer(
+        config,
+        handler,
+        new EdgeAdmission(
+            handler, InFlightBytes.ofMib(config.maxInFlightBytesMib()), settings, GRPC),
+        new ConnectionLimit(config.maxConnections(), settings, GRPC));
+  }
+
+  private static HttpServer httpServer(
+      ComponentSettings settings, HttpServerConfig config, Map<Signal, RequestConsumer> consumers) {
+    RequestHandler handler =
+        new RequestHandler(
+            consumers, new ReceiverTelemetry(settings.metrics(), settings.id(), HTTP));
+    return new HttpServer(
+        config,
+        handler,
+        new EdgeAdmission(
+            handler, InFlightBytes.ofMib(config.maxInFlightBytesMib()), settings, HTTP),
+        new ConnectionLimit(config.maxConnections(), settings, HTTP));
   }
 
   @Override

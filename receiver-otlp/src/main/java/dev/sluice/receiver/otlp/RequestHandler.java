@@ -43,7 +43,29 @@ final class RequestHandler {
   }
 
   boolean accepts(Signal signal) {
-    return consumers.containsKey(signal);
+    return signal != null && consumers.containsKey(signal);
+  }
+
+  /** What the signal's pipelines would answer now, judged before a request is read. */
+  Admission admission(Signal signal) {
+    RequestConsumer consumer = signal == null ? null : consumers.get(signal);
+    return consumer == null ? Admission.ACCEPTED : consumer.admission();
+  }
+
+  /**
+   * The delay to suggest to a refused sender of this signal; for null (a request to no signal's
+   * path), the longest any of the pipelines asks for.
+   */
+  long retryDelayMillis(Signal signal) {
+    RequestConsumer consumer = signal == null ? null : consumers.get(signal);
+    if (consumer != null) {
+      return consumer.retryDelayMillis();
+    }
+    long longest = 0;
+    for (RequestConsumer any : consumers.values()) {
+      longest = Math.max(longest, any.retryDelayMillis());
+    }
+    return longest;
   }
 
   /**
@@ -72,13 +94,10 @@ final class RequestHandler {
       case ACCEPTED:
         return new Result(Outcome.ACCEPTED, "", 0);
       case FULL:
-        return new Result(
-            Outcome.FULL, "the collector is full, retry later", consumer.retryDelayMillis());
+        return new Result(Outcome.FULL, EdgeAdmission.FULL_MESSAGE, consumer.retryDelayMillis());
       default:
         return new Result(
-            Outcome.CLOSED,
-            "the collector is shutting down, retry later",
-            consumer.retryDelayMillis());
+            Outcome.CLOSED, EdgeAdmission.CLOSED_MESSAGE, consumer.retryDelayMillis());
     }
   }
 }

@@ -13,6 +13,7 @@ final class RpcStatus {
 
   // google.rpc.Code values.
   static final int INVALID_ARGUMENT = 3;
+  static final int DEADLINE_EXCEEDED = 4;
   static final int NOT_FOUND = 5;
   static final int RESOURCE_EXHAUSTED = 8;
   static final int UNIMPLEMENTED = 12;

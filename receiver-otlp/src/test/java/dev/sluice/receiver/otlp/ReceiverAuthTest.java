@@ -75,7 +75,18 @@ class ReceiverAuthTest {
     AuthConfig auth = new AuthConfig("oauth/test");
     GrpcServerConfig grpc =
         new GrpcServerConfig(
-            "127.0.0.1:0", "tcp", null, 4, 0, GrpcServerConfig.Keepalive.DEFAULT, false, auth);
+            "127.0.0.1:0",
+            "tcp",
+            null,
+            4,
+            0,
+            GrpcServerConfig.Keepalive.DEFAULT,
+            false,
+            GrpcServerConfig.DEFAULT_MAX_CONNECTIONS,
+            GrpcServerConfig.DEFAULT_MAX_IN_FLIGHT_BYTES_MIB,
+            GrpcServerConfig.DEFAULT_HANDSHAKE_TIMEOUT,
+            GrpcServerConfig.DEFAULT_MAX_CALL_DURATION,
+            auth);
     HttpServerConfig http =
         new HttpServerConfig(
             "127.0.0.1:0",
@@ -86,6 +97,11 @@ class ReceiverAuthTest {
             "/v1/traces",
             "/v1/metrics",
             "/v1/logs",
+            HttpServerConfig.DEFAULT_READ_TIMEOUT,
+            HttpServerConfig.DEFAULT_READ_HEADER_TIMEOUT,
+            HttpServerConfig.DEFAULT_IDLE_TIMEOUT,
+            HttpServerConfig.DEFAULT_MAX_CONNECTIONS,
+            HttpServerConfig.DEFAULT_MAX_IN_FLIGHT_BYTES_MIB,
             auth);
     Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
     consumers.put(Signal.TRACES, traces);

@@ -10,6 +10,10 @@ import java.util.List;
 final class RecordingConsumer implements RequestConsumer {
   final List<OtlpIndex> requests = new ArrayList<>();
   volatile Admission answer = Admission.ACCEPTED;
+
+  /** What {@link #admission()} says at a request's headers. */
+  volatile Admission atHeaders = Admission.ACCEPTED;
+
   private final long retryDelayMillis;
 
   RecordingConsumer(long retryDelayMillis) {
@@ -22,6 +26,11 @@ final class RecordingConsumer implements RequestConsumer {
       requests.add(request);
     }
     return answer;
+  }
+
+  @Override
+  public Admission admission() {
+    return atHeaders;
   }
 
   @Override
