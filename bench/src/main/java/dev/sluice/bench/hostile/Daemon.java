@@ -98,6 +98,8 @@ final class Daemon implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
+    // A run that is interrupted must not leave the daemon behind.
+    Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "daemon-stop"));
     Daemon daemon = new Daemon(process, log, grpcPort, httpPort, metricsPort);
     try {
       daemon.awaitListening(grpcPort);

@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class GoodClient implements AutoCloseable {
   private static final int SPANS_PER_REQUEST = 10;
+
+  /** Sent even when stopped sooner, so that every daemon's delivery is checked on something. */
+  private static final int MIN_REQUESTS = 20;
+
   private static final long PAUSE_MILLIS = 10;
   private static final long RETRY_PAUSE_MILLIS = 50;
   private static final int MAX_ATTEMPTS = 100;
@@ -65,7 +69,7 @@ final class GoodClient implements AutoCloseable {
             .setResponseMarshaller(PassThrough.DISCARD)
             .build();
     int sequence = firstSequence;
-    for (long n = 0; n < maxRequests && !stopping; n++) {
+    for (long n = 0; n < maxRequests && !(stopping && n >= MIN_REQUESTS); n++) {
       ExportTraceServiceRequest request = GoodTraffic.request(sequence, SPANS_PER_REQUEST);
       sequence += SPANS_PER_REQUEST;
       sentRequests.incrementAndGet();
@@ -117,7 +121,7 @@ final class GoodClient implements AutoCloseable {
     }
   }
 
-  /** Stops sending after the request under way. */
+  /** Stops sending after the request under way (once at least {@code MIN_REQUESTS} were sent). */
   void stop() throws InterruptedException {
     stopping = true;
     thread.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS * 2));

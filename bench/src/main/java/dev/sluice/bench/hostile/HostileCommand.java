@@ -64,6 +64,12 @@ public final class HostileCommand implements Callable<Integer> {
   long timeoutMillis;
 
   @Option(
+      names = "--max-daemons",
+      defaultValue = "20",
+      description = "A daemon that dies is started again, up to this many in a run (default 20).")
+  int maxDaemons;
+
+  @Option(
       names = "--rss-bound-mib",
       defaultValue = "" + DEFAULT_RSS_BOUND_MIB,
       description = "The daemon's peak RSS must stay under this (default ${DEFAULT-VALUE}).")
@@ -113,6 +119,7 @@ public final class HostileCommand implements Callable<Integer> {
             Duration.ofSeconds(durationSeconds),
             concurrency,
             timeoutMillis,
+            maxDaemons,
             rssBoundMib,
             goodRequests,
             launcher,

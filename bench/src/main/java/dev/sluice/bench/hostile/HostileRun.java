@@ -27,9 +27,6 @@ final class HostileRun {
   private static final long DRAIN_MILLIS = 30_000;
   private static final int ALIVE_CHECK_EVERY = 64;
 
-  /** A daemon that dies is started again, up to this many daemons in one run. */
-  private static final int MAX_DAEMONS = 20;
-
   /** Good span sequence numbers each daemon's good client may use. */
   private static final int GOOD_SEQUENCES_PER_DAEMON = 50_000_000;
 
@@ -39,6 +36,7 @@ final class HostileRun {
    * @param firstCase the index of the first case sent (to bisect a run)
    * @param launcher {@code bin/sluice}
    * @param examples the OTLP specification's example payloads, or null
+   * @param maxDaemons a daemon that dies is started again, up to this many daemons in one run
    * @param rssBoundMib the daemon's peak RSS must stay below this
    * @param goodRequests the good client's bound on requests
    * @param skippedMutations mutations left out, by name (known failures, while they are fixed)
@@ -50,6 +48,7 @@ final class HostileRun {
       Duration duration,
       int concurrency,
       long timeoutMillis,
+      int maxDaemons,
       long rssBoundMib,
       long goodRequests,
       Path launcher,
@@ -57,7 +56,11 @@ final class HostileRun {
       Path examples,
       Set<String> skippedMutations) {
     Settings {
-      if (requests <= 0 || concurrency <= 0 || duration.isNegative() || duration.isZero()) {
+      if (requests <= 0
+          || concurrency <= 0
+          || maxDaemons <= 0
+          || duration.isNegative()
+          || duration.isZero()) {
         throw new IllegalArgumentException("requests, concurrency and duration must be positive");
       }
       if (duration.compareTo(Duration.ofHours(1)) > 0) {
@@ -117,12 +120,8 @@ final class HostileRun {
           } finally {
             good.close();
           }
-          boolean done =
-              sent >= settings.requests()
-                  || System.nanoTime() - start - settings.duration().toNanos() >= 0;
           if (!daemon.alive()) {
-            verdict.check(
-                false,
+            verdict.death(
                 "the daemon (pid "
                     + daemon.pid()
                     + ") died after case "
@@ -130,10 +129,13 @@ final class HostileRun {
                     + "; good spans it had accepted: "
                     + good.accepted().size()
                     + daemon.lastLines());
-            if (!done && generation + 1 < MAX_DAEMONS) {
+            if (generation + 1 < settings.maxDaemons()) {
+              // Also when the run is over: the checks below need a live daemon.
               continue;
             }
-            verdict.check(generation + 1 < MAX_DAEMONS, "fewer than " + MAX_DAEMONS + " deaths");
+            verdict.check(
+                generation + 1 < settings.maxDaemons(),
+                "fewer than " + settings.maxDaemons() + " deaths");
             break;
           }
           double seconds = (System.nanoTime() - start) / 1e9;

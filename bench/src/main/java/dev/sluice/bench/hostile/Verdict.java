@@ -36,6 +36,7 @@ final class Verdict {
   private final List<Sample> suspects = new ArrayList<>();
   private final LongAdder answered = new LongAdder();
   private final List<String> runFailures = new ArrayList<>();
+  private final List<String> deaths = new ArrayList<>();
   private final List<String> runFacts = new ArrayList<>();
 
   Verdict(long seed) {
@@ -105,6 +106,16 @@ final class Verdict {
     }
   }
 
+  /** A daemon that died: a failure of its own kind, listed apart from the checks at the end. */
+  synchronized void death(String fact) {
+    runFacts.add("FAIL " + fact);
+    deaths.add(fact);
+  }
+
+  synchronized List<String> deaths() {
+    return List.copyOf(deaths);
+  }
+
   synchronized void note(String fact) {
     runFacts.add("     " + fact);
   }
@@ -132,10 +143,12 @@ final class Verdict {
   synchronized List<String> failures() {
     List<String> failures = new ArrayList<>();
     violations().forEach((label, count) -> failures.add(count + " x " + label));
+    failures.addAll(deaths);
     failures.addAll(runFailures);
     return failures;
   }
 
+  /** The checks at the end of the run (on the last daemon) that failed; deaths are apart. */
   synchronized List<String> runFailures() {
     return List.copyOf(runFailures);
   }
