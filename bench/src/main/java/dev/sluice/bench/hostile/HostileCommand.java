@@ -89,8 +89,8 @@ public final class HostileCommand implements Callable<Integer> {
 
   @Option(
       names = "--work-dir",
-      defaultValue = "bench/results/hostile",
-      description = "Where the daemon's config and log go (default bench/results/hostile).")
+      defaultValue = "bench/results/logs/hostile",
+      description = "Where the daemon's config and log go (default bench/results/logs/hostile).")
   Path workDir;
 
   @Option(
