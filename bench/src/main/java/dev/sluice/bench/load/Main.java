@@ -1,5 +1,6 @@
 package dev.sluice.bench.load;
 
+import dev.sluice.bench.hostile.HostileCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,7 +18,8 @@ import picocli.CommandLine.Command;
       SinkCommand.class,
       FloorCommand.class,
       ReportCommand.class,
-      PortsCommand.class
+      PortsCommand.class,
+      HostileCommand.class
     })
 public final class Main implements Runnable {
   public static void main(String[] args) {
