@@ -40,6 +40,7 @@ final class SlowCheckBudget {
   private long refilledAtNanos;
   private long lastCostNanos;
   private long spentNanos;
+  private long maxCostNanos;
   private long checks;
 
   SlowCheckBudget(double fraction, long windowNanos, LongSupplier nanoClock) {
@@ -80,6 +81,7 @@ final class SlowCheckBudget {
     availableNanos -= costNanos - lastCostNanos;
     lastCostNanos = costNanos;
     spentNanos += costNanos;
+    maxCostNanos = Math.max(maxCostNanos, costNanos);
   }
 
   private void refill(long now) {
@@ -88,7 +90,8 @@ final class SlowCheckBudget {
       return;
     }
     refilledAtNanos = now;
-    availableNanos = (long) Math.min(capacityNanos, availableNanos + fraction * elapsed);
+    availableNanos =
+        (long) Math.floor(Math.min(capacityNanos, availableNanos + fraction * elapsed));
   }
 
   /** The most the slow checks may take in one window, before the per-check overshoot. */
@@ -99,6 +102,11 @@ final class SlowCheckBudget {
   /** The time all slow checks took so far. */
   synchronized long spentNanos() {
     return spentNanos;
+  }
+
+  /** The longest a slow check took so far: what one check can overshoot the budget by. */
+  synchronized long maxCostNanos() {
+    return maxCostNanos;
   }
 
   /** How many slow checks were started so far. */
