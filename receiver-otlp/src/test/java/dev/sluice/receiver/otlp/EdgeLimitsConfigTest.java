@@ -12,10 +12,11 @@ class EdgeLimitsConfigTest {
     ConfigProblems problems = new ConfigProblems();
     OtlpReceiverConfig.DEFAULT.validate(problems);
 
-    // The default TLS section is what an empty tls: gets, and needs its files; the rest is valid.
+    // The default TLS and auth sections are what an empty tls: or auth: gets, and need their
+    // files and authenticator; the rest is valid.
     assertThat(problems.all())
         .extracting(ConfigProblems.Problem::path)
-        .allMatch(path -> path.contains(".tls."));
+        .allMatch(path -> path.contains(".tls.") || path.contains(".auth."));
     GrpcServerConfig grpc = GrpcServerConfig.DEFAULT;
     assertThat(grpc.maxConcurrentStreams()).isEqualTo(100);
     assertThat(grpc.maxConnections()).isEqualTo(1000);
