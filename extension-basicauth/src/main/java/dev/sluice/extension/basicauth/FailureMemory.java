@@ -27,6 +27,17 @@ final class FailureMemory {
   /** Cannot be part of a user name, which ends at the first colon: no two credentials collide. */
   private static final byte SEPARATOR = ':';
 
+  /** One per event loop, reset by each digest: no digester made per request. */
+  private static final ThreadLocal<MessageDigest> SHA_256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("every JDK has SHA-256", e);
+            }
+          });
+
   private final byte[] key = new byte[KEY_BYTES];
   private final AtomicReferenceArray<byte[]> slots = new AtomicReferenceArray<>(SLOTS);
 
@@ -36,12 +47,7 @@ final class FailureMemory {
 
   /** The digest under which {@code user} and {@code password} are remembered. */
   byte[] digest(byte[] user, byte[] password) {
-    MessageDigest sha256;
-    try {
-      sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
+    MessageDigest sha256 = SHA_256.get();
     sha256.update(key);
     sha256.update(user);
     sha256.update(SEPARATOR);
