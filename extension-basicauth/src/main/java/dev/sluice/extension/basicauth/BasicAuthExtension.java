@@ -1,5 +1,6 @@
 package dev.sluice.extension.basicauth;
 
+import dev.sluice.core.component.AuthOutcome;
 import dev.sluice.core.component.ClientAuthenticator;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.RequestHeaders;
@@ -23,6 +24,14 @@ import java.util.stream.Collectors;
  * has passed such a hash, a SHA-256 of it is remembered (one per user, bounded by the htpasswd
  * file) and the user's later requests are compared with that, in constant time; a password that
  * does not match it goes through the full hash again.
+ *
+ * <p>Wrong passwords and unknown users cannot be remembered that way, so two more bounds keep a
+ * client sending them from stalling the event loops: credentials that recently failed a slow hash
+ * are remembered ({@link FailureMemory}) and refused again for a SHA-256, and the slow hashes of
+ * one instance take at most a fraction of a core ({@link SlowCheckBudget}). When that budget is
+ * spent, a request that would need a slow hash is answered {@link AuthOutcome#TRY_LATER} unchecked:
+ * clients that are already remembered go on unaffected, and a new one gets in once the attack
+ * stops.
  */
 final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticator {
   private static final String SCHEME = "Basic";
@@ -31,6 +40,8 @@ final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticat
   private final BasicAuthConfig config;
   private final Map<String, String> clientHeaders;
   private final Map<String, byte[]> verified = new ConcurrentHashMap<>();
+  private final SlowCheckBudget budget;
+  private final FailureMemory failures = new FailureMemory();
   private volatile Map<String, PasswordHash> users = Map.of();
 
   /**
@@ -40,7 +51,12 @@ final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticat
   private volatile PasswordHash decoy = new PasswordHash.Plain(Secrets.digest(""));
 
   BasicAuthExtension(BasicAuthConfig config) {
+    this(config, SlowCheckBudget.standard());
+  }
+
+  BasicAuthExtension(BasicAuthConfig config, SlowCheckBudget budget) {
     this.config = config;
+    this.budget = budget;
     BasicAuthConfig.ClientAuth client = config.clientAuth();
     this.clientHeaders =
         client == null
@@ -79,12 +95,17 @@ final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticat
 
   @Override
   public boolean authenticate(RequestHeaders headers) {
+    return check(headers) == AuthOutcome.ACCEPTED;
+  }
+
+  @Override
+  public AuthOutcome check(RequestHeaders headers) {
     String value = headers.get("Authorization");
     if (value == null
         || value.length() <= SCHEME.length()
         || value.charAt(SCHEME.length()) != ' '
         || !value.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
-      return false;
+      return AuthOutcome.REFUSED;
     }
     String credentials;
     try {
@@ -92,31 +113,58 @@ final class BasicAuthExtension implements ServerAuthenticator, ClientAuthenticat
       credentials =
           StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(decoded)).toString();
     } catch (IllegalArgumentException | CharacterCodingException e) {
-      return false;
+      return AuthOutcome.REFUSED;
     }
     int colon = credentials.indexOf(':');
     if (colon < 0) {
-      return false;
+      return AuthOutcome.REFUSED;
     }
     String user = credentials.substring(0, colon);
     String password = credentials.substring(colon + 1);
     PasswordHash hash = users.get(user);
-    if (hash == null) {
-      decoy.matches(password);
-      return false;
-    }
     byte[] digest = Secrets.digest(password);
-    byte[] remembered = verified.get(user);
+    byte[] remembered = hash == null ? null : verified.get(user);
     if (remembered != null && MessageDigest.isEqual(digest, remembered)) {
-      return true;
+      return AuthOutcome.ACCEPTED;
     }
-    if (!hash.matches(password)) {
-      return false;
+    // An unknown name is checked against the decoy, so that it costs what a wrong password does
+    // and the answer's time does not tell which names exist.
+    PasswordHash checked = hash == null ? decoy : hash;
+    if (!checked.slow()) {
+      return checked.matches(password) && hash != null ? AuthOutcome.ACCEPTED : AuthOutcome.REFUSED;
     }
-    if (hash.slow()) {
-      verified.put(user, digest);
+    byte[] failure =
+        failures.digest(
+            user.getBytes(StandardCharsets.UTF_8), password.getBytes(StandardCharsets.UTF_8));
+    if (failures.failed(failure)) {
+      return AuthOutcome.REFUSED;
     }
-    return true;
+    long started = budget.tryStart();
+    if (started == SlowCheckBudget.SPENT) {
+      return AuthOutcome.TRY_LATER;
+    }
+    boolean matches;
+    try {
+      matches = checked.matches(password);
+    } finally {
+      budget.finish(started);
+    }
+    if (!matches || hash == null) {
+      failures.remember(failure);
+      return AuthOutcome.REFUSED;
+    }
+    verified.put(user, digest);
+    return AuthOutcome.ACCEPTED;
+  }
+
+  @Override
+  public String tryLater() {
+    return "too many slow password checks, retry later";
+  }
+
+  /** The accounting of the slow hashes, for tests. */
+  SlowCheckBudget budget() {
+    return budget;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.sluice.extension.basicauth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.core.component.AuthOutcome;
 import dev.sluice.core.component.AuthSide;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.RequestHeaders;
@@ -12,8 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.security.crypto.bcrypt.BCrypt;
 
 class BasicAuthExtensionTest {
   private static final String BCRYPT_SECRET =
@@ -89,6 +93,64 @@ class BasicAuthExtensionTest {
     assertThat(auth.authenticate(basic("alice", "secret"))).isTrue();
     assertThat(auth.authenticate(basic("alice", "secret2"))).isFalse();
     assertThat(auth.authenticate(basic("alice", "secret"))).isTrue();
+  }
+
+  @Test
+  void aRepeatedWrongPasswordOrUnknownUserIsRefusedWithoutASecondSlowCheck() throws IOException {
+    BasicAuthExtension auth = server("", "alice:" + BCRYPT_SECRET);
+
+    assertThat(auth.check(basic("alice", "wrong"))).isEqualTo(AuthOutcome.REFUSED);
+    assertThat(auth.check(basic("mallory", "secret"))).isEqualTo(AuthOutcome.REFUSED);
+    assertThat(auth.budget().checks()).isEqualTo(2);
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(auth.check(basic("alice", "wrong"))).isEqualTo(AuthOutcome.REFUSED);
+      assertThat(auth.check(basic("mallory", "secret"))).isEqualTo(AuthOutcome.REFUSED);
+    }
+    assertThat(auth.budget().checks()).isEqualTo(2);
+
+    // The memory is of user and password together: the right one is not refused by it.
+    assertThat(auth.check(basic("alice", "secret"))).isEqualTo(AuthOutcome.ACCEPTED);
+    assertThat(auth.check(basic("mallory", "wrong"))).isEqualTo(AuthOutcome.REFUSED);
+    assertThat(auth.budget().checks()).isEqualTo(4);
+  }
+
+  @Test
+  void aSpentBudgetDefersNewCredentialsButNotRememberedOnes() throws IOException {
+    long stepNanos = TimeUnit.MILLISECONDS.toNanos(50);
+    AtomicLong now = new AtomicLong();
+    AtomicLong step = new AtomicLong(stepNanos);
+    // Each reading of the clock is 50 ms later: every slow check costs 50 ms of a 100 ms budget.
+    SlowCheckBudget budget =
+        new SlowCheckBudget(0.10, TimeUnit.SECONDS.toNanos(1), () -> now.addAndGet(step.get()));
+    String bob = BCrypt.hashpw("bobs-secret", BCrypt.gensalt(4));
+    BasicAuthExtension auth =
+        new BasicAuthExtension(
+            new BasicAuthConfig(
+                new BasicAuthConfig.Htpasswd("", "alice:" + BCRYPT_SECRET + "\nbob:" + bob), null),
+            budget);
+    auth.start();
+    assertThat(auth.check(basic("alice", "secret"))).isEqualTo(AuthOutcome.ACCEPTED);
+    assertThat(auth.check(basic("alice", "wrong-0"))).isEqualTo(AuthOutcome.REFUSED);
+
+    int wrong = 1;
+    AuthOutcome outcome;
+    do {
+      outcome = auth.check(basic("alice", "wrong-" + wrong++));
+    } while (outcome == AuthOutcome.REFUSED && wrong < 100);
+
+    assertThat(outcome).isEqualTo(AuthOutcome.TRY_LATER);
+    assertThat(budget.checks()).isLessThanOrEqualTo(4);
+    assertThat(auth.check(basic("bob", "bobs-secret"))).isEqualTo(AuthOutcome.TRY_LATER);
+    assertThat(auth.check(basic("nobody", "x"))).isEqualTo(AuthOutcome.TRY_LATER);
+    assertThat(auth.check(basic("alice", "secret"))).isEqualTo(AuthOutcome.ACCEPTED);
+    assertThat(auth.check(basic("alice", "wrong-0"))).isEqualTo(AuthOutcome.REFUSED);
+    assertThat(auth.authenticate(basic("bob", "bobs-secret"))).isFalse();
+
+    step.set(0);
+    now.addAndGet(TimeUnit.SECONDS.toNanos(2));
+    step.set(stepNanos);
+    assertThat(auth.check(basic("bob", "bobs-secret"))).isEqualTo(AuthOutcome.ACCEPTED);
   }
 
   @Test

@@ -1,8 +1,8 @@
 package dev.sluice.receiver.otlp;
 
+import dev.sluice.core.component.AuthOutcome;
 import dev.sluice.core.component.RequestHeaders;
 import dev.sluice.core.component.ServerAuthenticator;
-import dev.sluice.core.telemetry.MetricRegistry;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -14,29 +14,39 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Checks each call's metadata with the server's authenticator before the call starts: a call it
  * refuses is closed with {@code UNAUTHENTICATED} without ever being handed to the service, so its
- * message is never requested, read or decompressed.
+ * message is never requested, read or decompressed. A call it cannot check now is closed the same
+ * way with {@code UNAVAILABLE} and a {@code RetryInfo}, which clients retry.
  */
 final class GrpcAuthInterceptor implements ServerInterceptor {
   private final ServerAuthenticator authenticator;
-  private final MetricRegistry.Counter refused;
+  private final ReceiverAuth.Refusals refusals;
 
   /** Metadata keys by header name: the authenticator asks for the same one or two each call. */
   private final ConcurrentHashMap<String, Metadata.Key<String>> keys = new ConcurrentHashMap<>();
 
-  GrpcAuthInterceptor(ServerAuthenticator authenticator, MetricRegistry.Counter refused) {
+  GrpcAuthInterceptor(ServerAuthenticator authenticator, ReceiverAuth.Refusals refusals) {
     this.authenticator = authenticator;
-    this.refused = refused;
+    this.refusals = refusals;
   }
 
   @Override
   public <Q, A> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
     RequestHeaders view = name -> headers.get(key(name));
-    if (authenticator.authenticate(view)) {
+    AuthOutcome outcome = authenticator.check(view);
+    if (outcome == AuthOutcome.ACCEPTED) {
       return next.startCall(call, headers);
     }
-    refused.increment();
-    call.close(Status.UNAUTHENTICATED.withDescription(authenticator.refusal()), new Metadata());
+    if (outcome == AuthOutcome.TRY_LATER) {
+      refusals.countDeferred();
+      String message = authenticator.tryLater();
+      call.close(
+          Status.UNAVAILABLE.withDescription(message),
+          GrpcAdmission.unavailableTrailers(message, ReceiverAuth.RETRY_DELAY_MILLIS));
+    } else {
+      refusals.unauthenticated().increment();
+      call.close(Status.UNAUTHENTICATED.withDescription(authenticator.refusal()), new Metadata());
+    }
     return new ServerCall.Listener<>() {};
   }
 

@@ -1,7 +1,7 @@
 package dev.sluice.receiver.otlp;
 
+import dev.sluice.core.component.AuthOutcome;
 import dev.sluice.core.component.ServerAuthenticator;
-import dev.sluice.core.telemetry.MetricRegistry;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -23,7 +23,9 @@ import io.netty.util.ReferenceCountUtil;
  * Checks each request's headers with the server's authenticator as soon as the head arrives, before
  * the body aggregator: a refused request is answered 401 with {@code WWW-Authenticate} at once,
  * whatever body it declares, and its body is never gathered. The rest of that body is dropped as it
- * comes and the connection closed after the answer, since the client may never send it.
+ * comes and the connection closed after the answer, since the client may never send it. A request
+ * the authenticator cannot check now is answered the same way, but 503 with {@code Retry-After} and
+ * without a challenge, so that the client retries it unchanged.
  *
  * <p>CORS preflights ({@code OPTIONS}) pass unchecked when CORS is configured: browsers send them
  * without credentials, and they carry no data (the OpenTelemetry Collector answers them before
@@ -31,25 +33,25 @@ import io.netty.util.ReferenceCountUtil;
  */
 final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
   private final ServerAuthenticator authenticator;
-  private final MetricRegistry.Counter refused;
+  private final ReceiverAuth.Refusals refusals;
   private final Cors cors;
 
   /**
    * Makes each connection's handler; shared by the server. {@code cors} (null when CORS is off)
    * lets preflights through and puts its headers on refusals, so that a browser can read them.
    */
-  record Factory(ServerAuthenticator authenticator, MetricRegistry.Counter refused, Cors cors) {
+  record Factory(ServerAuthenticator authenticator, ReceiverAuth.Refusals refusals, Cors cors) {
     HttpAuthHandler newHandler() {
-      return new HttpAuthHandler(authenticator, refused, cors);
+      return new HttpAuthHandler(authenticator, refusals, cors);
     }
   }
 
   /** Whether the contents of a refused request are still arriving, to be dropped. */
   private boolean discarding;
 
-  HttpAuthHandler(ServerAuthenticator authenticator, MetricRegistry.Counter refused, Cors cors) {
+  HttpAuthHandler(ServerAuthenticator authenticator, ReceiverAuth.Refusals refusals, Cors cors) {
     this.authenticator = authenticator;
-    this.refused = refused;
+    this.refusals = refusals;
     this.cors = cors;
   }
 
@@ -58,16 +60,23 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
     if (message instanceof HttpRequest request) {
       HttpHeaders headers = request.headers();
       boolean preflight = cors != null && HttpMethod.OPTIONS.equals(request.method());
-      if (preflight || authenticator.authenticate(headers::get)) {
+      AuthOutcome outcome = preflight ? AuthOutcome.ACCEPTED : authenticator.check(headers::get);
+      if (outcome == AuthOutcome.ACCEPTED) {
         discarding = false;
         ctx.fireChannelRead(message);
         return;
       }
-      refused.increment();
+      boolean later = outcome == AuthOutcome.TRY_LATER;
+      if (later) {
+        refusals.countDeferred();
+      } else {
+        refusals.unauthenticated().increment();
+      }
       discarding = !(message instanceof LastHttpContent);
       ReferenceCountUtil.release(message);
       refuse(
           ctx,
+          later,
           OtlpHttpHandler.mediaType(headers.get(HttpHeaderNames.CONTENT_TYPE)),
           headers.get(HttpHeaderNames.ORIGIN));
       return;
@@ -80,13 +89,17 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
     ctx.fireChannelRead(message);
   }
 
-  private void refuse(ChannelHandlerContext ctx, String contentType, String origin) {
+  private void refuse(ChannelHandlerContext ctx, boolean later, String contentType, String origin) {
+    boolean json = OtlpHttpHandler.JSON.equals(contentType);
     OtlpHttpHandler.Answer answer =
-        OtlpHttpHandler.Answer.error(
-            HttpResponseStatus.UNAUTHORIZED,
-            RpcStatus.UNAUTHENTICATED,
-            authenticator.refusal(),
-            OtlpHttpHandler.JSON.equals(contentType));
+        later
+            ? OtlpHttpHandler.Answer.unavailable(
+                authenticator.tryLater(), ReceiverAuth.RETRY_DELAY_MILLIS, json)
+            : OtlpHttpHandler.Answer.error(
+                HttpResponseStatus.UNAUTHORIZED,
+                RpcStatus.UNAUTHENTICATED,
+                authenticator.refusal(),
+                json);
     if (cors != null && origin != null) {
       cors.allow(origin, answer.headers);
     }
@@ -95,7 +108,9 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
             HttpVersion.HTTP_1_1, answer.status, Unpooled.wrappedBuffer(answer.body));
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, answer.contentType);
     answer.headers.forEach(response.headers()::set);
-    response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, authenticator.challenge());
+    if (!later) {
+      response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, authenticator.challenge());
+    }
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body.length);
     // The body is not read, so the connection cannot carry another request.
     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -5,13 +5,41 @@ import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.Host;
 import dev.sluice.core.component.ServerAuthenticator;
 import dev.sluice.core.telemetry.MetricRegistry;
+import dev.sluice.core.telemetry.RateLimitedLog;
+import java.util.logging.Level;
 
 /**
  * Puts the configured authenticators in front of the receiver's servers, and counts the requests
- * they refuse ({@code sluice_receiver_unauthenticated_requests}, by transport).
+ * they refuse ({@code sluice_receiver_unauthenticated_requests}, by transport) and those they ask
+ * to come back later ({@code sluice_receiver_auth_deferred_requests}, by transport).
  */
 final class ReceiverAuth {
+  /**
+   * The delay a client is asked to wait after a {@code TRY_LATER}: about the window over which an
+   * authenticator's budget for slow checks refills (basicauth's is a second).
+   */
+  static final long RETRY_DELAY_MILLIS = 1_000;
+
+  /** At most one log line per interval about deferred requests: an attack sends thousands. */
+  private static final long DEFERRED_LOG_INTERVAL_MILLIS = 10_000;
+
   private ReceiverAuth() {}
+
+  /** What a transport counts and logs of the requests its authenticator does not accept. */
+  record Refusals(
+      MetricRegistry.Counter unauthenticated,
+      MetricRegistry.Counter deferred,
+      RateLimitedLog deferredLog,
+      String transport) {
+    void countDeferred() {
+      deferred.increment();
+      deferredLog.log(
+          "authentication deferred a "
+              + transport
+              + " request, answered retry later: the authenticator cannot afford to check"
+              + " credentials now (its budget for slow checks spent by many wrong ones?)");
+    }
+  }
 
   static void install(
       ComponentSettings settings,
@@ -22,7 +50,7 @@ final class ReceiverAuth {
     if (grpc != null && config.protocols().grpc().auth() != null) {
       ServerAuthenticator authenticator =
           host.serverAuthenticator(config.protocols().grpc().auth());
-      grpc.authenticate(new GrpcAuthInterceptor(authenticator, refused(settings, "grpc")));
+      grpc.authenticate(new GrpcAuthInterceptor(authenticator, refusals(settings, "grpc")));
     }
     HttpServerConfig httpConfig = config.protocols().http();
     if (http != null && httpConfig.auth() != null) {
@@ -30,20 +58,37 @@ final class ReceiverAuth {
       http.authenticate(
           new HttpAuthHandler.Factory(
               host.serverAuthenticator(auth),
-              refused(settings, "http"),
+              refusals(settings, "http"),
               httpConfig.cors() == null ? null : new Cors(httpConfig.cors())));
     }
   }
 
-  private static MetricRegistry.Counter refused(ComponentSettings settings, String transport) {
-    return settings
-        .metrics()
-        .counter(
-            "sluice_receiver_unauthenticated_requests",
-            "Requests refused because their credentials were missing or wrong.",
-            "receiver",
-            settings.id().toString(),
-            "transport",
-            transport);
+  static Refusals refusals(ComponentSettings settings, String transport) {
+    MetricRegistry.Counter unauthenticated =
+        settings
+            .metrics()
+            .counter(
+                "sluice_receiver_unauthenticated_requests",
+                "Requests refused because their credentials were missing or wrong.",
+                "receiver",
+                settings.id().toString(),
+                "transport",
+                transport);
+    MetricRegistry.Counter deferred =
+        settings
+            .metrics()
+            .counter(
+                "sluice_receiver_auth_deferred_requests",
+                "Requests answered retry later, unchecked, because the authenticator could not"
+                    + " afford to check their credentials then.",
+                "receiver",
+                settings.id().toString(),
+                "transport",
+                transport);
+    return new Refusals(
+        unauthenticated,
+        deferred,
+        new RateLimitedLog(settings.logger(), Level.WARNING, DEFERRED_LOG_INTERVAL_MILLIS),
+        transport);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.rpc.Code;
 import dev.sluice.core.component.AuthConfig;
+import dev.sluice.core.component.AuthOutcome;
 import dev.sluice.core.component.ComponentId;
 import dev.sluice.core.component.ComponentKind;
 import dev.sluice.core.component.ComponentSettings;
@@ -46,9 +47,13 @@ import org.junit.jupiter.api.Test;
 /** The receiver's authentication hooks, with a stand-in authenticator that wants one token. */
 class ReceiverAuthTest {
   private static final String GOOD = "Bearer good-token";
+  private static final String LATER = "Bearer check-me-later";
   private static final int SOCKET_TIMEOUT_MILLIS = 10_000;
 
-  /** Accepts {@code Authorization: Bearer good-token}; counts the checks. */
+  /**
+   * Accepts {@code Authorization: Bearer good-token}, says try later to {@link #LATER}; counts the
+   * checks.
+   */
   static final class OneToken implements ServerAuthenticator {
     final AtomicInteger checks = new AtomicInteger();
 
@@ -56,6 +61,13 @@ class ReceiverAuthTest {
     public boolean authenticate(RequestHeaders headers) {
       checks.incrementAndGet();
       return GOOD.equals(headers.get("Authorization"));
+    }
+
+    @Override
+    public AuthOutcome check(RequestHeaders headers) {
+      return LATER.equals(headers.get("Authorization"))
+          ? AuthOutcome.TRY_LATER
+          : ServerAuthenticator.super.check(headers);
     }
 
     @Override
@@ -156,6 +168,66 @@ class ReceiverAuthTest {
     assertThat(prometheus())
         .contains(
             "sluice_receiver_unauthenticated_requests_total{receiver=\"otlp\",transport=\"grpc\"} 2");
+  }
+
+  @Test
+  void aGrpcCallTheAuthenticatorCannotCheckNowIsUnavailableWithRetryInfo() throws Exception {
+    Metadata later = new Metadata();
+    later.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), LATER);
+
+    assertThatThrownBy(
+            () ->
+                TraceServiceGrpc.newBlockingStub(channel)
+                    .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(later))
+                    .export(SequencedSpans.request("svc", 0, 3)))
+        .isInstanceOfSatisfying(
+            StatusRuntimeException.class,
+            e -> {
+              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+              com.google.rpc.Status details = io.grpc.protobuf.StatusProto.fromThrowable(e);
+              assertThat(details).isNotNull();
+              assertThat(details.getCode()).isEqualTo(Code.UNAVAILABLE_VALUE);
+              assertThat(details.getDetailsList())
+                  .singleElement()
+                  .satisfies(
+                      any ->
+                          assertThat(
+                                  any.unpack(com.google.rpc.RetryInfo.class)
+                                      .getRetryDelay()
+                                      .getSeconds())
+                              .isEqualTo(1));
+              assertThat(e.getStatus().getDescription()).doesNotContain("check-me-later");
+            });
+
+    assertThat(traces.requests).isEmpty();
+    assertThat(prometheus())
+        .contains(
+            "sluice_receiver_auth_deferred_requests_total{receiver=\"otlp\",transport=\"grpc\"} 1")
+        .doesNotContain(
+            "sluice_receiver_unauthenticated_requests_total{receiver=\"otlp\",transport=\"grpc\"} 1");
+  }
+
+  @Test
+  void anHttpRequestTheAuthenticatorCannotCheckNowGets503WithRetryAfterAndNoChallenge()
+      throws Exception {
+    byte[] body = SequencedSpans.request("svc", 0, 2).toByteArray();
+    try (Socket socket = connect()) {
+      send(socket, head("/v1/traces", body.length, "Authorization: " + LATER), body);
+      String answer = readHead(socket.getInputStream());
+
+      assertThat(answer)
+          .startsWith("HTTP/1.1 503 ")
+          .containsIgnoringCase("retry-after: 1\r\n")
+          .containsIgnoringCase("connection: close")
+          .doesNotContainIgnoringCase("www-authenticate");
+      com.google.rpc.Status status = com.google.rpc.Status.parseFrom(rest(socket, answer));
+      assertThat(status.getCode()).isEqualTo(Code.UNAVAILABLE_VALUE);
+      assertThat(status.getMessage()).isNotEmpty().doesNotContain("check-me-later");
+    }
+    assertThat(traces.requests).isEmpty();
+    assertThat(prometheus())
+        .contains(
+            "sluice_receiver_auth_deferred_requests_total{receiver=\"otlp\",transport=\"http\"} 1");
   }
 
   @Test
