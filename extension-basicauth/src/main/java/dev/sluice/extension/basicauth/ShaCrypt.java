@@ -16,6 +16,14 @@ record ShaCrypt(Variant variant, int rounds, String salt, byte[] expected) imple
   private static final int DEFAULT_ROUNDS = 5000;
   private static final int MIN_ROUNDS = 1000;
   private static final int MAX_ROUNDS = 999_999_999;
+
+  /**
+   * The most rounds accepted, of the specification's 999,999,999: a check runs on a receiver's
+   * event loop, which no budget can interrupt once a check has begun, and 200,000 rounds already
+   * take tens of milliseconds (the default is 5000).
+   */
+  static final int MAX_ACCEPTED_ROUNDS = 200_000;
+
   private static final int MAX_SALT_CHARS = 16;
   private static final String ALPHABET =
       "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -71,6 +79,10 @@ record ShaCrypt(Variant variant, int rounds, String salt, byte[] expected) imple
     int rounds = DEFAULT_ROUNDS;
     if (m.group(2) != null) {
       rounds = Math.max(MIN_ROUNDS, Math.min(MAX_ROUNDS, Integer.parseInt(m.group(2))));
+    }
+    if (rounds > MAX_ACCEPTED_ROUNDS) {
+      throw new UnsupportedException(
+          "asks for " + rounds + " rounds of " + name + ", more than " + MAX_ACCEPTED_ROUNDS);
     }
     if (m.group(3).length() > MAX_SALT_CHARS) {
       throw new UnsupportedException("is not a well-formed " + name + " hash");
