@@ -68,7 +68,8 @@ public final class WireReader {
     tagStart = start;
     long tag = readVarint64();
     if ((tag >>> 32) != 0) {
-      throw new MalformedOtlpException("", start, "tag varint does not fit in 32 bits");
+      throw new MalformedOtlpException(
+          "", start, MalformedOtlpException.Kind.LONG_TAG, "tag varint does not fit in 32 bits");
     }
     int fieldNumber = (int) (tag >>> 3);
     int wireType = (int) tag & 7;
@@ -188,7 +189,8 @@ public final class WireReader {
   private void skipGroup(int fieldNumber, int maxGroupDepth) throws MalformedOtlpException {
     int start = position;
     if (maxGroupDepth <= 0) {
-      throw new MalformedOtlpException("", start, "groups nested too deeply");
+      throw new MalformedOtlpException(
+          "", start, MalformedOtlpException.Kind.NESTING_DEPTH, "groups nested too deeply");
     }
     while (position < limit) {
       int tagStart = position;
