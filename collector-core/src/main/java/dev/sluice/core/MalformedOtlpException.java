@@ -39,6 +39,11 @@ public final class MalformedOtlpException extends Exception {
     WIRE_TYPE,
     /** A tag varint with bits above 32 (protobuf-java drops them). */
     LONG_TAG,
+    /**
+     * A varint whose tenth byte has the continuation bit set (protobuf-java ignores that bit and
+     * reads the next byte as the next tag).
+     */
+    LONG_VARINT,
     /** A string field that is not valid UTF-8. */
     INVALID_UTF8,
     /** A trace ID that is not 16 bytes or a span ID that is not 8 bytes (and not empty). */

@@ -110,7 +110,8 @@ public final class WireReader {
         return result;
       }
     }
-    throw new MalformedOtlpException("", start, "varint longer than 10 bytes");
+    throw new MalformedOtlpException(
+        "", start, MalformedOtlpException.Kind.LONG_VARINT, "varint longer than 10 bytes");
   }
 
   /** Reads a little-endian fixed32. */

@@ -91,6 +91,13 @@ class OtlpJsonDecoderFuzzTest {
     byte[][] decoded = new byte[1][];
     AllocationBound.Outcome outcome =
         AllocationBound.measure(() -> decoded[0] = DECODER.decode(signal, json));
+    if (outcome.allocatedBytes() > AllocationBound.limitFor(json.length)) {
+      // The first pass through a path loads classes and links its string concatenations, once per
+      // JVM: measure again, on a new decoder whose buffer has not grown for larger inputs.
+      OtlpJsonDecoder fresh = new OtlpJsonDecoder();
+      fresh.decode(Signal.TRACES, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      outcome = AllocationBound.measure(() -> decoded[0] = fresh.decode(signal, json));
+    }
     outcome.assertWithin(signal + " JSON decoding", json.length);
     if (outcome.thrown() != null) {
       if (!(outcome.thrown() instanceof MalformedOtlpException)) {

@@ -30,6 +30,7 @@ class OtlpIndexerFuzzTest {
       EnumSet.of(
           Kind.WIRE_TYPE,
           Kind.LONG_TAG,
+          Kind.LONG_VARINT,
           Kind.INVALID_UTF8,
           Kind.ID_LENGTH,
           Kind.DATA_MESSAGES,
@@ -78,6 +79,14 @@ class OtlpIndexerFuzzTest {
     OtlpIndex[] index = new OtlpIndex[1];
     AllocationBound.Outcome outcome =
         AllocationBound.measure(() -> index[0] = INDEXER.index(signal, request));
+    if (outcome.allocatedBytes() > AllocationBound.limitFor(request.length)) {
+      // The first pass through a path loads classes and links its string concatenations, once per
+      // JVM (100 KB and more, under the fuzzer's instrumentation): measure again, on a new
+      // indexer whose tables have not grown for larger inputs.
+      OtlpIndexer fresh = new OtlpIndexer();
+      fresh.index(signal, validRequest(signal));
+      outcome = AllocationBound.measure(() -> index[0] = fresh.index(signal, request));
+    }
     outcome.assertWithin(signal + " indexing", request.length);
 
     Message parsed = null;
