@@ -119,8 +119,13 @@ class OtlpIndexerFuzzTest {
     assertThat(merged(signal, reparsed)).isEqualTo(merged(signal, parsed));
   }
 
-  /** The request with adjacent equal-header blocks merged and its own unknown fields dropped. */
+  /**
+   * The request with adjacent equal-header blocks merged and its own unknown fields dropped. Twice:
+   * a resource block without scope blocks between two blocks of the same resource keeps their scope
+   * blocks apart in the first merge, which makes them neighbours.
+   */
   private static Message merged(Signal signal, Message request) {
-    return BatchModel.of(signal, request, new BatchModel.Stats()).marshal();
+    Message once = BatchModel.of(signal, request, new BatchModel.Stats()).marshal();
+    return BatchModel.of(signal, once, new BatchModel.Stats()).marshal();
   }
 }
