@@ -93,10 +93,13 @@ class OtlpJsonDecoderFuzzTest {
         AllocationBound.measure(() -> decoded[0] = DECODER.decode(signal, json));
     if (outcome.allocatedBytes() > AllocationBound.limitFor(json.length)) {
       // The first pass through a path loads classes and links its string concatenations, once per
-      // JVM: measure again, on a new decoder whose buffer has not grown for larger inputs.
-      OtlpJsonDecoder fresh = new OtlpJsonDecoder();
-      fresh.decode(Signal.TRACES, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      outcome = AllocationBound.measure(() -> decoded[0] = fresh.decode(signal, json));
+      // JVM: measure again on new decoders whose buffers have not grown for larger inputs, the
+      // first one taking those costs.
+      for (int pass = 0; pass < 2; pass++) {
+        OtlpJsonDecoder fresh = new OtlpJsonDecoder();
+        fresh.decode(Signal.TRACES, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        outcome = AllocationBound.measure(() -> decoded[0] = fresh.decode(signal, json));
+      }
     }
     outcome.assertWithin(signal + " JSON decoding", json.length);
     if (outcome.thrown() != null) {

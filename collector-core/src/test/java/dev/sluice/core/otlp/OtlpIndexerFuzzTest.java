@@ -81,11 +81,13 @@ class OtlpIndexerFuzzTest {
         AllocationBound.measure(() -> index[0] = INDEXER.index(signal, request));
     if (outcome.allocatedBytes() > AllocationBound.limitFor(request.length)) {
       // The first pass through a path loads classes and links its string concatenations, once per
-      // JVM (100 KB and more, under the fuzzer's instrumentation): measure again, on a new
-      // indexer whose tables have not grown for larger inputs.
-      OtlpIndexer fresh = new OtlpIndexer();
-      fresh.index(signal, validRequest(signal));
-      outcome = AllocationBound.measure(() -> index[0] = fresh.index(signal, request));
+      // JVM (100 KB and more, under the fuzzer's instrumentation): measure again on new indexers
+      // whose tables have not grown for larger inputs, the first one taking those costs.
+      for (int pass = 0; pass < 2; pass++) {
+        OtlpIndexer fresh = new OtlpIndexer();
+        fresh.index(signal, validRequest(signal));
+        outcome = AllocationBound.measure(() -> index[0] = fresh.index(signal, request));
+      }
     }
     outcome.assertWithin(signal + " indexing", request.length);
 
