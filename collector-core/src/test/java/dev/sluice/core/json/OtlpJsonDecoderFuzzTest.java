@@ -103,7 +103,7 @@ class OtlpJsonDecoderFuzzTest {
         outcome = FuzzerHooks.measurePaused(() -> decoded[0] = fresh.decode(signal, json));
       }
     }
-    outcome.assertWithin(signal + " JSON decoding", json.length);
+    FuzzerHooks.assertWithin(outcome, signal + " JSON decoding", json.length);
     if (outcome.thrown() != null) {
       if (!(outcome.thrown() instanceof MalformedOtlpException)) {
         throw outcome.thrown();

@@ -91,7 +91,7 @@ class OtlpIndexerFuzzTest {
         outcome = FuzzerHooks.measurePaused(() -> index[0] = fresh.index(signal, request));
       }
     }
-    outcome.assertWithin(signal + " indexing", request.length);
+    FuzzerHooks.assertWithin(outcome, signal + " indexing", request.length);
 
     Message parsed = null;
     InvalidProtocolBufferException parseError = null;
