@@ -5,16 +5,16 @@ import java.lang.reflect.Field;
 /**
  * Allocation measurements under Jazzer. In fuzzing mode Jazzer hooks JDK methods (string
  * comparisons, formatting, regular expressions) and instruments every class for coverage, and both
- * allocate on the calling thread: an error path that formats a message (jackson's) measures about
- * 200 KB under the fuzzer and 20 KB in the regression run. So an input over the {@link
- * AllocationBound} is measured again with the hooks paused, and in fuzzing mode the bound gets
- * {@link #FUZZING_SLACK_BYTES} more: enough for the instrumentation, far too little to hide the
- * megabytes that a cost sized by the input takes. The regression run (every committed input, in
- * {@code mvn verify}) checks the exact bound.
+ * allocate on the calling thread: inputs that the regression run measures within the bound measured
+ * 200 KB (an error path formatting jackson's message) to 600 KB (an accepted 2.7 KB request) under
+ * the fuzzer. So an input over the {@link AllocationBound} is measured again with the hooks paused,
+ * and in fuzzing mode the bound gets {@link #FUZZING_SLACK_BYTES} more: fuzzing then finds costs
+ * sized by numbers in the input (the megabytes of an array sized by a field number), and the
+ * regression run (every committed input, in {@code mvn verify}) checks the exact bound.
  */
 public final class FuzzerHooks {
   /** What the fuzzer's instrumentation may add to a measurement in fuzzing mode. */
-  public static final long FUZZING_SLACK_BYTES = 512 * 1024;
+  public static final long FUZZING_SLACK_BYTES = 4 << 20;
 
   private static final Field HOOKS_ENABLED = hooksEnabledField();
   private static final boolean FUZZING = !System.getenv().getOrDefault("JAZZER_FUZZ", "").isEmpty();
