@@ -37,8 +37,8 @@ public final class MalformedOtlpException extends Exception {
     WIRE_FORMAT,
     /** A known field with the wire type of another kind (protobuf-java keeps it as unknown). */
     WIRE_TYPE,
-    /** A tag varint with bits above 32 (protobuf-java drops them). */
-    LONG_TAG,
+    /** A tag or length varint with bits above 32 (protobuf-java drops them). */
+    OVER_32_BITS,
     /**
      * A varint whose tenth byte has the continuation bit set (protobuf-java ignores that bit and
      * reads the next byte as the next tag).

@@ -69,7 +69,10 @@ public final class WireReader {
     long tag = readVarint64();
     if ((tag >>> 32) != 0) {
       throw new MalformedOtlpException(
-          "", start, MalformedOtlpException.Kind.LONG_TAG, "tag varint does not fit in 32 bits");
+          "",
+          start,
+          MalformedOtlpException.Kind.OVER_32_BITS,
+          "tag varint does not fit in 32 bits");
     }
     int fieldNumber = (int) (tag >>> 3);
     int wireType = (int) tag & 7;
@@ -143,9 +146,13 @@ public final class WireReader {
     long length = readVarint64();
     // Unsigned: a ten-byte varint can be negative as a long, and must not move the reader back.
     if (Long.compareUnsigned(length, limit - position) > 0) {
+      // protobuf-java keeps the low 32 bits of a longer length: its own kind of refusal.
       throw new MalformedOtlpException(
           "",
           start,
+          (length >>> 32) != 0
+              ? MalformedOtlpException.Kind.OVER_32_BITS
+              : MalformedOtlpException.Kind.WIRE_FORMAT,
           "length "
               + Long.toUnsignedString(length)
               + " exceeds the "

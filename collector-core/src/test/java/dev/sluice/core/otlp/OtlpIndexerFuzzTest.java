@@ -30,7 +30,7 @@ class OtlpIndexerFuzzTest {
   static final Set<Kind> EXTRA_CHECKS =
       EnumSet.of(
           Kind.WIRE_TYPE,
-          Kind.LONG_TAG,
+          Kind.OVER_32_BITS,
           Kind.LONG_VARINT,
           Kind.INVALID_UTF8,
           Kind.ID_LENGTH,
