@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.sluice.core.MalformedOtlpException;
+import dev.sluice.core.MalformedOtlpException.Kind;
 import dev.sluice.core.otlp.FieldKind;
 import dev.sluice.core.otlp.FieldSchema;
 import dev.sluice.core.otlp.IndexLimits;
@@ -36,6 +38,30 @@ public final class OtlpJsonDecoder {
   private static final BigInteger UINT64_MAX =
       BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
+  /**
+   * The longest number read from a string, as jackson-core bounds number tokens: parsing digits
+   * into a {@link BigDecimal} costs time quadratic in their count.
+   */
+  static final int MAX_NUMBER_CHARS = 1000;
+
+  /** The most digits an integral value may have before it is out of every field's range. */
+  private static final int MAX_INTEGER_DIGITS = 20;
+
+  /**
+   * Unknown keys a request may bring beyond one per {@link #INPUT_BYTES_PER_UNKNOWN_KEY} bytes.
+   * Each distinct key name costs jackson-core a string and a symbol-table entry (about 100 bytes),
+   * so without a bound a request of short distinct keys costs 12 bytes per byte. Keys already met
+   * among the last {@link #RECENT_UNKNOWN_KEYS} cost nothing and are not counted: a newer client's
+   * few new fields, repeated in every span, never come near the bound.
+   */
+  static final int MAX_UNKNOWN_KEYS_FIXED = 64;
+
+  static final int INPUT_BYTES_PER_UNKNOWN_KEY = 32;
+  private static final int RECENT_UNKNOWN_KEYS = 64;
+
+  /** JSON levels per message level: an object, and an array for repeated fields, with room. */
+  private static final int JSON_LEVELS_PER_MESSAGE = 3;
+
   private final JsonFactory factory;
   private final IndexLimits limits;
   private final ProtoWriter out = new ProtoWriter(4096);
@@ -46,6 +72,11 @@ public final class OtlpJsonDecoder {
   private int depth;
   private JsonParser parser;
 
+  // Unknown keys: the last distinct names met (a ring) and how many were counted.
+  private final String[] recentUnknownKeys = new String[RECENT_UNKNOWN_KEYS];
+  private int unknownKeys;
+  private long maxUnknownKeys;
+
   public OtlpJsonDecoder() {
     this(IndexLimits.DEFAULT);
   }
@@ -54,9 +85,14 @@ public final class OtlpJsonDecoder {
     this.limits = limits;
     this.factory =
         JsonFactory.builder()
+            // Field names are looked up, never kept: interning every distinct name a client
+            // sends would fill the JVM's string table.
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
             .streamReadConstraints(
                 StreamReadConstraints.builder()
-                    .maxNestingDepth(limits.maxNestingDepth() + 2)
+                    // Deeper than messages may nest, so that nested messages meet the check of
+                    // their depth first; unknown values are skipped without recursion.
+                    .maxNestingDepth(JSON_LEVELS_PER_MESSAGE * limits.maxNestingDepth() + 4)
                     .maxStringLength(limits.maxRequestBytes())
                     .build())
             .build();
@@ -75,8 +111,22 @@ public final class OtlpJsonDecoder {
    */
   public byte[] decode(Signal signal, byte[] json, int offset, int length)
       throws MalformedOtlpException {
+    if (length > limits.maxRequestBytes()) {
+      throw new MalformedOtlpException(
+          "",
+          0,
+          Kind.LIMIT,
+          "request of "
+              + length
+              + " bytes exceeds the limit of "
+              + limits.maxRequestBytes()
+              + " bytes");
+    }
     out.reset();
     depth = 0;
+    unknownKeys = 0;
+    maxUnknownKeys = MAX_UNKNOWN_KEYS_FIXED + length / INPUT_BYTES_PER_UNKNOWN_KEY;
+    Arrays.fill(recentUnknownKeys, null);
     // A rejected request leaves its path behind.
     Arrays.fill(pathField, null);
     try (JsonParser p = factory.createParser(json, offset, length)) {
@@ -93,9 +143,11 @@ public final class OtlpJsonDecoder {
       throw new MalformedOtlpException(
           path(),
           location == null ? -1 : offsetOf(location),
+          e instanceof StreamConstraintsException ? Kind.LIMIT : Kind.INVALID_JSON,
           "invalid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
-      throw new MalformedOtlpException(path(), -1, "unreadable JSON: " + e.getMessage());
+      throw new MalformedOtlpException(
+          path(), -1, Kind.INVALID_JSON, "unreadable JSON: " + e.getMessage());
     } finally {
       parser = null;
     }
@@ -107,10 +159,12 @@ public final class OtlpJsonDecoder {
     JsonParser p = parser;
     JsonToken token;
     while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
-      FieldSchema field = schema.field(p.currentName());
+      String name = p.currentName();
+      FieldSchema field = schema.field(name);
       JsonToken value = p.nextToken();
       if (field == null) {
-        p.skipChildren();
+        unknownKey(name);
+        skip(value);
         continue;
       }
       if (value == JsonToken.VALUE_NULL) {
@@ -127,6 +181,51 @@ public final class OtlpJsonDecoder {
     }
     if (token != JsonToken.END_OBJECT) {
       throw error("expected a field name or the end of the object");
+    }
+  }
+
+  /**
+   * Skips an unknown value whose first token is current, counting the keys inside it (jackson's
+   * {@code skipChildren} would read them too, unseen).
+   */
+  private void skip(JsonToken token) throws IOException, MalformedOtlpException {
+    if (token != JsonToken.START_OBJECT && token != JsonToken.START_ARRAY) {
+      return;
+    }
+    JsonParser p = parser;
+    int open = 1;
+    while (open > 0) {
+      JsonToken next = p.nextToken();
+      if (next == null) {
+        throw error("unexpected end of input in an unknown value");
+      } else if (next == JsonToken.FIELD_NAME) {
+        unknownKey(p.currentName());
+      } else if (next.isStructStart()) {
+        open++;
+      } else if (next.isStructEnd()) {
+        open--;
+      }
+    }
+  }
+
+  /** Counts an unknown key unless it is one of the last distinct ones met. */
+  private void unknownKey(String name) throws MalformedOtlpException {
+    for (String recent : recentUnknownKeys) {
+      if (name.equals(recent)) {
+        return;
+      }
+    }
+    recentUnknownKeys[unknownKeys % RECENT_UNKNOWN_KEYS] = name;
+    if (++unknownKeys > maxUnknownKeys) {
+      throw error(
+          Kind.LIMIT,
+          "more than "
+              + maxUnknownKeys
+              + " distinct unknown keys ("
+              + MAX_UNKNOWN_KEYS_FIXED
+              + " + one per "
+              + INPUT_BYTES_PER_UNKNOWN_KEY
+              + " bytes of the request)");
     }
   }
 
@@ -167,7 +266,9 @@ public final class OtlpJsonDecoder {
           throw error("expected an object");
         }
         if (depth + 1 > limits.maxNestingDepth()) {
-          throw error("messages nested deeper than the limit of " + limits.maxNestingDepth());
+          throw error(
+              Kind.NESTING_DEPTH,
+              "messages nested deeper than the limit of " + limits.maxNestingDepth());
         }
         int mark = out.beginLengthDelimited(field.number());
         depth++;
@@ -228,17 +329,22 @@ public final class OtlpJsonDecoder {
     String text = parser.getText();
     byte[] value;
     if (field.idBytes() > 0) {
-      value = Hex.decode(text);
-      if (value == null) {
-        throw error("expected " + 2 * field.idBytes() + " hex digits, found \"" + text + "\"");
-      }
-      if (value.length != 0 && value.length != field.idBytes()) {
+      if (!text.isEmpty() && text.length() != 2 * field.idBytes()) {
         throw error(
+            Kind.ID_LENGTH,
             "expected "
                 + 2 * field.idBytes()
                 + " hex digits or an empty string, found "
                 + text.length()
                 + " characters");
+      }
+      value = Hex.decode(text);
+      if (value == null) {
+        throw error(
+            "expected "
+                + 2 * field.idBytes()
+                + " hex digits, found "
+                + MalformedOtlpException.quote(text));
       }
     } else {
       try {
@@ -297,7 +403,7 @@ public final class OtlpJsonDecoder {
           if (token == JsonToken.VALUE_STRING && !isInteger(parser.getText())) {
             value = field.enumNames().indexOf(parser.getText());
             if (value < 0) {
-              throw error("unknown enum value \"" + parser.getText() + "\"");
+              throw error("unknown enum value " + MalformedOtlpException.quote(parser.getText()));
             }
           } else {
             value = (int) readInteger(token, Integer.MIN_VALUE, Integer.MAX_VALUE);
@@ -386,9 +492,9 @@ public final class OtlpJsonDecoder {
           return Double.NEGATIVE_INFINITY;
         default:
           try {
-            return new BigDecimal(text.trim()).doubleValue();
+            return number(text.trim()).doubleValue();
           } catch (NumberFormatException e) {
-            throw error("expected a number, found \"" + text + "\"");
+            throw error("expected a number, found " + MalformedOtlpException.quote(text));
           }
       }
     }
@@ -401,7 +507,8 @@ public final class OtlpJsonDecoder {
     BigInteger value = readBigInteger(token);
     if (value.compareTo(BigInteger.valueOf(min)) < 0
         || value.compareTo(BigInteger.valueOf(max)) > 0) {
-      throw error("integer " + value + " out of range [" + min + ", " + max + "]");
+      throw error(
+          "integer " + shortened(value.toString()) + " out of range [" + min + ", " + max + "]");
     }
     return value.longValue();
   }
@@ -409,7 +516,8 @@ public final class OtlpJsonDecoder {
   private long readUnsigned64(JsonToken token) throws IOException, MalformedOtlpException {
     BigInteger value = readBigInteger(token);
     if (value.signum() < 0 || value.compareTo(UINT64_MAX) > 0) {
-      throw error("integer " + value + " out of range for an unsigned 64-bit field");
+      throw error(
+          "integer " + shortened(value.toString()) + " out of range for an unsigned 64-bit field");
     }
     return value.longValue();
   }
@@ -431,10 +539,46 @@ public final class OtlpJsonDecoder {
         return new BigInteger(text);
       }
       // Proto3 JSON allows integral values in exponent or fraction form, such as 1e3 or 5.0.
-      return new BigDecimal(text).toBigIntegerExact();
+      return integral(number(text));
     } catch (NumberFormatException | ArithmeticException e) {
-      throw error("expected an integer, found \"" + text + "\"");
+      throw error("expected an integer, found " + MalformedOtlpException.quote(text));
     }
+  }
+
+  /** Digits for a message: at most {@link MalformedOtlpException#MAX_QUOTED_CHARS} of them. */
+  private static String shortened(String digits) {
+    int max = MalformedOtlpException.MAX_QUOTED_CHARS;
+    return digits.length() <= max ? digits : digits.substring(0, max) + "...";
+  }
+
+  /** A number from a string, refused past {@link #MAX_NUMBER_CHARS}. */
+  private BigDecimal number(String text) throws MalformedOtlpException {
+    if (text.length() > MAX_NUMBER_CHARS) {
+      throw error(
+          Kind.LIMIT,
+          "number of " + text.length() + " characters, longer than " + MAX_NUMBER_CHARS);
+    }
+    return new BigDecimal(text);
+  }
+
+  /**
+   * The integer a decimal holds, or an exception. Checked on the digits and the exponent first:
+   * {@code 1e999999999} or {@code 1e-999999999} would otherwise make {@code toBigIntegerExact}
+   * compute a power of ten of a billion digits.
+   */
+  private BigInteger integral(BigDecimal value) throws MalformedOtlpException {
+    if (value.signum() == 0) {
+      return BigInteger.ZERO;
+    }
+    BigDecimal stripped = value.stripTrailingZeros();
+    if (stripped.scale() > 0) {
+      throw new ArithmeticException("not an integer");
+    }
+    // Digits before the decimal point: precision - scale, with the scale zero or negative here.
+    if ((long) stripped.precision() - stripped.scale() > MAX_INTEGER_DIGITS) {
+      throw error("integer " + shortened(value.toString()) + " out of every range");
+    }
+    return stripped.toBigIntegerExact();
   }
 
   private static boolean isInteger(String text) {
@@ -452,8 +596,13 @@ public final class OtlpJsonDecoder {
   }
 
   private MalformedOtlpException error(String reason) {
+    return error(Kind.INVALID_JSON, reason);
+  }
+
+  private MalformedOtlpException error(Kind kind, String reason) {
     JsonLocation location = parser == null ? null : parser.currentTokenLocation();
-    return new MalformedOtlpException(path(), location == null ? -1 : offsetOf(location), reason);
+    return new MalformedOtlpException(
+        path(), location == null ? -1 : offsetOf(location), kind, reason);
   }
 
   private static long offsetOf(JsonLocation location) {

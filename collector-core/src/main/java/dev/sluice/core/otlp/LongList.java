@@ -1,24 +1,49 @@
 package dev.sluice.core.otlp;
 
-import java.util.Arrays;
+import dev.sluice.core.MalformedOtlpException;
 
-/** A growable list of longs, reused between requests. */
+/** A growable list of longs, reused between requests; grows by chunks, like {@link IntTable}. */
 final class LongList {
-  private long[] values = new long[16];
+  private static final int CHUNK = 64;
+
+  private final IndexBudget budget;
+  private long[][] chunks = new long[4][];
+  private int chunkCount;
   private int size;
+
+  LongList(IndexBudget budget) {
+    this.budget = budget;
+    chunks[0] = new long[CHUNK];
+    chunkCount = 1;
+    budget.register(this);
+  }
 
   void clear() {
     size = 0;
   }
 
-  void add(long value) {
-    if (size == values.length) {
-      values = Arrays.copyOf(values, size * 2);
+  long usedBytes() {
+    return 8L * size;
+  }
+
+  void add(long value) throws MalformedOtlpException {
+    int chunk = size / CHUNK;
+    if (chunk == chunkCount) {
+      budget.check();
+      if (chunkCount == chunks.length) {
+        chunks = java.util.Arrays.copyOf(chunks, chunkCount * 2);
+      }
+      chunks[chunkCount++] = new long[CHUNK];
     }
-    values[size++] = value;
+    chunks[chunk][size % CHUNK] = value;
+    size++;
   }
 
   long[] copy() {
-    return Arrays.copyOf(values, size);
+    long[] copy = new long[size];
+    for (int c = 0, at = 0; at < size; c++, at += CHUNK) {
+      System.arraycopy(chunks[c], 0, copy, at, Math.min(CHUNK, size - at));
+    }
+    return copy;
   }
 }

@@ -8,6 +8,7 @@ import static dev.sluice.core.otlp.OtlpIndex.R_COLUMNS;
 import static dev.sluice.core.otlp.OtlpIndex.S_COLUMNS;
 
 import dev.sluice.core.MalformedOtlpException;
+import dev.sluice.core.MalformedOtlpException.Kind;
 import dev.sluice.core.otlp.OtlpFields.Metric;
 import dev.sluice.core.otlp.OtlpFields.MetricData;
 import dev.sluice.core.otlp.OtlpFields.Request;
@@ -48,24 +49,26 @@ public final class OtlpIndexer {
   private final WireValidator validator;
   private byte[] bytes;
 
-  // Index under construction.
-  private final IntTable resources = new IntTable(R_COLUMNS, 16);
-  private final LongList resourceHashes = new LongList();
-  private final IntTable scopes = new IntTable(S_COLUMNS, 16);
-  private final LongList scopeHashes = new LongList();
-  private final IntTable segments = new IntTable(G_COLUMNS, 64);
-  private IntTable items = new IntTable(ITEM_COLUMNS, 1024);
+  // Index under construction, within its budget.
+  private final IndexBudget budget = new IndexBudget();
+  private final IntTable resources = new IntTable(R_COLUMNS, 16, budget);
+  private final LongList resourceHashes = new LongList(budget);
+  private final IntTable scopes = new IntTable(S_COLUMNS, 16, budget);
+  private final LongList scopeHashes = new LongList(budget);
+  private final IntTable segments = new IntTable(G_COLUMNS, 64, budget);
+  private IntTable items = new IntTable(ITEM_COLUMNS, 1024, budget);
   private final IntTable basicItems = items;
-  private final IntTable metricItems = new IntTable(METRIC_COLUMNS, 256);
-  private final IntTable dataPoints = new IntTable(D_COLUMNS, 1024);
+  private final IntTable metricItems = new IntTable(METRIC_COLUMNS, 256, budget);
+  private final IntTable dataPoints = new IntTable(D_COLUMNS, 1024, budget);
   private long units;
 
   // Header fields met while walking a block, moved to `segments` when the block ends so that
-  // each header's segments are adjacent even where child blocks sit between its fields.
-  private final IntTable resourceHeader = new IntTable(G_COLUMNS, 8);
-  private final IntTable scopeHeader = new IntTable(G_COLUMNS, 8);
-  private final IntTable metricHeader = new IntTable(G_COLUMNS, 8);
-  private final IntTable dataHeader = new IntTable(G_COLUMNS, 8);
+  // each header's segments are adjacent even where child blocks sit between its fields. Cleared
+  // once moved, so that the budget counts only the headers of the blocks being walked.
+  private final IntTable resourceHeader = new IntTable(G_COLUMNS, 8, budget);
+  private final IntTable scopeHeader = new IntTable(G_COLUMNS, 8, budget);
+  private final IntTable metricHeader = new IntTable(G_COLUMNS, 8, budget);
+  private final IntTable dataHeader = new IntTable(G_COLUMNS, 8, budget);
 
   public OtlpIndexer() {
     this(IndexLimits.DEFAULT);
@@ -107,6 +110,7 @@ public final class OtlpIndexer {
       throw new MalformedOtlpException(
           "",
           0,
+          Kind.LIMIT,
           "request of "
               + length
               + " bytes exceeds the limit of "
@@ -114,6 +118,7 @@ public final class OtlpIndexer {
               + " bytes");
     }
     reset(signal);
+    budget.begin(offset, length);
     bytes = request;
     validator.begin(request, offset, signal.request());
     try {
@@ -128,7 +133,7 @@ public final class OtlpIndexer {
       }
     } catch (MalformedOtlpException e) {
       String path = validator.errorDepth() < 0 ? "" : validator.path(request, (int) e.offset());
-      throw new MalformedOtlpException(path, e.offset() - offset, e.reason());
+      throw new MalformedOtlpException(path, e.offset() - offset, e.kind(), e.reason());
     } finally {
       validator.checkStringsInPlace(false);
       validator.end();
@@ -158,6 +163,10 @@ public final class OtlpIndexer {
     items = signal == Signal.METRICS ? metricItems : basicItems;
     items.clear();
     dataPoints.clear();
+    resourceHeader.clear();
+    scopeHeader.clear();
+    metricHeader.clear();
+    dataHeader.clear();
     units = 0;
   }
 
@@ -201,15 +210,17 @@ public final class OtlpIndexer {
       }
     }
     int segFirst = segments.rows();
+    int segCount = resourceHeader.rows();
     int headerBytes = moveSegments(resourceHeader);
     int row = resources.addRow();
     int[] r = resources.data;
     r[row + OtlpIndex.R_SEG_FIRST] = segFirst;
-    r[row + OtlpIndex.R_SEG_COUNT] = resourceHeader.rows();
+    r[row + OtlpIndex.R_SEG_COUNT] = segCount;
     r[row + OtlpIndex.R_HEADER_BYTES] = headerBytes;
     r[row + OtlpIndex.R_FIRST_SCOPE] = firstScope;
     r[row + OtlpIndex.R_SCOPE_COUNT] = scopes.rows() - firstScope;
-    resourceHashes.add(hashSegments(segFirst, resourceHeader.rows()));
+    resourceHashes.add(hashSegments(segFirst, segCount));
+    blockEnd(resourceHeader);
   }
 
   private void walkScopeBlock(Signal signal, int resource, int p, int end)
@@ -247,17 +258,19 @@ public final class OtlpIndexer {
       }
     }
     int segFirst = segments.rows();
+    int segCount = scopeHeader.rows();
     int headerBytes = moveSegments(scopeHeader);
     int row = scopes.addRow();
     int[] s = scopes.data;
     s[row + OtlpIndex.S_SEG_FIRST] = segFirst;
-    s[row + OtlpIndex.S_SEG_COUNT] = scopeHeader.rows();
+    s[row + OtlpIndex.S_SEG_COUNT] = segCount;
     s[row + OtlpIndex.S_HEADER_BYTES] = headerBytes;
     s[row + OtlpIndex.S_FIRST_ITEM] = firstItem;
     s[row + OtlpIndex.S_ITEM_COUNT] = items.rows() - firstItem;
     s[row + OtlpIndex.S_RESOURCE] = resource;
     s[row + OtlpIndex.S_CONTIGUOUS] = contiguous ? 1 : 0;
-    scopeHashes.add(hashSegments(segFirst, scopeHeader.rows()));
+    scopeHashes.add(hashSegments(segFirst, segCount));
+    blockEnd(scopeHeader);
   }
 
   /**
@@ -284,6 +297,7 @@ public final class OtlpIndexer {
       if (dataField != 0) {
         throw v.fail(
             p,
+            Kind.DATA_MESSAGES,
             "a metric holds one data message, found "
                 + OtlpSchema.METRIC.field(number).name()
                 + " after "
@@ -323,8 +337,10 @@ public final class OtlpIndexer {
       p = dataEnd;
     }
     int metricSegFirst = segments.rows();
+    int metricSegCount = metricHeader.rows();
     int metricHeaderBytes = moveSegments(metricHeader);
     int dataSegFirst = segments.rows();
+    int dataSegCount = dataHeader.rows();
     int dataHeaderBytes = moveSegments(dataHeader);
     int row = items.addRow();
     int[] m = items.data;
@@ -332,18 +348,31 @@ public final class OtlpIndexer {
     m[row + OtlpIndex.I_END] = end;
     m[row + OtlpIndex.M_UNITS_BEFORE] = (int) unitsBefore;
     m[row + OtlpIndex.M_SEG_FIRST] = metricSegFirst;
-    m[row + OtlpIndex.M_SEG_COUNT] = metricHeader.rows();
+    m[row + OtlpIndex.M_SEG_COUNT] = metricSegCount;
     m[row + OtlpIndex.M_HEADER_BYTES] = metricHeaderBytes;
     m[row + OtlpIndex.M_DATA_FIELD] = dataField;
     m[row + OtlpIndex.M_DATA_SEG_FIRST] = dataSegFirst;
-    m[row + OtlpIndex.M_DATA_SEG_COUNT] = dataHeader.rows();
+    m[row + OtlpIndex.M_DATA_SEG_COUNT] = dataSegCount;
     m[row + OtlpIndex.M_DATA_HEADER_BYTES] = dataHeaderBytes;
     m[row + OtlpIndex.M_DP_FIRST] = dpFirst;
     m[row + OtlpIndex.M_DP_CONTIGUOUS] = dpContiguous ? 1 : 0;
     units += dataPoints.rows() - dpFirst;
+    budget.check();
+    metricHeader.clear();
+    dataHeader.clear();
   }
 
-  private void addSegment(IntTable header, int fieldStart, int fieldEnd, int tag) {
+  /**
+   * Checks the budget at the end of a block, its header both moved and still held (the most the
+   * block's rows ever counted), then lets the header go.
+   */
+  private void blockEnd(IntTable header) throws MalformedOtlpException {
+    budget.check();
+    header.clear();
+  }
+
+  private void addSegment(IntTable header, int fieldStart, int fieldEnd, int tag)
+      throws MalformedOtlpException {
     int row = header.addRow();
     header.data[row + OtlpIndex.G_OFFSET] = fieldStart;
     header.data[row + OtlpIndex.G_LENGTH] = fieldEnd - fieldStart;
@@ -351,7 +380,7 @@ public final class OtlpIndexer {
   }
 
   /** Appends a block's header segments to the index; returns their total length. */
-  private int moveSegments(IntTable header) {
+  private int moveSegments(IntTable header) throws MalformedOtlpException {
     int total = 0;
     for (int i = 0; i < header.rows(); i++) {
       int row = segments.addRow();

@@ -1,13 +1,13 @@
 package dev.sluice.core.otlp;
 
 import dev.sluice.core.MalformedOtlpException;
+import dev.sluice.core.MalformedOtlpException.Kind;
 import dev.sluice.core.wire.Utf8;
 import dev.sluice.core.wire.WireReader;
 import dev.sluice.core.wire.WireType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -75,6 +75,7 @@ final class WireValidator {
     frameTable[0] = MessageTable.of(schema).id;
     errorDepth = -1;
     stringCount = 0;
+    invalidStringSeen = false;
   }
 
   void end() {
@@ -92,15 +93,27 @@ final class WireValidator {
    */
   void enter(MessageTable table, int tagStart, int start, int depth) throws MalformedOtlpException {
     if (depth >= maxDepth) {
-      throw fail(tagStart, "messages nested deeper than the limit of " + maxDepth, depth);
+      throw tooDeep(tagStart, depth);
     }
     frameStart[depth + 1] = start;
     frameTable[depth + 1] = table.id;
   }
 
   MalformedOtlpException fail(int offset, String reason, int depth) {
+    return fail(offset, Kind.WIRE_FORMAT, reason, depth);
+  }
+
+  MalformedOtlpException fail(int offset, Kind kind, String reason, int depth) {
     errorDepth = depth;
-    return new MalformedOtlpException("", offset, reason);
+    return new MalformedOtlpException("", offset, kind, reason);
+  }
+
+  private MalformedOtlpException tooDeep(int tagStart, int depth) {
+    return fail(
+        tagStart,
+        Kind.NESTING_DEPTH,
+        "messages nested deeper than the limit of " + maxDepth,
+        depth);
   }
 
   // Messages: the hot loops. Lengths and one-byte values are read inline; only the unusual cases
@@ -293,7 +306,7 @@ final class WireValidator {
   private void child(MessageTable table, int tagStart, int start, int end, int depth)
       throws MalformedOtlpException {
     if (depth >= maxDepth) {
-      throw fail(tagStart, "messages nested deeper than the limit of " + maxDepth, depth);
+      throw tooDeep(tagStart, depth);
     }
     frameStart[depth + 1] = start;
     frameTable[depth + 1] = table.id;
@@ -437,7 +450,7 @@ final class WireValidator {
         string(q, length, depth);
       } else {
         if (depth >= maxDepth) {
-          throw fail(p, "messages nested deeper than the limit of " + maxDepth, depth);
+          throw tooDeep(p, depth);
         }
         frameStart[depth + 1] = q;
         frameTable[depth + 1] = ANY_VALUE.id;
@@ -480,16 +493,22 @@ final class WireValidator {
 
   // Strings: checked as UTF-8 after the walk, in one tight loop over their recorded ranges,
   // which keeps the walk's loops small. Only a request with invalid UTF-8 is walked again, with
-  // strings checked in place, to name the field.
+  // strings checked in place, to name the field. The record has a fixed size: when it fills up,
+  // the strings in it are checked then and there, so a request of many tiny strings costs no
+  // memory.
 
-  private int[] strings = new int[2048];
+  private static final int RECORDED_STRINGS = 1024;
+
+  private final int[] strings = new int[2 * RECORDED_STRINGS];
   private int stringCount;
+  private boolean invalidStringSeen;
   private boolean checkStringsInPlace;
 
   /** Walks from now on check strings where they are (the second walk of a rejected request). */
   void checkStringsInPlace(boolean inPlace) {
     checkStringsInPlace = inPlace;
     stringCount = 0;
+    invalidStringSeen = false;
   }
 
   private void string(int start, int length, int depth) throws MalformedOtlpException {
@@ -505,7 +524,8 @@ final class WireValidator {
   private void record(int start, int length) {
     int n = stringCount;
     if (n == strings.length) {
-      strings = Arrays.copyOf(strings, n * 2);
+      invalidStringSeen |= !recordedValid();
+      n = 0;
     }
     strings[n] = start;
     strings[n + 1] = length;
@@ -514,6 +534,12 @@ final class WireValidator {
 
   /** Whether every string recorded since the last call is valid UTF-8. */
   boolean recordedStringsValid() {
+    boolean valid = recordedValid() && !invalidStringSeen;
+    invalidStringSeen = false;
+    return valid;
+  }
+
+  private boolean recordedValid() {
     byte[] b = bytes;
     int[] ranges = strings;
     int n = stringCount;
@@ -556,7 +582,7 @@ final class WireValidator {
   private void checkUtf8(int start, int end, int depth) throws MalformedOtlpException {
     int invalid = Utf8.firstInvalid(bytes, start, end);
     if (invalid >= 0) {
-      throw fail(invalid, "invalid UTF-8", depth);
+      throw fail(invalid, Kind.INVALID_UTF8, "invalid UTF-8", depth);
     }
   }
 
@@ -565,7 +591,10 @@ final class WireValidator {
     int idBytes = table.schema.field(tag >>> 3).idBytes();
     if (length != 0 && length != idBytes) {
       throw fail(
-          lengthStart, "length " + length + ", expected " + idBytes + " bytes or empty", depth);
+          lengthStart,
+          Kind.ID_LENGTH,
+          "length " + length + ", expected " + idBytes + " bytes or empty",
+          depth);
     }
   }
 
@@ -711,6 +740,7 @@ final class WireValidator {
     int wireType = tag & 7;
     return fail(
         p,
+        Kind.WIRE_TYPE,
         "wire type "
             + wireType
             + " ("
@@ -730,62 +760,91 @@ final class WireValidator {
    * The field path to an error at {@code offset} in the message at {@link #errorDepth()}: at each
    * level, the field that holds the next level's message (or, at the last level, the offset), found
    * by reading the level's message again, with the index of repeated fields.
+   *
+   * <p>Allocates the path and a reader only: nothing here is sized by a number read from the input
+   * (a field number can be up to 2^29 - 1), and each level is read at most twice, field by field.
    */
   String path(byte[] request, int offset) {
     StringBuilder path = new StringBuilder();
     WireReader scan = new WireReader();
     for (int d = 0; d <= errorDepth; d++) {
-      int target = d < errorDepth ? frameStart[d + 1] : offset;
-      MessageSchema schema = MessageTable.byId(frameTable[d]).schema;
-      scan.wrap(request, frameStart[d], request.length - frameStart[d]);
-      int[] counts = new int[0];
-      int found = 0;
-      int occurrence = 0;
-      while (true) {
-        int tagStart = scan.position();
-        if (d < errorDepth && tagStart >= target) {
-          break;
-        }
-        int tag;
-        try {
-          tag = scan.readTag();
-        } catch (MalformedOtlpException e) {
-          break;
-        }
-        int number = tag >>> 3;
-        if (number >= counts.length) {
-          counts = Arrays.copyOf(counts, number + 1);
-        }
-        boolean holds;
-        if (tagStart == target && d == errorDepth) {
-          holds = true;
-        } else {
-          try {
-            scan.skipValue(tag, maxDepth);
-            holds = scan.position() > target;
-          } catch (MalformedOtlpException e) {
-            holds = true;
-          }
-        }
-        if (holds) {
-          found = number;
-          occurrence = counts[number];
-          break;
-        }
-        counts[number]++;
-      }
-      if (found == 0) {
+      boolean last = d == errorDepth;
+      int target = last ? offset : frameStart[d + 1];
+      int holderStart = holderOf(scan, request, frameStart[d], target, last);
+      if (holderStart < 0) {
         break;
       }
-      FieldSchema field = schema == null ? null : schema.field(found);
+      int number = tag >>> 3;
+      int occurrence = occurrencesBefore(scan, request, frameStart[d], holderStart, number);
+      MessageSchema schema = MessageTable.byId(frameTable[d]).schema;
+      FieldSchema field = schema == null ? null : schema.field(number);
       if (path.length() > 0) {
         path.append('.');
       }
-      path.append(field == null ? "field#" + found : field.name());
-      if (field != null && field.isRepeated()) {
-        path.append('[').append(occurrence).append(']');
+      if (field == null) {
+        path.append("field#").append(number);
+      } else {
+        path.append(field.name());
+        if (field.isRepeated()) {
+          path.append('[').append(occurrence).append(']');
+        }
       }
     }
     return path.toString();
+  }
+
+  /**
+   * Where the field that holds {@code target} starts, in the message that starts at {@code start};
+   * leaves its tag in {@link #tag}. -1 when no field holds it. With {@code last}, a field also
+   * holds the target when it starts there or cannot be read past it.
+   */
+  private int holderOf(WireReader scan, byte[] request, int start, int target, boolean last) {
+    scan.wrap(request, start, request.length - start);
+    while (true) {
+      int tagStart = scan.position();
+      if (!last && tagStart >= target) {
+        return -1;
+      }
+      int fieldTag;
+      try {
+        fieldTag = scan.readTag();
+      } catch (MalformedOtlpException e) {
+        return -1;
+      }
+      boolean holds;
+      if (last && tagStart == target) {
+        holds = true;
+      } else {
+        try {
+          scan.skipValue(fieldTag, maxDepth);
+          holds = scan.position() > target;
+        } catch (MalformedOtlpException e) {
+          holds = true;
+        }
+      }
+      if (holds) {
+        tag = fieldTag;
+        return tagStart;
+      }
+    }
+  }
+
+  /** How many fields numbered {@code number} start in {@code [start, holderStart)}. */
+  private int occurrencesBefore(
+      WireReader scan, byte[] request, int start, int holderStart, int number) {
+    scan.wrap(request, start, holderStart - start);
+    int count = 0;
+    try {
+      while (scan.hasRemaining()) {
+        int fieldTag = scan.readTag();
+        if (fieldTag >>> 3 == number) {
+          count++;
+        }
+        scan.skipValue(fieldTag, maxDepth);
+      }
+    } catch (MalformedOtlpException e) {
+      // Cannot happen: these fields were read the same way to find the holder.
+    }
+    return count;
   }
 }

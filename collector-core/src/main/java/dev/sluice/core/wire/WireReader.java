@@ -68,7 +68,11 @@ public final class WireReader {
     tagStart = start;
     long tag = readVarint64();
     if ((tag >>> 32) != 0) {
-      throw new MalformedOtlpException("", start, "tag varint does not fit in 32 bits");
+      throw new MalformedOtlpException(
+          "",
+          start,
+          MalformedOtlpException.Kind.OVER_32_BITS,
+          "tag varint does not fit in 32 bits");
     }
     int fieldNumber = (int) (tag >>> 3);
     int wireType = (int) tag & 7;
@@ -109,7 +113,8 @@ public final class WireReader {
         return result;
       }
     }
-    throw new MalformedOtlpException("", start, "varint longer than 10 bytes");
+    throw new MalformedOtlpException(
+        "", start, MalformedOtlpException.Kind.LONG_VARINT, "varint longer than 10 bytes");
   }
 
   /** Reads a little-endian fixed32. */
@@ -141,9 +146,13 @@ public final class WireReader {
     long length = readVarint64();
     // Unsigned: a ten-byte varint can be negative as a long, and must not move the reader back.
     if (Long.compareUnsigned(length, limit - position) > 0) {
+      // protobuf-java keeps the low 32 bits of a longer length: its own kind of refusal.
       throw new MalformedOtlpException(
           "",
           start,
+          (length >>> 32) != 0
+              ? MalformedOtlpException.Kind.OVER_32_BITS
+              : MalformedOtlpException.Kind.WIRE_FORMAT,
           "length "
               + Long.toUnsignedString(length)
               + " exceeds the "
@@ -188,7 +197,8 @@ public final class WireReader {
   private void skipGroup(int fieldNumber, int maxGroupDepth) throws MalformedOtlpException {
     int start = position;
     if (maxGroupDepth <= 0) {
-      throw new MalformedOtlpException("", start, "groups nested too deeply");
+      throw new MalformedOtlpException(
+          "", start, MalformedOtlpException.Kind.NESTING_DEPTH, "groups nested too deeply");
     }
     while (position < limit) {
       int tagStart = position;
