@@ -69,6 +69,8 @@ final class BodyDecoder {
 
   private static final int ZSTD_MAX_WINDOW_LOG = 27;
 
+  private static final int SNAPPY_MAX_VARINT_BYTES = 5;
+
   private static final byte[] SNAPPY_FRAMED_START = {
     (byte) 0xff, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'
   };
@@ -169,6 +171,10 @@ final class BodyDecoder {
     // The input buffer comes from zstd-jni's recycling pool (128 KiB otherwise per body), and
     // the window, which a frame header declares and zstd allocates natively before any output,
     // may not exceed the limit: a window larger than the limit cannot be needed.
+    if (body.length == 0) {
+      // zstd-jni reads no frame at all as an empty body; a zstd stream has at least one frame.
+      throw new IOException("the body is empty");
+    }
     ZstdInputStreamNoFinalizer in =
         new ZstdInputStreamNoFinalizer(
             new ByteArrayInputStream(body), RecyclingBufferPool.INSTANCE);
@@ -183,7 +189,7 @@ final class BodyDecoder {
   }
 
   private static byte[] snappyBlock(byte[] body, Output out) throws IOException, TooLarge {
-    int length = Snappy.uncompressedLength(body);
+    int length = snappyLength(body, 0, body.length);
     if (length > out.maxBytes) {
       throw new TooLarge(
           "the snappy body decompresses to "
@@ -198,6 +204,23 @@ final class BodyDecoder {
     out.ensureRoom(length);
     out.size = Snappy.uncompress(body, 0, body.length, out.buffer, 0);
     return out.toArray();
+  }
+
+  /**
+   * The uncompressed length that a snappy block declares (a varint of at most five bytes), or -1
+   * when it has none. Read here rather than by snappy-java, whose native error path allocates a few
+   * hundred KiB per failure.
+   */
+  static int snappyLength(byte[] bytes, int offset, int length) {
+    long value = 0;
+    for (int i = 0; i < Math.min(length, SNAPPY_MAX_VARINT_BYTES); i++) {
+      int b = bytes[offset + i];
+      value |= (long) (b & 0x7f) << (7 * i);
+      if (b >= 0) {
+        return value > Integer.MAX_VALUE ? -1 : (int) value;
+      }
+    }
+    return -1;
   }
 
   private static boolean startsWith(byte[] body, byte[] prefix) {

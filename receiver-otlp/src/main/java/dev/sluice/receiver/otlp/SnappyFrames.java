@@ -66,7 +66,7 @@ final class SnappyFrames {
             throw undecodable("a compressed chunk is shorter than its checksum", at);
           }
           int block = data + CRC_BYTES;
-          int produced = blockBytes == 0 ? -1 : Snappy.uncompressedLength(body, block, blockBytes);
+          int produced = BodyDecoder.snappyLength(body, block, blockBytes);
           if (produced < 0
               || produced > MAX_CHUNK_OUTPUT_BYTES
               || !Snappy.isValidCompressedBuffer(body, block, blockBytes)) {

@@ -42,10 +42,12 @@ class BodyDecoderFuzzTest {
   }
 
   private static void warmUpFailure(String encoding) {
-    try {
-      BodyDecoder.decode(encoding, new byte[] {1, 2, 3}, LIMIT_BYTES);
-    } catch (BodyDecoder.TooLarge | BodyDecoder.Undecodable expected) {
-      // The error path's classes are loaded too.
+    for (byte[] garbage : new byte[][] {{}, {1, 2, 3}, {(byte) 0xff, 0, 0, 0}}) {
+      try {
+        BodyDecoder.decode(encoding, garbage, LIMIT_BYTES);
+      } catch (BodyDecoder.TooLarge | BodyDecoder.Undecodable expected) {
+        // The error path's classes are loaded too.
+      }
     }
   }
 

@@ -66,6 +66,18 @@ class BodyDecoderTest {
     outcome.assertWithin(encoding, truncated.length + 1300);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"gzip", "deflate", "zstd", "snappy", "x-snappy-framed"})
+  void refusesAnEmptyBodyWithinTheBound(String encoding) {
+    for (int i = 0; i < 3; i++) {
+      AllocationBound.Outcome outcome =
+          AllocationBound.measure(() -> BodyDecoder.decode(encoding, new byte[0], LIMIT_BYTES));
+
+      assertThat(outcome.thrown()).isInstanceOf(BodyDecoder.Undecodable.class);
+      outcome.assertWithin(encoding, 0);
+    }
+  }
+
   @Test
   void doesNotAllocateWhatASnappyBlockDeclaresBeforeCheckingIt() {
     // A varint declaring 16 MiB, then a literal of one byte: far less than declared.
