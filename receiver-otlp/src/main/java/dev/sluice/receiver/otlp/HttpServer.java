@@ -66,14 +66,20 @@ final class HttpServer {
                     if (ssl != null) {
                       pipeline.addLast(ssl.newHandler(channel.alloc()));
                     }
-                    pipeline.addLast(new HttpServerCodec());
-                    pipeline.addLast(new RequestTracker());
-                    pipeline.addLast(new BoundedBodyAggregator(config.maxRequestBodySize()));
-                    pipeline.addLast(new OtlpHttpHandler(routes));
+                    addHttpHandlers(pipeline, config, routes);
                   }
                 });
     InetSocketAddress address = Endpoint.parse(config.endpoint()).socketAddress();
     channel = bootstrap.bind(address).sync().channel();
+  }
+
+  /** The handlers of one connection after TLS: codec, tracker, body aggregator, OTLP handler. */
+  static void addHttpHandlers(
+      ChannelPipeline pipeline, HttpServerConfig config, OtlpHttpHandler.Routes routes) {
+    pipeline.addLast(new HttpServerCodec());
+    pipeline.addLast(new RequestTracker());
+    pipeline.addLast(new BoundedBodyAggregator(config.maxRequestBodySize()));
+    pipeline.addLast(new OtlpHttpHandler(routes));
   }
 
   private static SslContext sslContext(TlsServerConfig tls) throws SSLException {
