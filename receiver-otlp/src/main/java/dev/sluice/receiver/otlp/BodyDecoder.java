@@ -1,6 +1,7 @@
 package dev.sluice.receiver.otlp;
 
 import com.github.luben.zstd.RecyclingBufferPool;
+import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -68,6 +69,11 @@ final class BodyDecoder {
   private static final int ZSTD_MIN_WINDOW_LOG = 10;
 
   private static final int ZSTD_MAX_WINDOW_LOG = 27;
+
+  /** What zstd's getFrameContentSize answers for a frame without a size, and for an error. */
+  private static final long ZSTD_CONTENT_SIZE_UNKNOWN = -1;
+
+  private static final long ZSTD_CONTENT_SIZE_ERROR = -2;
 
   private static final int SNAPPY_MAX_VARINT_BYTES = 5;
 
@@ -179,7 +185,37 @@ final class BodyDecoder {
         new ZstdInputStreamNoFinalizer(
             new ByteArrayInputStream(body), RecyclingBufferPool.INSTANCE);
     in.setLongMax(zstdWindowLog(out.maxBytes));
-    return readBounded(in, out);
+    byte[] decoded = readBounded(in, out);
+    checkZstdContentSizes(body, decoded.length);
+    return decoded;
+  }
+
+  /**
+   * zstd-jni's stream skips the check that a frame produced the content size its header declares
+   * when the caller reads into a buffer smaller than that size (found by fuzzing; its own
+   * one-read-of-8-KiB use does check), so the frames' declared sizes are checked here.
+   */
+  private static void checkZstdContentSizes(byte[] body, long produced) throws IOException {
+    long declared = 0;
+    boolean unknown = false;
+    int at = 0;
+    while (at < body.length) {
+      long frameBytes = Zstd.findFrameCompressedSize(body, at, body.length - at);
+      long contentBytes = Zstd.getFrameContentSize(body, at, body.length - at);
+      if (Zstd.isError(frameBytes) || frameBytes <= 0 || contentBytes == ZSTD_CONTENT_SIZE_ERROR) {
+        throw new IOException("a zstd frame is malformed at offset " + at);
+      }
+      if (contentBytes == ZSTD_CONTENT_SIZE_UNKNOWN) {
+        unknown = true;
+      } else {
+        declared += contentBytes;
+      }
+      at += (int) frameBytes;
+    }
+    if (unknown ? declared > produced : declared != produced) {
+      throw new IOException(
+          "the zstd frames declare " + declared + " bytes of content but hold " + produced);
+    }
   }
 
   /** The window log that covers {@code maxBytes}, within zstd's range. */
