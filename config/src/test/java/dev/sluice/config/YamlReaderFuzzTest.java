@@ -1,0 +1,95 @@
+package dev.sluice.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sluice.config.ConfigNode.Entry;
+import dev.sluice.config.ConfigNode.Mapping;
+import dev.sluice.config.ConfigNode.Sequence;
+import dev.sluice.core.testkit.AllocationBound;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * Fuzzes {@link YamlReader}: only {@link ConfigException} escapes, what a document costs is within
+ * the allocation bound of its size, and the tree it reads, walked as a consumer walks it (through
+ * every alias again), has a size proportional to the document.
+ */
+class YamlReaderFuzzTest {
+  /**
+   * What one character of YAML may cost: the parser makes a few objects per token (a token, two
+   * marks, an event, jackson's token, our node and its location), and a token can be two characters
+   * long. Measured on the seeds and the fuzzer's corpus: at most about 200 bytes per character for
+   * the densest flow sequences ({@code [a,a,a,...]}); the bound is AllocationBound's per byte times
+   * this.
+   */
+  static final int COST_PER_CHAR = 40;
+
+  private static final EnvExpander EXPANDER = EnvExpander.of(Map.of("HOST", "example.com"));
+
+  @BeforeAll
+  static void warmUp() throws Exception {
+    read("a: &a {b: [1, 2.5, true, null, \"${env:HOST}\"]}\nc: *a\nd: {<<: *a}\n");
+    try {
+      read("a: [\n");
+    } catch (ConfigException expected) {
+      // The syntax error path is loaded too.
+    }
+  }
+
+  private static ConfigNode read(String text) throws ConfigException {
+    Diagnostics diagnostics = new Diagnostics();
+    ConfigNode root = new YamlReader("fuzz.yaml", EXPANDER, diagnostics).read(text);
+    diagnostics.throwIfErrors();
+    return root;
+  }
+
+  @FuzzTest
+  void readsWithinBound(String text) throws Exception {
+    if (text == null) {
+      return;
+    }
+    // Once unmeasured: a path's first run in the JVM links and loads what it uses.
+    AllocationBound.measure(() -> read(text));
+    ConfigNode[] root = new ConfigNode[1];
+    AllocationBound.Outcome outcome = AllocationBound.measure(() -> root[0] = read(text));
+    if (outcome.thrown() != null && !(outcome.thrown() instanceof ConfigException)) {
+      throw new AssertionError("undocumented " + outcome.thrown(), outcome.thrown());
+    }
+    outcome.assertWithin("yaml", (long) COST_PER_CHAR * text.length());
+    if (outcome.thrown() instanceof ConfigException e) {
+      assertThat(e.getMessage()).hasSizeLessThan(64 * 1024);
+      for (ConfigProblem problem : e.problems()) {
+        assertThat(problem.location().line()).isPositive();
+        assertThat(problem.location().column()).isPositive();
+      }
+    }
+    if (root[0] != null) {
+      long allowed =
+          (1L + YamlReader.ALIAS_NODES_PER_NODE) * (text.length() + 1)
+              + YamlReader.ALIAS_NODES_FIXED;
+      assertThat(walk(root[0], allowed + 1, 0)).isLessThanOrEqualTo(allowed);
+    }
+  }
+
+  /** The nodes a consumer visits from {@code node}, counting no further than {@code cap}. */
+  static long walk(ConfigNode node, long cap, long seen) {
+    long count = seen + 1;
+    if (node instanceof Mapping m) {
+      for (Entry e : m.entries()) {
+        if (count >= cap) {
+          return count;
+        }
+        count = walk(e.value(), cap, count);
+      }
+    } else if (node instanceof Sequence s) {
+      for (ConfigNode item : s.items()) {
+        if (count >= cap) {
+          return count;
+        }
+        count = walk(item, cap, count);
+      }
+    }
+    return count;
+  }
+}
