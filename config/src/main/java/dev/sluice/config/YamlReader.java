@@ -31,11 +31,11 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  * <p>What a document may make the loader do is bounded by its size, whatever it holds: at most
  * {@link #MAX_DOCUMENT_CHARS} characters, mappings and sequences nested at most {@link
  * #MAX_NESTING_DEPTH} deep, and aliases that stand for at most {@link #ALIAS_NODES_PER_NODE} nodes
- * per node written in the document plus {@link #ALIAS_NODES_FIXED} (an alias is shared, not copied,
- * but whatever walks the tree walks it once per alias: a "billion laughs" document of a few lines
- * would otherwise stand for billions of nodes). Passing a bound stops the read with a {@link
- * ConfigException} at the place where it happened. Key paths are built only for the problems
- * reported, so that deep or long keys do not cost a path per node.
+ * (beyond the alias itself) per node written in the document plus {@link #ALIAS_NODES_FIXED} (an
+ * alias is shared, not copied, but whatever walks the tree walks it once per alias: a "billion
+ * laughs" document of a few lines would otherwise stand for billions of nodes). Passing a bound
+ * stops the read with a {@link ConfigException} at the place where it happened. Key paths are built
+ * only for the problems reported, so that deep or long keys do not cost a path per node.
  */
 final class YamlReader {
   /** The longest document: far above any collector configuration. */
@@ -156,7 +156,6 @@ final class YamlReader {
       case START_ARRAY -> node = readSequence(location, path);
       case VALUE_STRING -> {
         if (parser.isCurrentAlias()) {
-          documentNodes--;
           Anchored anchored = anchors.get(parser.getText());
           if (anchored == null) {
             diagnostics.error(
@@ -195,8 +194,9 @@ final class YamlReader {
     return node;
   }
 
+  /** Counts what an alias adds beyond the one node written for it; fails past the bound. */
   private void countAlias(Anchored anchored, Location location, KeyPath path) {
-    aliasNodes += anchored.nodes();
+    aliasNodes += anchored.nodes() - 1;
     long allowed = ALIAS_NODES_PER_NODE * documentNodes + ALIAS_NODES_FIXED;
     if (aliasNodes > allowed) {
       throw new Bound(

@@ -60,6 +60,13 @@ class YamlLimitsTest {
   }
 
   @Test
+  void countsAnAliasOfAScalarAsTheNodeWrittenForIt() throws ConfigException {
+    Mapping root = (Mapping) read("a: &a x\nb: [" + "*a, ".repeat(5000) + "*a]\n");
+
+    assertThat(((Sequence) root.entry("b").orElseThrow().value()).items()).hasSize(5001);
+  }
+
+  @Test
   void refusesDeepFlowNestingWithItsPosition() {
     String yaml = "a: " + "[".repeat(100_000) + "]".repeat(100_000) + "\n";
 

@@ -17,13 +17,14 @@ import org.junit.jupiter.api.BeforeAll;
  */
 class YamlReaderFuzzTest {
   /**
-   * What one character of YAML may cost: the parser makes a few objects per token (a token, two
-   * marks, an event, jackson's token, our node and its location), and a token can be two characters
-   * long. Measured on the seeds and the fuzzer's corpus: at most about 200 bytes per character for
-   * the densest flow sequences ({@code [a,a,a,...]}); the bound is AllocationBound's per byte times
-   * this.
+   * What one character of YAML may cost, in units of AllocationBound's per-byte allowance (8
+   * bytes): jackson-dataformat-yaml over snakeyaml makes a few objects per token (a token, its
+   * marks, an event, jackson's token and text) before the reader makes its node and location.
+   * Measured (after warm-up): about 760 bytes per character for dense flow sequences ({@code
+   * [a,a,a,...]}), 390 for block sequences, 230 for mappings, 450 for a syntax error's message; so
+   * 128 x 8 = 1 KiB per character.
    */
-  static final int COST_PER_CHAR = 40;
+  static final int COST_PER_CHAR = 128;
 
   private static final EnvExpander EXPANDER = EnvExpander.of(Map.of("HOST", "example.com"));
 
