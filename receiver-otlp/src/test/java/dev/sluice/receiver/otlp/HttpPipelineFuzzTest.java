@@ -41,9 +41,11 @@ class HttpPipelineFuzzTest {
   /**
    * What one request and its answer cost beyond their bytes, in AllocationBound's per-byte units:
    * Netty's request, headers and aggregated message, the handler's answer, the encoded response.
-   * Measured: about 15 KiB per pipelined 404, whatever its size; allowed: 8 x 3 KiB = 24 KiB.
+   * Measured without the fuzzer: about 15 KiB per pipelined 404 whatever its size (a preflight and
+   * a 405: 33 KiB). Under the Jazzer agent its regex hooks on the CORS origin patterns add about 50
+   * KiB per match (the same two answers: 139 KiB), so the allowance is 8 x 8 KiB = 64 KiB.
    */
-  static final int ANSWER_BYTES = 3 * 1024;
+  static final int ANSWER_BYTES = 8 * 1024;
 
   private static final Pattern STATUS_LINE = Pattern.compile("HTTP/1\\.1 (\\d{3}) ");
 
