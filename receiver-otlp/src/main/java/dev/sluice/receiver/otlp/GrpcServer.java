@@ -65,9 +65,7 @@ final class GrpcServer {
             .withChildOption(ChannelOption.TCP_NODELAY, true)
             .maxInboundMessageSize(config.maxRecvMsgSizeMib() << 20)
             .decompressorRegistry(
-                DecompressorRegistry.getDefaultInstance()
-                    .with(LazyGzipCodec.INSTANCE, true)
-                    .with(ZstdCodec.INSTANCE, true));
+                DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true));
     if (config.maxConcurrentStreams() > 0) {
       builder.maxConcurrentCallsPerConnection(config.maxConcurrentStreams());
     }
