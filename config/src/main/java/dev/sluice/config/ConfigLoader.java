@@ -20,6 +20,12 @@ import java.util.function.Function;
  * factories with {@link java.util.ServiceLoader} and reads the process environment.
  */
 public final class ConfigLoader {
+  /**
+   * The largest file read: enough for a document of the reader's largest size in any UTF-8 (four
+   * bytes at most per character); a larger file is refused before it is read into memory.
+   */
+  static final int MAX_FILE_BYTES = 4 * YamlReader.MAX_DOCUMENT_CHARS;
+
   private final ComponentRegistry registry;
   private final EnvExpander expander;
 
@@ -57,6 +63,11 @@ public final class ConfigLoader {
     String source = file.toString();
     String text;
     try {
+      long size = Files.size(file);
+      if (size > MAX_FILE_BYTES) {
+        throw fileProblem(
+            source, "the file is " + size + " bytes long, over the limit of " + MAX_FILE_BYTES);
+      }
       byte[] bytes = Files.readAllBytes(file);
       text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
     } catch (NoSuchFileException e) {

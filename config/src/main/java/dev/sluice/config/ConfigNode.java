@@ -110,10 +110,22 @@ public sealed interface ConfigNode
     }
   }
 
-  /** {@code text} in double quotes, with quotes, backslashes and control characters escaped. */
+  /** The most characters of a value that a problem quotes. */
+  static final int MAX_QUOTED_CHARS = 200;
+
+  /** {@code text} cut to {@link #MAX_QUOTED_CHARS}, so that no problem grows with a value. */
+  static String cut(String text) {
+    return text.length() <= MAX_QUOTED_CHARS ? text : text.substring(0, MAX_QUOTED_CHARS) + "...";
+  }
+
+  /**
+   * {@code text} in double quotes, with quotes, backslashes and control characters escaped, cut
+   * after {@link #MAX_QUOTED_CHARS} characters.
+   */
   static String quote(String text) {
-    StringBuilder sb = new StringBuilder(text.length() + 2).append('"');
-    for (int i = 0; i < text.length(); i++) {
+    int shown = Math.min(text.length(), MAX_QUOTED_CHARS);
+    StringBuilder sb = new StringBuilder(shown + 8).append('"');
+    for (int i = 0; i < shown; i++) {
       char c = text.charAt(i);
       switch (c) {
         case '"' -> sb.append("\\\"");
@@ -129,6 +141,9 @@ public sealed interface ConfigNode
           }
         }
       }
+    }
+    if (shown < text.length()) {
+      sb.append("...");
     }
     return sb.append('"').toString();
   }

@@ -1,5 +1,6 @@
 package dev.sluice.core.grpc;
 
+import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import io.grpc.Codec;
@@ -20,6 +21,9 @@ public final class ZstdCodec implements Codec {
   public static final int DEFAULT_LEVEL = 1;
 
   public static final ZstdCodec INSTANCE = new ZstdCodec(DEFAULT_LEVEL);
+
+  /** zstd's default largest window (128 MiB, native memory), stated rather than assumed. */
+  public static final int MAX_WINDOW_LOG = 27;
 
   private final int level;
 
@@ -42,8 +46,16 @@ public final class ZstdCodec implements Codec {
     return new ZstdOutputStreamNoFinalizer(os, level);
   }
 
+  /**
+   * A stream that decompresses {@code is}; the caller bounds what it reads (grpc-java stops at the
+   * server's {@code maxInboundMessageSize}) and must close it: the stream holds native memory until
+   * then. Its 128 KiB input buffer comes from zstd-jni's recycling pool and goes back on close, so
+   * a message does not cost that much heap; the window a frame may ask for is zstd's default
+   * largest, {@link #MAX_WINDOW_LOG}.
+   */
   @Override
   public InputStream decompress(InputStream is) throws IOException {
-    return new ZstdInputStreamNoFinalizer(is);
+    return new ZstdInputStreamNoFinalizer(is, RecyclingBufferPool.INSTANCE)
+        .setLongMax(MAX_WINDOW_LOG);
   }
 }

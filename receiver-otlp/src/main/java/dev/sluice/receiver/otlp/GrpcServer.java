@@ -330,6 +330,7 @@ final class GrpcServer {
    * dropped. grpc-java has already bounded it by {@code max_recv_msg_size_mib}, also after
    * decompression; a read that fails for that reason is returned as an error for the handler to
    * answer, since exceptions thrown here would not reach the client as a status on the event loop.
+   * A compressed message that does not decompress (corrupt or truncated) is INVALID_ARGUMENT.
    */
   enum IncomingMarshaller implements MethodDescriptor.Marshaller<Incoming> {
     INSTANCE;
@@ -351,12 +352,19 @@ final class GrpcServer {
           return new Incoming(
               null, Status.INTERNAL.withDescription("message length changed while reading"));
         }
-        return new Incoming(stream.readAllBytes(), null);
+        // Compressed: grpc-java's stream stops at max_recv_msg_size_mib (RESOURCE_EXHAUSTED).
+        // Closed here, since a zstd stream holds native memory until it is closed.
+        try (stream) {
+          return new Incoming(stream.readAllBytes(), null);
+        }
       } catch (StatusRuntimeException e) {
         return new Incoming(null, e.getStatus());
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
+        // RuntimeException: zstd-jni reports some corrupt frames that way.
         return new Incoming(
-            null, Status.INTERNAL.withDescription("cannot read the request: " + e.getMessage()));
+            null,
+            Status.INVALID_ARGUMENT.withDescription(
+                "cannot decompress the request: " + BodyDecoder.quoted(e.getMessage())));
       }
     }
   }

@@ -112,22 +112,35 @@ final class HttpServer {
                     if (ssl != null) {
                       pipeline.addLast(ssl.newHandler(channel.alloc()));
                     }
-                    ReadTimeouts timeouts = new ReadTimeouts(config);
-                    pipeline.addLast(timeouts.requestStart());
-                    pipeline.addLast(new HttpServerCodec(decoderLimits()));
-                    pipeline.addLast(new RequestTracker());
-                    pipeline.addLast(timeouts);
-                    // Before the gate: a request without credentials takes no admission budget.
-                    if (auth != null) {
-                      pipeline.addLast(auth.newHandler());
-                    }
-                    pipeline.addLast(new HttpEdgeGate(routes, admission));
-                    pipeline.addLast(new BoundedBodyAggregator(config.maxRequestBodySize()));
-                    pipeline.addLast(new OtlpHttpHandler(routes));
+                    addHttpHandlers(pipeline, config, routes, admission, auth);
                   }
                 });
     InetSocketAddress address = Endpoint.parse(config.endpoint()).socketAddress();
     channel = bootstrap.bind(address).sync().channel();
+  }
+
+  /**
+   * The handlers of one connection after TLS: read timeouts, codec, tracker, authentication, the
+   * admission gate, body aggregator, OTLP handler.
+   */
+  static void addHttpHandlers(
+      ChannelPipeline pipeline,
+      HttpServerConfig config,
+      OtlpHttpHandler.Routes routes,
+      EdgeAdmission admission,
+      HttpAuthHandler.Factory auth) {
+    ReadTimeouts timeouts = new ReadTimeouts(config);
+    pipeline.addLast(timeouts.requestStart());
+    pipeline.addLast(new HttpServerCodec(decoderLimits()));
+    pipeline.addLast(new RequestTracker());
+    pipeline.addLast(timeouts);
+    // Before the gate: a request without credentials takes no admission budget.
+    if (auth != null) {
+      pipeline.addLast(auth.newHandler());
+    }
+    pipeline.addLast(new HttpEdgeGate(routes, admission));
+    pipeline.addLast(new BoundedBodyAggregator(config.maxRequestBodySize()));
+    pipeline.addLast(new OtlpHttpHandler(routes));
   }
 
   private static HttpDecoderConfig decoderLimits() {

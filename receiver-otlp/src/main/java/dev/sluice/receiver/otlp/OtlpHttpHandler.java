@@ -18,6 +18,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
@@ -64,6 +66,11 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (request.decoderResult().isFailure()) {
+      // Netty's codec hands on what it could not parse as a request to "/bad-request".
+      send(ctx, malformed(request.decoderResult().cause()), false);
+      return;
+    }
     String origin = request.headers().get(HttpHeaderNames.ORIGIN);
     boolean keepAlive = HttpUtil.isKeepAlive(request) && !routes.draining;
     String path = new QueryStringDecoder(request.uri()).path();
@@ -76,7 +83,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
           Answer.error(
               HttpResponseStatus.NOT_FOUND,
               RpcStatus.NOT_FOUND,
-              "no OTLP endpoint at " + path,
+              "no OTLP endpoint at " + BodyDecoder.quoted(path),
               json);
     } else if (HttpMethod.OPTIONS.equals(request.method()) && routes.cors != null) {
       answer = routes.cors.preflight(request);
@@ -85,7 +92,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
           Answer.error(
               HttpResponseStatus.METHOD_NOT_ALLOWED,
               RpcStatus.UNIMPLEMENTED,
-              "method " + request.method() + " is not allowed, use POST",
+              "method " + BodyDecoder.quoted(request.method().name()) + " is not allowed, use POST",
               json);
       answer.headers.put(
           HttpHeaderNames.ALLOW.toString(), routes.cors == null ? "POST" : "POST, OPTIONS");
@@ -95,7 +102,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
               HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
               RpcStatus.INVALID_ARGUMENT,
               "unsupported Content-Type \""
-                  + request.headers().get(HttpHeaderNames.CONTENT_TYPE, "")
+                  + BodyDecoder.quoted(request.headers().get(HttpHeaderNames.CONTENT_TYPE, ""))
                   + "\", use application/x-protobuf or application/json",
               false);
     } else {
@@ -114,14 +121,33 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     return bytes;
   }
 
+  /** The answer to what the codec could not parse: its line, its headers, or its chunks. */
+  private static Answer malformed(Throwable cause) {
+    HttpResponseStatus status =
+        cause instanceof TooLongHttpHeaderException
+            ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+            : cause instanceof TooLongHttpLineException
+                ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+                : HttpResponseStatus.BAD_REQUEST;
+    String reason = cause == null ? "" : BodyDecoder.quoted(cause.getMessage());
+    return Answer.error(
+        status, RpcStatus.INVALID_ARGUMENT, "malformed HTTP request: " + reason, false);
+  }
+
   private Answer export(Signal signal, FullHttpRequest request, boolean json) {
     String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
     if (!BodyDecoder.supports(encoding)) {
       return Answer.error(
           HttpResponseStatus.BAD_REQUEST,
           RpcStatus.INVALID_ARGUMENT,
-          "unsupported Content-Encoding \"" + encoding + "\": use gzip, deflate, zstd or snappy",
+          "unsupported Content-Encoding \""
+              + BodyDecoder.quoted(encoding)
+              + "\": use gzip, deflate, zstd or snappy",
           json);
+    }
+    if (!routes.handler.accepts(signal)) {
+      // Before decompressing and decoding: a body that no pipeline takes is not worth reading.
+      return noPipeline(signal, json);
     }
     byte[] body;
     try {
@@ -154,11 +180,18 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return Answer.error(
             HttpResponseStatus.BAD_REQUEST, RpcStatus.INVALID_ARGUMENT, result.message(), json);
       case NO_PIPELINE:
-        return Answer.error(
-            HttpResponseStatus.NOT_FOUND, RpcStatus.NOT_FOUND, result.message(), json);
+        return noPipeline(signal, json);
       default:
         return Answer.unavailable(result.message(), result.retryDelayMillis(), json);
     }
+  }
+
+  private static Answer noPipeline(Signal signal, boolean json) {
+    return Answer.error(
+        HttpResponseStatus.NOT_FOUND,
+        RpcStatus.NOT_FOUND,
+        "this receiver is not in a " + signal.name().toLowerCase(Locale.ROOT) + " pipeline",
+        json);
   }
 
   /** The media type of a Content-Type value, without parameters, in lower case. */
