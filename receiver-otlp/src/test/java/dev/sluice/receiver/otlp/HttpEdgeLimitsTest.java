@@ -1,28 +1,20 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
-import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -63,17 +55,7 @@ class HttpEdgeLimitsTest {
             maxConnections,
             maxInFlightMib,
             null);
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
-                    consumers);
-    receiver.start();
+    receiver = TestReceivers.start(metrics, null, http, traces);
   }
 
   private void startWithDefaults() throws Exception {
@@ -85,9 +67,7 @@ class HttpEdgeLimitsTest {
     for (Socket socket : sockets) {
       socket.close();
     }
-    if (receiver != null) {
-      receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
-    }
+    TestReceivers.shutdown(receiver);
   }
 
   @Test
@@ -389,31 +369,11 @@ class HttpEdgeLimitsTest {
   }
 
   private long inFlightBytes() {
-    return Long.parseLong(
-        prometheus()
-            .lines()
-            .filter(l -> l.startsWith("sluice_receiver_in_flight_bytes{"))
-            .findFirst()
-            .orElseThrow()
-            .replaceAll(".* ", ""));
+    return TestReceivers.value(metrics, "sluice_receiver_in_flight_bytes");
   }
 
   private String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("waited 10 s").isNegative();
-      Thread.sleep(10);
-    }
+    return TestReceivers.prometheus(metrics);
   }
 
   private static long ms(long millis) {

@@ -4,12 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.util.JsonFormat;
 import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.otlp.OtlpIndex;
-import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -24,10 +19,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,23 +60,13 @@ class HttpReceiverTest {
             "/v1/traces",
             "/v1/metrics",
             "/v1/logs");
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
-                    consumers);
-    receiver.start();
+    receiver = TestReceivers.start(metrics, null, http, traces);
     base = "http://127.0.0.1:" + receiver.httpPort();
   }
 
   @AfterEach
   void stop() throws Exception {
-    receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    TestReceivers.shutdown(receiver);
   }
 
   private HttpResponse<byte[]> post(String path, String contentType, byte[] body, String... headers)

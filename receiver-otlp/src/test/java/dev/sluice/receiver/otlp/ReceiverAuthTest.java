@@ -7,10 +7,7 @@ import com.google.rpc.Code;
 import dev.sluice.core.component.AuthConfig;
 import dev.sluice.core.component.AuthOutcome;
 import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.Host;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.component.RequestHeaders;
 import dev.sluice.core.component.ServerAuthenticator;
 import dev.sluice.core.grpc.OtlpGrpc;
@@ -30,11 +27,9 @@ import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -115,16 +110,7 @@ class ReceiverAuthTest {
             HttpServerConfig.DEFAULT_MAX_CONNECTIONS,
             HttpServerConfig.DEFAULT_MAX_IN_FLIGHT_BYTES_MIB,
             auth);
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, http)),
-                    consumers);
+    receiver = TestReceivers.create(metrics, grpc, http, traces);
     receiver.start(Host.of(Map.of(ComponentId.parse("oauth/test"), authenticator)));
     channel =
         NettyChannelBuilder.forAddress("127.0.0.1", receiver.grpcPort()).usePlaintext().build();
@@ -133,7 +119,7 @@ class ReceiverAuthTest {
   @AfterEach
   void stop() throws Exception {
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    TestReceivers.shutdown(receiver);
   }
 
   @Test
@@ -406,9 +392,7 @@ class ReceiverAuthTest {
     return body.toByteArray();
   }
 
-  private String prometheus() throws Exception {
-    StringWriter out = new StringWriter();
-    metrics.writePrometheus(out);
-    return out.toString();
+  private String prometheus() {
+    return TestReceivers.prometheus(metrics);
   }
 }
