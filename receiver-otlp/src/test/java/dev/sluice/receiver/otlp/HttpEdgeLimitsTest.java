@@ -1,5 +1,8 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.RawHttp.postHead;
+import static dev.sluice.receiver.otlp.RawHttp.readBody;
+import static dev.sluice.receiver.otlp.RawHttp.readHead;
 import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +10,6 @@ import dev.sluice.core.component.Admission;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +79,7 @@ class HttpEdgeLimitsTest {
     Socket socket = connect();
 
     // A 60 MiB body of which only the first KiB is ever sent: the answer cannot wait for it.
-    socket.getOutputStream().write(head("/v1/traces", 60 * MIB, ""));
+    socket.getOutputStream().write(postHead("/v1/traces", 60 * MIB, ""));
     socket.getOutputStream().write(new byte[1024]);
     socket.getOutputStream().flush();
     String head = readHead(socket.getInputStream());
@@ -107,7 +109,7 @@ class HttpEdgeLimitsTest {
     traces.atHeaders = Admission.CLOSED;
     Socket socket = connect();
 
-    socket.getOutputStream().write(head("/v1/traces", 1000, "Expect: 100-continue\r\n"));
+    socket.getOutputStream().write(postHead("/v1/traces", 1000, "Expect: 100-continue\r\n"));
     socket.getOutputStream().flush();
 
     assertThat(readHead(socket.getInputStream()))
@@ -133,7 +135,7 @@ class HttpEdgeLimitsTest {
     byte[] large = spansOfAtLeast(MIB + MIB / 16);
     assertThat(large.length).isLessThan(MIB + MIB / 4);
     Socket slow = connect();
-    slow.getOutputStream().write(head("/v1/traces", large.length, ""));
+    slow.getOutputStream().write(postHead("/v1/traces", large.length, ""));
     slow.getOutputStream().write(large, 0, large.length - 10);
     slow.getOutputStream().flush();
     awaitTrue(() -> inFlightBytes() >= MIB);
@@ -183,7 +185,7 @@ class HttpEdgeLimitsTest {
   void countsADeclaredBodyFromItsHeadersSoTheNextRequestIsRefused() throws Exception {
     start(LONG, LONG, LONG, 1000, 1);
     Socket declared = connect();
-    declared.getOutputStream().write(head("/v1/traces", MIB + 1, ""));
+    declared.getOutputStream().write(postHead("/v1/traces", MIB + 1, ""));
     declared.getOutputStream().flush();
     awaitTrue(() -> inFlightBytes() == MIB + 1);
 
@@ -216,7 +218,7 @@ class HttpEdgeLimitsTest {
   void answersABodyThatNeverCompletesWith408AfterReadTimeout() throws Exception {
     start(Duration.ofMillis(400), LONG, LONG, 1000, 32);
     Socket socket = connect();
-    socket.getOutputStream().write(head("/v1/traces", 1000, ""));
+    socket.getOutputStream().write(postHead("/v1/traces", 1000, ""));
     socket.getOutputStream().write(new byte[10]);
     socket.getOutputStream().flush();
 
@@ -288,7 +290,7 @@ class HttpEdgeLimitsTest {
     startWithDefaults();
     Socket socket = connect();
     String big = "X-Big: " + "a".repeat(HttpServer.MAX_HEADER_BYTES) + "\r\n";
-    socket.getOutputStream().write(head("/v1/traces", 10, big));
+    socket.getOutputStream().write(postHead("/v1/traces", 10, big));
     socket.getOutputStream().flush();
     assertThat(readHead(socket.getInputStream()))
         .startsWith("HTTP/1.1 431")
@@ -297,7 +299,9 @@ class HttpEdgeLimitsTest {
     Socket other = connect();
     other
         .getOutputStream()
-        .write(head("/v1/traces?" + "a".repeat(HttpServer.MAX_INITIAL_LINE_BYTES), 10, "").clone());
+        .write(
+            postHead("/v1/traces?" + "a".repeat(HttpServer.MAX_INITIAL_LINE_BYTES), 10, "")
+                .clone());
     other.getOutputStream().flush();
     assertThat(readHead(other.getInputStream())).startsWith("HTTP/1.1 414");
     assertThat(traces.requests).isEmpty();
@@ -313,7 +317,7 @@ class HttpEdgeLimitsTest {
   /** Sends a whole request and returns its answer's head, reading the answer's body too. */
   private static String send(Socket socket, byte[] body) throws IOException {
     OutputStream out = socket.getOutputStream();
-    out.write(head("/v1/traces", body.length, ""));
+    out.write(postHead("/v1/traces", body.length, ""));
     out.write(body);
     out.flush();
     String head = readHead(socket.getInputStream());
@@ -327,35 +331,6 @@ class HttpEdgeLimitsTest {
     } catch (IOException reset) {
       return -1;
     }
-  }
-
-  private static byte[] head(String path, long contentLength, String extraHeaders) {
-    return ("POST "
-            + path
-            + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-            + extraHeaders
-            + "Content-Length: "
-            + contentLength
-            + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static String readHead(InputStream in) throws IOException {
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        break;
-      }
-      head.append((char) b);
-    }
-    return head.toString();
-  }
-
-  private static byte[] readBody(InputStream in, String head) throws IOException {
-    java.util.regex.Matcher length =
-        java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
-    return length.find() ? in.readNBytes(Integer.parseInt(length.group(1))) : new byte[0];
   }
 
   private static byte[] spans(int count) {

@@ -1,5 +1,6 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.RawHttp.readHead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.util.JsonFormat;
@@ -302,11 +303,7 @@ class HttpReceiverTest {
       OutputStream out = socket.getOutputStream();
       InputStream in = socket.getInputStream();
       for (int i = 0; i < 3; i++) {
-        out.write(
-            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\nContent-Length: "
-                    + body.length
-                    + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+        out.write(requestHead(body.length));
         out.write(body);
         out.flush();
         String head = readHead(in);
@@ -401,12 +398,7 @@ class HttpReceiverTest {
   private static void startRequest(Socket socket, int contentLength) throws Exception {
     socket
         .getOutputStream()
-        .write(
-            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-                    + "Expect: 100-continue\r\nContent-Length: "
-                    + contentLength
-                    + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+        .write(RawHttp.postHead("/v1/traces", contentLength, "Expect: 100-continue\r\n"));
     socket.getOutputStream().flush();
     assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 100 Continue");
   }
@@ -437,23 +429,7 @@ class HttpReceiverTest {
   }
 
   private static byte[] requestHead(int contentLength) {
-    return ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-            + "Content-Length: "
-            + contentLength
-            + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static String readHead(InputStream in) throws Exception {
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        break;
-      }
-      head.append((char) b);
-    }
-    return head.toString();
+    return RawHttp.postHead("/v1/traces", contentLength, "");
   }
 
   private static byte[] marshaled(OtlpIndex request) {

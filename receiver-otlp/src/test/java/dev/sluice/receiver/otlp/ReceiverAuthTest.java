@@ -1,5 +1,6 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.RawHttp.readHead;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -24,8 +25,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -348,14 +347,7 @@ class ReceiverAuthTest {
   }
 
   private static byte[] head(String path, int contentLength, String extraHeader) {
-    return ("POST "
-            + path
-            + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-            + extraHeader
-            + "\r\nContent-Length: "
-            + contentLength
-            + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
+    return RawHttp.postHead(path, contentLength, extraHeader + "\r\n");
   }
 
   private static void send(Socket socket, byte[] head, byte[] body) throws Exception {
@@ -364,32 +356,13 @@ class ReceiverAuthTest {
     socket.getOutputStream().flush();
   }
 
-  private static String readHead(InputStream in) throws Exception {
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        break;
-      }
-      head.append((char) b);
-    }
-    return head.toString();
-  }
-
   /** The body after {@code head}, as long as its Content-Length says. */
   private static byte[] rest(Socket socket, String head) throws Exception {
-    java.util.regex.Matcher length =
-        java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
-    assertThat(length.find()).isTrue();
-    int size = Integer.parseInt(length.group(1));
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    InputStream in = socket.getInputStream();
-    while (body.size() < size) {
-      int b = in.read();
-      assertThat(b).isNotNegative();
-      body.write(b);
-    }
-    return body.toByteArray();
+    int size = RawHttp.contentLength(head);
+    assertThat(size).isNotNegative();
+    byte[] body = socket.getInputStream().readNBytes(size);
+    assertThat(body).hasSize(size);
+    return body;
   }
 
   private String prometheus() {
