@@ -60,14 +60,7 @@ final class GoodClient implements AutoCloseable {
 
   private void run() {
     MethodDescriptor<byte[], byte[]> export =
-        MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(
-                MethodDescriptor.generateFullMethodName(
-                    PassThrough.serviceName(Signal.TRACES), "Export"))
-            .setRequestMarshaller(PassThrough.BYTES)
-            .setResponseMarshaller(PassThrough.DISCARD)
-            .build();
+        PassThrough.exportMethod(Signal.TRACES, PassThrough.BYTES, PassThrough.DISCARD);
     int sequence = firstSequence;
     for (long n = 0; n < maxRequests && !(stopping && n >= MIN_REQUESTS); n++) {
       ExportTraceServiceRequest request = GoodTraffic.request(sequence, SPANS_PER_REQUEST);

@@ -40,14 +40,7 @@ final class GoodSink implements AutoCloseable {
 
   GoodSink(String host) throws IOException {
     MethodDescriptor<byte[], byte[]> export =
-        MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(
-                MethodDescriptor.generateFullMethodName(
-                    PassThrough.serviceName(Signal.TRACES), "Export"))
-            .setRequestMarshaller(PassThrough.BYTES)
-            .setResponseMarshaller(PassThrough.BYTES)
-            .build();
+        PassThrough.exportMethod(Signal.TRACES, PassThrough.BYTES, PassThrough.BYTES);
     ServerCalls.UnaryMethod<byte[], byte[]> method = this::export;
     this.server =
         NettyServerBuilder.forAddress(new InetSocketAddress(host, 0))

@@ -43,16 +43,7 @@ final class HostileGrpcClient implements AutoCloseable {
             .compressorRegistry(registry)
             .build();
     for (Signal signal : Signal.values()) {
-      methods.put(
-          signal,
-          MethodDescriptor.<byte[], byte[]>newBuilder()
-              .setType(MethodDescriptor.MethodType.UNARY)
-              .setFullMethodName(
-                  MethodDescriptor.generateFullMethodName(
-                      PassThrough.serviceName(signal), "Export"))
-              .setRequestMarshaller(PassThrough.BYTES)
-              .setResponseMarshaller(PassThrough.DISCARD)
-              .build());
+      methods.put(signal, PassThrough.exportMethod(signal, PassThrough.BYTES, PassThrough.DISCARD));
     }
     this.timeoutMillis = timeoutMillis;
   }

@@ -1,6 +1,7 @@
 package dev.sluice.bench.hostile;
 
 import dev.sluice.bench.hostile.Answer.Kind;
+import dev.sluice.bench.load.HttpTransport;
 import dev.sluice.core.otlp.Signal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,10 +9,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Sends hostile cases over OTLP/HTTP with the JDK's HTTP/1.1 client (kept-alive connections): the
@@ -28,27 +27,13 @@ final class HostileHttpClient implements AutoCloseable {
 
   private final ExecutorService executor;
   private final HttpClient client;
-  private final Map<Signal, URI> uris = new EnumMap<>(Signal.class);
+  private final Map<Signal, URI> uris;
   private final Duration timeout;
 
   HostileHttpClient(String host, int port, long timeoutMillis) {
-    this.executor =
-        Executors.newFixedThreadPool(
-            CLIENT_THREADS,
-            r -> {
-              Thread thread = new Thread(r, "hostile-http");
-              thread.setDaemon(true);
-              return thread;
-            });
-    this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .executor(executor)
-            .build();
-    uris.put(Signal.TRACES, URI.create("http://" + host + ":" + port + "/v1/traces"));
-    uris.put(Signal.METRICS, URI.create("http://" + host + ":" + port + "/v1/metrics"));
-    uris.put(Signal.LOGS, URI.create("http://" + host + ":" + port + "/v1/logs"));
+    this.executor = HttpTransport.daemonThreads(CLIENT_THREADS, "hostile-http");
+    this.client = HttpTransport.http11Client(executor);
+    this.uris = HttpTransport.signalUris(host, port);
     this.timeout = Duration.ofMillis(timeoutMillis);
   }
 

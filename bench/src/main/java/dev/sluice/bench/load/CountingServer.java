@@ -193,12 +193,7 @@ public final class CountingServer implements AutoCloseable {
     MethodDescriptor.Marshaller<byte[]> requests =
         mode == Mode.FLOOR && !floorCopies ? PassThrough.DISCARD : PassThrough.BYTES;
     MethodDescriptor<byte[], byte[]> export =
-        MethodDescriptor.<byte[], byte[]>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName(MethodDescriptor.generateFullMethodName(service, "Export"))
-            .setRequestMarshaller(requests)
-            .setResponseMarshaller(PassThrough.BYTES)
-            .build();
+        PassThrough.exportMethod(signal, requests, PassThrough.BYTES);
     Counter counter = counters.get(signal);
     ServerCalls.UnaryMethod<byte[], byte[]> method =
         mode == Mode.SINK

@@ -52,7 +52,7 @@ public final class GrpcTransport implements Transport {
               .build());
     }
     for (Signal signal : Signal.values()) {
-      methods.put(signal, exportMethod(signal));
+      methods.put(signal, PassThrough.exportMethod(signal, PassThrough.BYTES, PassThrough.DISCARD));
     }
     CallOptions callOptions = CallOptions.DEFAULT;
     if (!compression.equals("none")) {
@@ -67,16 +67,6 @@ public final class GrpcTransport implements Transport {
     registry.register(new io.grpc.Codec.Gzip());
     registry.register(ZstdCodec.INSTANCE);
     return registry;
-  }
-
-  static MethodDescriptor<byte[], byte[]> exportMethod(Signal signal) {
-    return MethodDescriptor.<byte[], byte[]>newBuilder()
-        .setType(MethodDescriptor.MethodType.UNARY)
-        .setFullMethodName(
-            MethodDescriptor.generateFullMethodName(PassThrough.serviceName(signal), "Export"))
-        .setRequestMarshaller(PassThrough.BYTES)
-        .setResponseMarshaller(PassThrough.DISCARD)
-        .build();
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.zip.GZIPOutputStream;
@@ -21,9 +22,12 @@ import java.util.zip.GZIPOutputStream;
  * {@code Content-Encoding}, the caller compresses each distinct request once ({@link #encode}).
  */
 public final class HttpTransport implements Transport {
+  private static final int CLIENT_THREADS = 2;
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
   private final HttpClient client;
   private final ExecutorService executor;
-  private final Map<Signal, URI> uris = new EnumMap<>(Signal.class);
+  private final Map<Signal, URI> uris;
   private final String contentEncoding;
   private final Duration timeout;
 
@@ -32,25 +36,40 @@ public final class HttpTransport implements Transport {
    *     passed to {@link #send} already have
    */
   public HttpTransport(String host, int port, String contentEncoding, long timeoutMillis) {
-    this.executor =
-        Executors.newFixedThreadPool(
-            2,
-            r -> {
-              Thread thread = new Thread(r, "http-client");
-              thread.setDaemon(true);
-              return thread;
-            });
-    this.client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .executor(executor)
-            .build();
+    this.executor = daemonThreads(CLIENT_THREADS, "http-client");
+    this.client = http11Client(executor);
+    this.uris = signalUris(host, port);
+    this.contentEncoding = contentEncoding;
+    this.timeout = Duration.ofMillis(timeoutMillis);
+  }
+
+  /** {@code threads} daemon threads named {@code name}, which the JDK client's callbacks run on. */
+  public static ExecutorService daemonThreads(int threads, String name) {
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread thread = new Thread(r, name);
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
+  /** The JDK's HTTP/1.1 client (kept-alive connections) on {@code executor}. */
+  public static HttpClient http11Client(Executor executor) {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(CONNECT_TIMEOUT)
+        .executor(executor)
+        .build();
+  }
+
+  /** Each signal's OTLP/HTTP URL at {@code host:port}. */
+  public static Map<Signal, URI> signalUris(String host, int port) {
+    Map<Signal, URI> uris = new EnumMap<>(Signal.class);
     for (Signal signal : Signal.values()) {
       uris.put(signal, URI.create("http://" + host + ":" + port + path(signal)));
     }
-    this.contentEncoding = contentEncoding;
-    this.timeout = Duration.ofMillis(timeoutMillis);
+    return uris;
   }
 
   static String path(Signal signal) {

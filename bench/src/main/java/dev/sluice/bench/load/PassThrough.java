@@ -27,6 +27,23 @@ public final class PassThrough {
     };
   }
 
+  /**
+   * A signal's unary {@code Export} method over byte arrays, the one descriptor every client and
+   * server of the bench builds: {@code requests} and {@code responses} say which side keeps what it
+   * reads ({@link #BYTES}) and which drops it ({@link #DISCARD}).
+   */
+  public static MethodDescriptor<byte[], byte[]> exportMethod(
+      dev.sluice.core.otlp.Signal signal,
+      MethodDescriptor.Marshaller<byte[]> requests,
+      MethodDescriptor.Marshaller<byte[]> responses) {
+    return MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName(MethodDescriptor.generateFullMethodName(serviceName(signal), "Export"))
+        .setRequestMarshaller(requests)
+        .setResponseMarshaller(responses)
+        .build();
+  }
+
   private static final byte[] EMPTY = new byte[0];
 
   /** Writes arrays as they are; reads a message into one array of its exact length. */

@@ -30,11 +30,19 @@ public final class Secrets {
   }
 
   /**
+   * This thread's SHA-256 digester, so that hashing credentials makes no digester per request. Each
+   * {@code digest()} resets it; a caller finishes its digest before calling anything else here.
+   */
+  public static MessageDigest sha256() {
+    return SHA_256.get();
+  }
+
+  /**
    * The SHA-256 of {@code value}'s UTF-8 bytes: what {@link #matches} compares, so that a
    * comparison's time depends neither on where two values differ nor on their lengths.
    */
   public static byte[] digest(String value) {
-    return SHA_256.get().digest(value.getBytes(StandardCharsets.UTF_8));
+    return sha256().digest(value.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Whether {@code presented} has the digest {@code expected}, in constant time. */

@@ -111,17 +111,7 @@ public final class OtlpJsonDecoder {
    */
   public byte[] decode(Signal signal, byte[] json, int offset, int length)
       throws MalformedOtlpException {
-    if (length > limits.maxRequestBytes()) {
-      throw new MalformedOtlpException(
-          "",
-          0,
-          Kind.LIMIT,
-          "request of "
-              + length
-              + " bytes exceeds the limit of "
-              + limits.maxRequestBytes()
-              + " bytes");
-    }
+    limits.checkRequestBytes(length);
     out.reset();
     depth = 0;
     unknownKeys = 0;

@@ -1,5 +1,8 @@
 package dev.sluice.core.otlp;
 
+import dev.sluice.core.MalformedOtlpException;
+import dev.sluice.core.MalformedOtlpException.Kind;
+
 /**
  * Bounds the indexer enforces on every request.
  *
@@ -24,6 +27,24 @@ public record IndexLimits(int maxRequestBytes, int maxNestingDepth) {
       throw new IllegalArgumentException(
           "maxNestingDepth must be at least 4 (request, resource, scope, item): "
               + maxNestingDepth);
+    }
+  }
+
+  /**
+   * Rejects a request of {@code lengthBytes} over {@link #maxRequestBytes}, before any of it is
+   * read, with the error every decoder that keeps to these limits reports.
+   */
+  public void checkRequestBytes(int lengthBytes) throws MalformedOtlpException {
+    if (lengthBytes > maxRequestBytes) {
+      throw new MalformedOtlpException(
+          "",
+          0,
+          Kind.LIMIT,
+          "request of "
+              + lengthBytes
+              + " bytes exceeds the limit of "
+              + maxRequestBytes
+              + " bytes");
     }
   }
 }

@@ -106,17 +106,7 @@ public final class OtlpIndexer {
               + ") is outside an array of "
               + request.length);
     }
-    if (length > limits.maxRequestBytes()) {
-      throw new MalformedOtlpException(
-          "",
-          0,
-          Kind.LIMIT,
-          "request of "
-              + length
-              + " bytes exceeds the limit of "
-              + limits.maxRequestBytes()
-              + " bytes");
-    }
+    limits.checkRequestBytes(length);
     reset(signal);
     budget.begin(offset, length);
     bytes = request;

@@ -2,16 +2,13 @@ package dev.sluice.exporter.otlp;
 
 import dev.sluice.core.component.AuthConfig;
 import dev.sluice.core.component.AuthReference;
-import dev.sluice.core.component.AuthSide;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.ExporterConfig;
-import dev.sluice.core.component.GoDuration;
 import dev.sluice.core.component.OptionalSection;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
 import dev.sluice.core.component.TlsClientConfig;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,9 +91,7 @@ public record OtlpExporterConfig(
 
   @Override
   public List<AuthReference> authReferences() {
-    List<AuthReference> references = new ArrayList<>();
-    AuthConfig.reference(auth, "auth", AuthSide.CLIENT, references);
-    return references;
+    return ExporterKeys.authReferences(auth);
   }
 
   /** Client keepalive pings; 0 leaves them off. */
@@ -122,11 +117,7 @@ public record OtlpExporterConfig(
     } else {
       compressionParams.validate(compression, problems.under("compression_params"));
     }
-    if (timeout.isNegative() || timeout.isZero()) {
-      problems.add("timeout", "must be positive, was " + GoDuration.format(timeout));
-    }
-    sendingQueue.validate(problems.under("sending_queue"));
-    retryOnFailure.validate(problems.under("retry_on_failure"));
+    ExporterKeys.validateSending(timeout, sendingQueue, retryOnFailure, problems);
     if (!Set.of("round_robin", "pick_first").contains(balancerName)) {
       problems.add(
           "balancer_name", "must be round_robin or pick_first, was \"" + balancerName + "\"");

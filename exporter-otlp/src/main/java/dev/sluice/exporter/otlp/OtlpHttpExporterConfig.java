@@ -2,10 +2,8 @@ package dev.sluice.exporter.otlp;
 
 import dev.sluice.core.component.AuthConfig;
 import dev.sluice.core.component.AuthReference;
-import dev.sluice.core.component.AuthSide;
 import dev.sluice.core.component.ConfigProblems;
 import dev.sluice.core.component.ExporterConfig;
-import dev.sluice.core.component.GoDuration;
 import dev.sluice.core.component.OptionalSection;
 import dev.sluice.core.component.QueueConfig;
 import dev.sluice.core.component.RetryConfig;
@@ -14,7 +12,6 @@ import dev.sluice.core.otlp.Signal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -98,9 +95,7 @@ public record OtlpHttpExporterConfig(
 
   @Override
   public List<AuthReference> authReferences() {
-    List<AuthReference> references = new ArrayList<>();
-    AuthConfig.reference(auth, "auth", AuthSide.CLIENT, references);
-    return references;
+    return ExporterKeys.authReferences(auth);
   }
 
   /** The URL requests of this signal go to. */
@@ -148,11 +143,7 @@ public record OtlpHttpExporterConfig(
       compressionParams.validate(compression, problems.under("compression_params"));
     }
     tls.validate(problems.under("tls"));
-    if (timeout.isNegative() || timeout.isZero()) {
-      problems.add("timeout", "must be positive, was " + GoDuration.format(timeout));
-    }
-    sendingQueue.validate(problems.under("sending_queue"));
-    retryOnFailure.validate(problems.under("retry_on_failure"));
+    ExporterKeys.validateSending(timeout, sendingQueue, retryOnFailure, problems);
     if (auth != null) {
       auth.validate(problems.under("auth"));
     }

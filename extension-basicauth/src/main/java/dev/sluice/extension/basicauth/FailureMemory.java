@@ -1,7 +1,7 @@
 package dev.sluice.extension.basicauth;
 
+import dev.sluice.core.component.Secrets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -27,17 +27,6 @@ final class FailureMemory {
   /** Cannot be part of a user name, which ends at the first colon: no two credentials collide. */
   private static final byte SEPARATOR = ':';
 
-  /** One per event loop, reset by each digest: no digester made per request. */
-  private static final ThreadLocal<MessageDigest> SHA_256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("every JDK has SHA-256", e);
-            }
-          });
-
   private final byte[] key = new byte[KEY_BYTES];
   private final AtomicReferenceArray<byte[]> slots = new AtomicReferenceArray<>(SLOTS);
 
@@ -47,7 +36,8 @@ final class FailureMemory {
 
   /** The digest under which {@code user} and {@code password} are remembered. */
   byte[] digest(byte[] user, byte[] password) {
-    MessageDigest sha256 = SHA_256.get();
+    // One per event loop, reset by each digest: no digester made per request.
+    MessageDigest sha256 = Secrets.sha256();
     sha256.update(key);
     sha256.update(user);
     sha256.update(SEPARATOR);

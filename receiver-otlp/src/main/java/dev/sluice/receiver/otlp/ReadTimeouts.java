@@ -7,9 +7,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -99,10 +97,7 @@ final class ReadTimeouts extends ChannelDuplexHandler {
   @Override
   public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise)
       throws Exception {
-    boolean ends =
-        message instanceof LastHttpContent
-            && !(message instanceof HttpResponse response
-                && response.status().codeClass() == HttpStatusClass.INFORMATIONAL);
+    boolean ends = RequestTracker.endsAnswer(message);
     super.write(ctx, message, promise);
     if (ends && state == State.ANSWERING) {
       state = State.IDLE;

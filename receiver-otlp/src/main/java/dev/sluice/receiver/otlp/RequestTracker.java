@@ -33,10 +33,7 @@ final class RequestTracker extends ChannelDuplexHandler {
   @Override
   public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise)
       throws Exception {
-    boolean ends =
-        message instanceof LastHttpContent
-            && !(message instanceof HttpResponse response
-                && response.status().codeClass() == HttpStatusClass.INFORMATIONAL);
+    boolean ends = endsAnswer(message);
     super.write(ctx, message, promise);
     if (ends) {
       busy = false;
@@ -45,6 +42,16 @@ final class RequestTracker extends ChannelDuplexHandler {
         promise.addListener(written -> ctx.close());
       }
     }
+  }
+
+  /**
+   * Whether writing {@code message} ends the answer to a request: its last content, unless that is
+   * a whole interim (1xx) answer such as {@code 100 Continue}, after which the final one follows.
+   */
+  static boolean endsAnswer(Object message) {
+    return message instanceof LastHttpContent
+        && !(message instanceof HttpResponse response
+            && response.status().codeClass() == HttpStatusClass.INFORMATIONAL);
   }
 
   @Override

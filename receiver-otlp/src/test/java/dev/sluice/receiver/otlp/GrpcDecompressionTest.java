@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.Zstd;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
@@ -26,8 +22,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.zip.GZIPOutputStream;
@@ -50,22 +44,12 @@ class GrpcDecompressionTest {
     GrpcServerConfig grpc =
         new GrpcServerConfig(
             "127.0.0.1:0", "tcp", null, 1, 0, GrpcServerConfig.Keepalive.DEFAULT, false);
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, null)),
-                    consumers);
-    receiver.start();
+    receiver = TestReceivers.start(metrics, grpc, null, traces);
   }
 
   @AfterEach
   void stop() throws Exception {
-    receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    TestReceivers.shutdown(receiver);
   }
 
   /** Sends {@code body} compressed by {@code encoding}, then changed by {@code mangle}. */

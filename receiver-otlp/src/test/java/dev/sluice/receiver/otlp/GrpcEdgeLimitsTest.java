@@ -1,14 +1,11 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.rpc.RetryInfo;
 import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
@@ -25,15 +22,11 @@ import io.grpc.netty.shaded.io.netty.handler.codec.http2.Http2Headers;
 import io.grpc.protobuf.StatusProto;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -93,17 +86,7 @@ class GrpcEdgeLimitsTest {
             handshakeTimeout,
             maxCallDuration,
             null);
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, null)),
-                    consumers);
-    receiver.start();
+    receiver = TestReceivers.start(metrics, grpc, null, traces);
     channel =
         NettyChannelBuilder.forAddress("127.0.0.1", receiver.grpcPort()).usePlaintext().build();
   }
@@ -120,9 +103,7 @@ class GrpcEdgeLimitsTest {
     if (channel != null) {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
-    if (receiver != null) {
-      receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
-    }
+    TestReceivers.shutdown(receiver);
   }
 
   @Test
@@ -503,40 +484,14 @@ class GrpcEdgeLimitsTest {
   }
 
   private long inFlightBytes() {
-    return Long.parseLong(
-        prometheus()
-            .lines()
-            .filter(l -> l.startsWith("sluice_receiver_in_flight_bytes{"))
-            .findFirst()
-            .orElseThrow()
-            .replaceAll(".* ", ""));
+    return TestReceivers.value(metrics, "sluice_receiver_in_flight_bytes");
   }
 
   private long peakInFlightBytes() {
-    return Long.parseLong(
-        prometheus()
-            .lines()
-            .filter(l -> l.startsWith("sluice_receiver_in_flight_peak_bytes{"))
-            .findFirst()
-            .orElseThrow()
-            .replaceAll(".* ", ""));
+    return TestReceivers.value(metrics, "sluice_receiver_in_flight_peak_bytes");
   }
 
   private String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("waited 10 s").isNegative();
-      Thread.sleep(20);
-    }
+    return TestReceivers.prometheus(metrics);
   }
 }

@@ -7,16 +7,11 @@ import com.google.common.util.concurrent.ListenableFuture;
 import com.google.protobuf.ByteString;
 import com.google.rpc.RetryInfo;
 import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.grpc.OtlpGrpc;
 import dev.sluice.core.grpc.ZstdCodec;
 import dev.sluice.core.otlp.Batch;
 import dev.sluice.core.otlp.OtlpIndex;
 import dev.sluice.core.otlp.OtlpMarshaler;
-import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import io.grpc.CallOptions;
@@ -40,9 +35,7 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,17 +56,7 @@ class GrpcReceiverTest {
             0,
             GrpcServerConfig.Keepalive.DEFAULT,
             false);
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, null)),
-                    consumers);
-    receiver.start();
+    receiver = TestReceivers.start(metrics, grpc, null, traces);
     channel =
         NettyChannelBuilder.forAddress("127.0.0.1", receiver.grpcPort())
             .usePlaintext()
@@ -92,9 +75,7 @@ class GrpcReceiverTest {
     if (channel != null) {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
-    if (receiver != null) {
-      receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
-    }
+    TestReceivers.shutdown(receiver);
   }
 
   @Test

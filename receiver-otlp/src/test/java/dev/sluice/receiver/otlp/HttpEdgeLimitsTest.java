@@ -1,28 +1,22 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.RawHttp.postHead;
+import static dev.sluice.receiver.otlp.RawHttp.readBody;
+import static dev.sluice.receiver.otlp.RawHttp.readHead;
+import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
-import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -63,17 +57,7 @@ class HttpEdgeLimitsTest {
             maxConnections,
             maxInFlightMib,
             null);
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
-                    consumers);
-    receiver.start();
+    receiver = TestReceivers.start(metrics, null, http, traces);
   }
 
   private void startWithDefaults() throws Exception {
@@ -85,9 +69,7 @@ class HttpEdgeLimitsTest {
     for (Socket socket : sockets) {
       socket.close();
     }
-    if (receiver != null) {
-      receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
-    }
+    TestReceivers.shutdown(receiver);
   }
 
   @Test
@@ -97,7 +79,7 @@ class HttpEdgeLimitsTest {
     Socket socket = connect();
 
     // A 60 MiB body of which only the first KiB is ever sent: the answer cannot wait for it.
-    socket.getOutputStream().write(head("/v1/traces", 60 * MIB, ""));
+    socket.getOutputStream().write(postHead("/v1/traces", 60 * MIB, ""));
     socket.getOutputStream().write(new byte[1024]);
     socket.getOutputStream().flush();
     String head = readHead(socket.getInputStream());
@@ -127,7 +109,7 @@ class HttpEdgeLimitsTest {
     traces.atHeaders = Admission.CLOSED;
     Socket socket = connect();
 
-    socket.getOutputStream().write(head("/v1/traces", 1000, "Expect: 100-continue\r\n"));
+    socket.getOutputStream().write(postHead("/v1/traces", 1000, "Expect: 100-continue\r\n"));
     socket.getOutputStream().flush();
 
     assertThat(readHead(socket.getInputStream()))
@@ -153,7 +135,7 @@ class HttpEdgeLimitsTest {
     byte[] large = spansOfAtLeast(MIB + MIB / 16);
     assertThat(large.length).isLessThan(MIB + MIB / 4);
     Socket slow = connect();
-    slow.getOutputStream().write(head("/v1/traces", large.length, ""));
+    slow.getOutputStream().write(postHead("/v1/traces", large.length, ""));
     slow.getOutputStream().write(large, 0, large.length - 10);
     slow.getOutputStream().flush();
     awaitTrue(() -> inFlightBytes() >= MIB);
@@ -203,7 +185,7 @@ class HttpEdgeLimitsTest {
   void countsADeclaredBodyFromItsHeadersSoTheNextRequestIsRefused() throws Exception {
     start(LONG, LONG, LONG, 1000, 1);
     Socket declared = connect();
-    declared.getOutputStream().write(head("/v1/traces", MIB + 1, ""));
+    declared.getOutputStream().write(postHead("/v1/traces", MIB + 1, ""));
     declared.getOutputStream().flush();
     awaitTrue(() -> inFlightBytes() == MIB + 1);
 
@@ -236,7 +218,7 @@ class HttpEdgeLimitsTest {
   void answersABodyThatNeverCompletesWith408AfterReadTimeout() throws Exception {
     start(Duration.ofMillis(400), LONG, LONG, 1000, 32);
     Socket socket = connect();
-    socket.getOutputStream().write(head("/v1/traces", 1000, ""));
+    socket.getOutputStream().write(postHead("/v1/traces", 1000, ""));
     socket.getOutputStream().write(new byte[10]);
     socket.getOutputStream().flush();
 
@@ -308,7 +290,7 @@ class HttpEdgeLimitsTest {
     startWithDefaults();
     Socket socket = connect();
     String big = "X-Big: " + "a".repeat(HttpServer.MAX_HEADER_BYTES) + "\r\n";
-    socket.getOutputStream().write(head("/v1/traces", 10, big));
+    socket.getOutputStream().write(postHead("/v1/traces", 10, big));
     socket.getOutputStream().flush();
     assertThat(readHead(socket.getInputStream()))
         .startsWith("HTTP/1.1 431")
@@ -317,7 +299,9 @@ class HttpEdgeLimitsTest {
     Socket other = connect();
     other
         .getOutputStream()
-        .write(head("/v1/traces?" + "a".repeat(HttpServer.MAX_INITIAL_LINE_BYTES), 10, "").clone());
+        .write(
+            postHead("/v1/traces?" + "a".repeat(HttpServer.MAX_INITIAL_LINE_BYTES), 10, "")
+                .clone());
     other.getOutputStream().flush();
     assertThat(readHead(other.getInputStream())).startsWith("HTTP/1.1 414");
     assertThat(traces.requests).isEmpty();
@@ -333,7 +317,7 @@ class HttpEdgeLimitsTest {
   /** Sends a whole request and returns its answer's head, reading the answer's body too. */
   private static String send(Socket socket, byte[] body) throws IOException {
     OutputStream out = socket.getOutputStream();
-    out.write(head("/v1/traces", body.length, ""));
+    out.write(postHead("/v1/traces", body.length, ""));
     out.write(body);
     out.flush();
     String head = readHead(socket.getInputStream());
@@ -349,35 +333,6 @@ class HttpEdgeLimitsTest {
     }
   }
 
-  private static byte[] head(String path, long contentLength, String extraHeaders) {
-    return ("POST "
-            + path
-            + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-            + extraHeaders
-            + "Content-Length: "
-            + contentLength
-            + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static String readHead(InputStream in) throws IOException {
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        break;
-      }
-      head.append((char) b);
-    }
-    return head.toString();
-  }
-
-  private static byte[] readBody(InputStream in, String head) throws IOException {
-    java.util.regex.Matcher length =
-        java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
-    return length.find() ? in.readNBytes(Integer.parseInt(length.group(1))) : new byte[0];
-  }
-
   private static byte[] spans(int count) {
     return SequencedSpans.request("svc", 0, count).toByteArray();
   }
@@ -389,31 +344,11 @@ class HttpEdgeLimitsTest {
   }
 
   private long inFlightBytes() {
-    return Long.parseLong(
-        prometheus()
-            .lines()
-            .filter(l -> l.startsWith("sluice_receiver_in_flight_bytes{"))
-            .findFirst()
-            .orElseThrow()
-            .replaceAll(".* ", ""));
+    return TestReceivers.value(metrics, "sluice_receiver_in_flight_bytes");
   }
 
   private String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("waited 10 s").isNegative();
-      Thread.sleep(10);
-    }
+    return TestReceivers.prometheus(metrics);
   }
 
   private static long ms(long millis) {

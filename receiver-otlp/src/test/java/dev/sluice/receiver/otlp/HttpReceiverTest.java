@@ -1,15 +1,11 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.RawHttp.readHead;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.util.JsonFormat;
 import dev.sluice.core.component.Admission;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.otlp.OtlpIndex;
-import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -24,10 +20,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,23 +61,13 @@ class HttpReceiverTest {
             "/v1/traces",
             "/v1/metrics",
             "/v1/logs");
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(null, http)),
-                    consumers);
-    receiver.start();
+    receiver = TestReceivers.start(metrics, null, http, traces);
     base = "http://127.0.0.1:" + receiver.httpPort();
   }
 
   @AfterEach
   void stop() throws Exception {
-    receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    TestReceivers.shutdown(receiver);
   }
 
   private HttpResponse<byte[]> post(String path, String contentType, byte[] body, String... headers)
@@ -319,11 +303,7 @@ class HttpReceiverTest {
       OutputStream out = socket.getOutputStream();
       InputStream in = socket.getInputStream();
       for (int i = 0; i < 3; i++) {
-        out.write(
-            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\nContent-Length: "
-                    + body.length
-                    + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+        out.write(requestHead(body.length));
         out.write(body);
         out.flush();
         String head = readHead(in);
@@ -418,12 +398,7 @@ class HttpReceiverTest {
   private static void startRequest(Socket socket, int contentLength) throws Exception {
     socket
         .getOutputStream()
-        .write(
-            ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-                    + "Expect: 100-continue\r\nContent-Length: "
-                    + contentLength
-                    + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
+        .write(RawHttp.postHead("/v1/traces", contentLength, "Expect: 100-continue\r\n"));
     socket.getOutputStream().flush();
     assertThat(readHead(socket.getInputStream())).startsWith("HTTP/1.1 100 Continue");
   }
@@ -454,23 +429,7 @@ class HttpReceiverTest {
   }
 
   private static byte[] requestHead(int contentLength) {
-    return ("POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-            + "Content-Length: "
-            + contentLength
-            + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static String readHead(InputStream in) throws Exception {
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        break;
-      }
-      head.append((char) b);
-    }
-    return head.toString();
+    return RawHttp.postHead("/v1/traces", contentLength, "");
   }
 
   private static byte[] marshaled(OtlpIndex request) {

@@ -1,5 +1,6 @@
 package dev.sluice.receiver.otlp;
 
+import static dev.sluice.receiver.otlp.RawHttp.readHead;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,10 +8,7 @@ import com.google.rpc.Code;
 import dev.sluice.core.component.AuthConfig;
 import dev.sluice.core.component.AuthOutcome;
 import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.component.Host;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.component.RequestHeaders;
 import dev.sluice.core.component.ServerAuthenticator;
 import dev.sluice.core.grpc.OtlpGrpc;
@@ -27,14 +25,10 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -115,16 +109,7 @@ class ReceiverAuthTest {
             HttpServerConfig.DEFAULT_MAX_CONNECTIONS,
             HttpServerConfig.DEFAULT_MAX_IN_FLIGHT_BYTES_MIB,
             auth);
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, traces);
-    receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, metrics),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, http)),
-                    consumers);
+    receiver = TestReceivers.create(metrics, grpc, http, traces);
     receiver.start(Host.of(Map.of(ComponentId.parse("oauth/test"), authenticator)));
     channel =
         NettyChannelBuilder.forAddress("127.0.0.1", receiver.grpcPort()).usePlaintext().build();
@@ -133,7 +118,7 @@ class ReceiverAuthTest {
   @AfterEach
   void stop() throws Exception {
     channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    TestReceivers.shutdown(receiver);
   }
 
   @Test
@@ -362,14 +347,7 @@ class ReceiverAuthTest {
   }
 
   private static byte[] head(String path, int contentLength, String extraHeader) {
-    return ("POST "
-            + path
-            + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-protobuf\r\n"
-            + extraHeader
-            + "\r\nContent-Length: "
-            + contentLength
-            + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
+    return RawHttp.postHead(path, contentLength, extraHeader + "\r\n");
   }
 
   private static void send(Socket socket, byte[] head, byte[] body) throws Exception {
@@ -378,37 +356,16 @@ class ReceiverAuthTest {
     socket.getOutputStream().flush();
   }
 
-  private static String readHead(InputStream in) throws Exception {
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        break;
-      }
-      head.append((char) b);
-    }
-    return head.toString();
-  }
-
   /** The body after {@code head}, as long as its Content-Length says. */
   private static byte[] rest(Socket socket, String head) throws Exception {
-    java.util.regex.Matcher length =
-        java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
-    assertThat(length.find()).isTrue();
-    int size = Integer.parseInt(length.group(1));
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    InputStream in = socket.getInputStream();
-    while (body.size() < size) {
-      int b = in.read();
-      assertThat(b).isNotNegative();
-      body.write(b);
-    }
-    return body.toByteArray();
+    int size = RawHttp.contentLength(head);
+    assertThat(size).isNotNegative();
+    byte[] body = socket.getInputStream().readNBytes(size);
+    assertThat(body).hasSize(size);
+    return body;
   }
 
-  private String prometheus() throws Exception {
-    StringWriter out = new StringWriter();
-    metrics.writePrometheus(out);
-    return out.toString();
+  private String prometheus() {
+    return TestReceivers.prometheus(metrics);
   }
 }

@@ -4,13 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.RequestConsumer;
 import dev.sluice.core.component.TlsClientConfig;
 import dev.sluice.core.component.TlsServerConfig;
-import dev.sluice.core.otlp.Signal;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.TestCertificates;
 import dev.sluice.core.tls.TlsLoader;
@@ -26,9 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
@@ -295,17 +288,9 @@ class ReceiverTlsTest {
             ? null
             : new HttpServerConfig(
                 "127.0.0.1:0", tls, null, 1 << 20, false, "/v1/traces", "/v1/metrics", "/v1/logs");
-    Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
-    consumers.put(Signal.TRACES, new RecordingConsumer(1000));
     OtlpReceiver receiver =
-        (OtlpReceiver)
-            new OtlpReceiverFactory()
-                .create(
-                    new ComponentSettings(
-                        ComponentId.parse("otlp"), ComponentKind.RECEIVER, new MetricRegistry()),
-                    new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, http)),
-                    consumers);
-    cleanup.add(() -> receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
+        TestReceivers.create(new MetricRegistry(), grpc, http, new RecordingConsumer(1000));
+    cleanup.add(() -> TestReceivers.shutdown(receiver));
     receiver.start();
     return protocol == Protocol.GRPC ? receiver.grpcPort() : receiver.httpPort();
   }
