@@ -9,6 +9,7 @@ import dev.sluice.core.component.ComponentSettings;
 import dev.sluice.core.pipeline.ReceiverTelemetry;
 import dev.sluice.core.telemetry.MetricRegistry;
 import dev.sluice.core.testkit.AllocationBound;
+import dev.sluice.core.testkit.FuzzerHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
@@ -106,7 +107,13 @@ class HttpPipelineFuzzTest {
       assertThat(Integer.parseInt(statuses.group(1))).isIn(STATUSES);
       answered++;
     }
-    outcome.assertWithin("http pipeline", input.length + ANSWER_BYTES * answered);
+    long size = input.length + (long) ANSWER_BYTES * answered;
+    if (outcome.allocatedBytes() > AllocationBound.limitFor(size)) {
+      // The fuzzer's hooks allocate too (string searches of the HTTP codec): measure once more
+      // without them before judging.
+      outcome = FuzzerHooks.measurePaused(() -> exchange(input, allocator));
+    }
+    FuzzerHooks.assertWithin(outcome, "http pipeline", size);
   }
 
   /** Feeds {@code input} to a new connection in two reads; what it answered, in ISO-8859-1. */
