@@ -193,11 +193,16 @@ final class BodyDecoder {
   /**
    * zstd-jni's stream skips the check that a frame produced the content size its header declares
    * when the caller reads into a buffer smaller than that size (found by fuzzing; its own
-   * one-read-of-8-KiB use does check), so the frames' declared sizes are checked here.
+   * one-read-of-8-KiB use does check), so the frames' declared sizes are checked here. Their sum
+   * stands for each frame's own only when every frame declares its size (a frame cannot produce
+   * more than it declares, so an equal sum means every frame produced its size) or none does: a
+   * frame without a size could make up for one that fell short, so a body that mixes the two is
+   * refused (no encoder writes one).
    */
   private static void checkZstdContentSizes(byte[] body, long produced) throws IOException {
     long declared = 0;
     boolean unknown = false;
+    boolean known = false;
     int at = 0;
     while (at < body.length) {
       long frameBytes = Zstd.findFrameCompressedSize(body, at, body.length - at);
@@ -208,7 +213,12 @@ final class BodyDecoder {
       if (contentBytes == ZSTD_CONTENT_SIZE_UNKNOWN) {
         unknown = true;
       } else {
+        known = true;
         declared += contentBytes;
+      }
+      if (known && unknown) {
+        throw new IOException(
+            "the zstd frames mix declared and undeclared content sizes at offset " + at);
       }
       at += (int) frameBytes;
     }
