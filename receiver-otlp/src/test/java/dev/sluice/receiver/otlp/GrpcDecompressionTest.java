@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.zip.GZIPOutputStream;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -104,52 +105,43 @@ class GrpcDecompressionTest {
   @ParameterizedTest
   @ValueSource(strings = {"gzip", "zstd"})
   void answersATruncatedMessageInvalidArgument(String encoding) {
-    byte[] body = SequencedSpans.request("svc", 0, 20).toByteArray();
-
-    assertThatThrownBy(() -> send(encoding, body, c -> Arrays.copyOf(c, c.length / 2)))
-        .isInstanceOf(StatusRuntimeException.class)
-        .satisfies(e -> assertThat(codeOf(e)).isEqualTo(Status.Code.INVALID_ARGUMENT))
+    assertRefusedAsInvalid(encoding, c -> Arrays.copyOf(c, c.length / 2))
         .hasMessageContaining("cannot decompress the request");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"gzip", "zstd"})
   void answersAMessageWithACorruptHeaderInvalidArgument(String encoding) {
-    byte[] body = SequencedSpans.request("svc", 0, 20).toByteArray();
-
-    assertThatThrownBy(
-            () ->
-                send(
-                    encoding,
-                    body,
-                    c -> {
-                      byte[] corrupt = c.clone();
-                      corrupt[0] ^= 0x55;
-                      corrupt[1] ^= 0x55;
-                      return corrupt;
-                    }))
-        .isInstanceOf(StatusRuntimeException.class)
-        .satisfies(e -> assertThat(codeOf(e)).isEqualTo(Status.Code.INVALID_ARGUMENT))
+    assertRefusedAsInvalid(
+            encoding,
+            c -> {
+              byte[] corrupt = c.clone();
+              corrupt[0] ^= 0x55;
+              corrupt[1] ^= 0x55;
+              return corrupt;
+            })
         .hasMessageContaining("cannot decompress the request");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"gzip", "zstd"})
   void answersACorruptBodyInvalidArgument(String encoding) {
-    byte[] body = SequencedSpans.request("svc", 0, 20).toByteArray();
+    assertRefusedAsInvalid(
+        encoding,
+        c -> {
+          byte[] corrupt = c.clone();
+          for (int i = 20; i < corrupt.length - 20; i += 7) {
+            corrupt[i] ^= (byte) 0xa5;
+          }
+          return corrupt;
+        });
+  }
 
-    assertThatThrownBy(
-            () ->
-                send(
-                    encoding,
-                    body,
-                    c -> {
-                      byte[] corrupt = c.clone();
-                      for (int i = 20; i < corrupt.length - 20; i += 7) {
-                        corrupt[i] ^= (byte) 0xa5;
-                      }
-                      return corrupt;
-                    }))
+  /** Sends a 20-span request compressed with {@code encoding}, then {@code mangle}d. */
+  private AbstractThrowableAssert<?, ? extends Throwable> assertRefusedAsInvalid(
+      String encoding, UnaryOperator<byte[]> mangle) {
+    byte[] body = SequencedSpans.request("svc", 0, 20).toByteArray();
+    return assertThatThrownBy(() -> send(encoding, body, mangle))
         .isInstanceOf(StatusRuntimeException.class)
         .satisfies(e -> assertThat(codeOf(e)).isEqualTo(Status.Code.INVALID_ARGUMENT));
   }
