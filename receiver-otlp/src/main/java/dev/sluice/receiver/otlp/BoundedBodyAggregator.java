@@ -1,7 +1,6 @@
 package dev.sluice.receiver.otlp;
 
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -19,7 +18,8 @@ import io.netty.util.ReferenceCountUtil;
 /**
  * Gathers a request body up to {@code max_request_body_size} bytes. A larger body is refused with
  * 413 (as the OTLP specification asks; the OpenTelemetry Collector answers 400 there) and the
- * connection is closed, since the rest of the body is not read.
+ * connection is closed, since the rest of the body is not read: once the client has sent it (and
+ * read the answer) or within {@link HttpEdgeGate#LINGER_MILLIS}.
  *
  * <p>The same holds for the answers given at the headers instead of {@code 100 Continue}: 413 for a
  * declared body over the limit, 417 for an expectation other than {@code 100-continue}. Netty's
@@ -38,7 +38,8 @@ final class BoundedBodyAggregator extends HttpObjectAggregator {
 
   @Override
   protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-    ctx.writeAndFlush(tooLarge()).addListener(ChannelFutureListener.CLOSE);
+    // The aggregator drops the rest of this body itself while the client still sends it.
+    HttpEdgeGate.lingerAndClose(ctx, ctx.writeAndFlush(tooLarge()));
   }
 
   @Override

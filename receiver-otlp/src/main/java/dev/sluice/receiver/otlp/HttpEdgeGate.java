@@ -1,6 +1,7 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.core.otlp.Signal;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -156,15 +157,24 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   /** Answers, then drains and closes the connection as the class comment says. */
   private void refuse(ChannelHandlerContext ctx, OtlpHttpHandler.Answer answer) {
     discarding = true;
-    ctx.writeAndFlush(OtlpHttpHandler.response(answer, false))
-        .addListener(
-            written -> {
-              if (written.isSuccess() && ctx.channel() instanceof DuplexChannel duplex) {
-                duplex.shutdownOutput();
-              } else {
-                ctx.close();
-              }
-            });
+    lingerAndClose(ctx, ctx.writeAndFlush(OtlpHttpHandler.response(answer, false)));
+  }
+
+  /**
+   * Once {@code written} is out, shuts the connection's output and closes it when the client does,
+   * or after {@link #LINGER_MILLIS}: closing at once while the client still sends its body would
+   * reset the connection, and the client would lose the answer. What arrives meanwhile must be
+   * dropped by the caller.
+   */
+  static void lingerAndClose(ChannelHandlerContext ctx, ChannelFuture written) {
+    written.addListener(
+        done -> {
+          if (done.isSuccess() && ctx.channel() instanceof DuplexChannel duplex) {
+            duplex.shutdownOutput();
+          } else {
+            ctx.close();
+          }
+        });
     ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
   }
 
