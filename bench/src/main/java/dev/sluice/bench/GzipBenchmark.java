@@ -1,6 +1,6 @@
 package dev.sluice.bench;
 
-import dev.sluice.core.grpc.ZstdCodec;
+import dev.sluice.grpc.ZstdCodec;
 import io.grpc.Codec;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,10 +1,10 @@
 package dev.sluice.bench;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.sluice.core.MalformedOtlpException;
-import dev.sluice.core.otlp.OtlpIndex;
-import dev.sluice.core.otlp.OtlpIndexer;
-import dev.sluice.core.otlp.Signal;
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.OtlpIndexer;
+import dev.sluice.pdata.otlp.Signal;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -2,12 +2,12 @@ package dev.sluice.bench;
 
 import com.google.protobuf.CodedOutputStream;
 import dev.sluice.bench.SpanShapes.HttpServerSpan;
-import dev.sluice.core.MalformedOtlpException;
-import dev.sluice.core.otlp.Batch;
-import dev.sluice.core.otlp.MarshalContext;
-import dev.sluice.core.otlp.OtlpIndexer;
-import dev.sluice.core.otlp.OtlpMarshaler;
-import dev.sluice.core.otlp.Signal;
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.MarshalContext;
+import dev.sluice.pdata.otlp.OtlpIndexer;
+import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.otlp.Signal;
 import io.opentelemetry.exporter.internal.otlp.traces.LowAllocationTraceRequestMarshaler;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.sdk.trace.data.SpanData;

@@ -1,14 +1,14 @@
 package dev.sluice.collector;
 
-import dev.sluice.collector.telemetry.LogFormat;
+import dev.sluice.component.ComponentFactory;
+import dev.sluice.component.ComponentKind;
 import dev.sluice.config.CollectorConfig;
 import dev.sluice.config.ComponentRegistry;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigProblem;
-import dev.sluice.core.component.ComponentFactory;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.wire.ByteArrays;
+import dev.sluice.pdata.wire.ByteArrays;
+import dev.sluice.service.telemetry.LogFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -243,7 +243,7 @@ public final class Main implements Callable<Integer> {
   static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
-      return dev.sluice.core.component.GoDuration.parse(value);
+      return dev.sluice.component.GoDuration.parse(value);
     }
   }
 }

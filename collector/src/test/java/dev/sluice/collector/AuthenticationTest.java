@@ -2,7 +2,7 @@ package dev.sluice.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.component.ComponentId;
+import dev.sluice.component.ComponentId;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.receiver.otlp.OtlpReceiver;
 import io.grpc.Metadata;

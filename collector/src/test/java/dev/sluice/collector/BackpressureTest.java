@@ -3,8 +3,8 @@ package dev.sluice.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.rpc.RetryInfo;
-import dev.sluice.core.testkit.SequencedSpans;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

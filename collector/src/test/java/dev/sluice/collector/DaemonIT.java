@@ -2,8 +2,8 @@ package dev.sluice.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.core.testkit.SequencedSpans;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;

@@ -2,9 +2,9 @@ package dev.sluice.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.collector.health.HealthCheckExtension;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.testkit.SequencedSpans;
+import dev.sluice.component.ComponentId;
+import dev.sluice.extension.healthcheck.HealthCheckExtension;
+import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.net.URI;

@@ -42,7 +42,7 @@ class ExampleConfigsTest {
     CollectorConfig config = Main.load(null);
 
     assertThat(config.pipelines()).hasSize(3);
-    assertThat(config.used(dev.sluice.core.component.ComponentKind.EXPORTER))
+    assertThat(config.used(dev.sluice.component.ComponentKind.EXPORTER))
         .extracting(c -> c.id().type())
         .isEqualTo(List.of("debug"));
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
-import dev.sluice.core.component.ComponentId;
+import dev.sluice.component.ComponentId;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.receiver.otlp.OtlpReceiver;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
 import com.google.rpc.RetryInfo;
-import dev.sluice.core.testkit.SequencedSpans;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;

@@ -1,7 +1,7 @@
 package dev.sluice.collector;
 
+import dev.sluice.component.ComponentId;
 import dev.sluice.config.ConfigLoader;
-import dev.sluice.core.component.ComponentId;
 import dev.sluice.receiver.otlp.OtlpReceiver;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;

@@ -1,9 +1,9 @@
 package dev.sluice.config;
 
-import dev.sluice.core.component.AuthReference;
-import dev.sluice.core.component.AuthenticatorConfig;
-import dev.sluice.core.component.ComponentConfig;
-import dev.sluice.core.component.ComponentId;
+import dev.sluice.component.AuthReference;
+import dev.sluice.component.AuthenticatorConfig;
+import dev.sluice.component.ComponentConfig;
+import dev.sluice.component.ComponentId;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;

@@ -1,7 +1,7 @@
 package dev.sluice.config;
 
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.ComponentKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package dev.sluice.config;
 
-import dev.sluice.core.component.ComponentFactory;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ExporterFactory;
-import dev.sluice.core.component.ExtensionFactory;
-import dev.sluice.core.component.ProcessorFactory;
-import dev.sluice.core.component.ReceiverFactory;
+import dev.sluice.component.ComponentFactory;
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ExporterFactory;
+import dev.sluice.component.ExtensionFactory;
+import dev.sluice.component.ProcessorFactory;
+import dev.sluice.component.ReceiverFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;

@@ -1,16 +1,16 @@
 package dev.sluice.config;
 
+import dev.sluice.component.ComponentConfig;
+import dev.sluice.component.ComponentFactory;
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ExporterFactory;
+import dev.sluice.component.ReceiverFactory;
 import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Scalar;
 import dev.sluice.config.ConfigNode.Sequence;
-import dev.sluice.core.component.ComponentConfig;
-import dev.sluice.core.component.ComponentFactory;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
-import dev.sluice.core.component.ExporterFactory;
-import dev.sluice.core.component.ReceiverFactory;
-import dev.sluice.core.otlp.Signal;
+import dev.sluice.pdata.otlp.Signal;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;

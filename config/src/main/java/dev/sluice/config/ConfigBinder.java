@@ -1,17 +1,17 @@
 package dev.sluice.config;
 
+import dev.sluice.component.ComponentConfig;
+import dev.sluice.component.ConfigProblems;
+import dev.sluice.component.ExporterConfig;
+import dev.sluice.component.GoDuration;
+import dev.sluice.component.OptionalSection;
+import dev.sluice.component.QueueConfig;
+import dev.sluice.component.RetryConfig;
 import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Scalar;
 import dev.sluice.config.ConfigNode.Scalar.Tag;
 import dev.sluice.config.ConfigNode.Sequence;
-import dev.sluice.core.component.ComponentConfig;
-import dev.sluice.core.component.ConfigProblems;
-import dev.sluice.core.component.ExporterConfig;
-import dev.sluice.core.component.GoDuration;
-import dev.sluice.core.component.OptionalSection;
-import dev.sluice.core.component.QueueConfig;
-import dev.sluice.core.component.RetryConfig;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;

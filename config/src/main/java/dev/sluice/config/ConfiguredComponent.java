@@ -1,9 +1,9 @@
 package dev.sluice.config;
 
-import dev.sluice.core.component.ComponentConfig;
-import dev.sluice.core.component.ComponentFactory;
-import dev.sluice.core.component.ComponentId;
-import dev.sluice.core.component.ComponentKind;
+import dev.sluice.component.ComponentConfig;
+import dev.sluice.component.ComponentFactory;
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.ComponentKind;
 
 /**
  * A component declared in the configuration.

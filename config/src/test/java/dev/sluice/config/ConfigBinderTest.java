@@ -3,13 +3,13 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.component.ComponentConfig;
+import dev.sluice.component.ConfigProblems;
+import dev.sluice.component.OptionalSection;
+import dev.sluice.component.QueueConfig;
 import dev.sluice.config.fixtures.OtlpExporterFactory;
 import dev.sluice.config.fixtures.OtlpReceiverFactory;
-import dev.sluice.core.component.ComponentConfig;
-import dev.sluice.core.component.ConfigProblems;
-import dev.sluice.core.component.OptionalSection;
-import dev.sluice.core.component.QueueConfig;
-import dev.sluice.core.pipeline.BatchConfig;
+import dev.sluice.processor.batch.BatchConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

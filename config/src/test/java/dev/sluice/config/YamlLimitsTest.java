@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Sequence;
-import dev.sluice.core.testkit.AllocationBound;
+import dev.sluice.testkit.AllocationBound;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -6,7 +6,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Sequence;
-import dev.sluice.core.testkit.AllocationBound;
+import dev.sluice.testkit.AllocationBound;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;

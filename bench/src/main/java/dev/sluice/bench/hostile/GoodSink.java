@@ -3,7 +3,7 @@ package dev.sluice.bench.hostile;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.sluice.bench.load.PassThrough;
-import dev.sluice.core.otlp.Signal;
+import dev.sluice.pdata.otlp.Signal;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;

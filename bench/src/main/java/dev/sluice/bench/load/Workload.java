@@ -1,9 +1,9 @@
 package dev.sluice.bench.load;
 
 import com.google.protobuf.MessageLite;
-import dev.sluice.core.MalformedOtlpException;
-import dev.sluice.core.otlp.OtlpIndexer;
-import dev.sluice.core.otlp.Signal;
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpIndexer;
+import dev.sluice.pdata.otlp.Signal;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.sluice.bench.naive;
 
-import dev.sluice.core.component.ComponentConfig;
+import dev.sluice.component.ComponentConfig;
 
 /** The {@code naive_protobuf} processor has no settings. */
 public record NaiveProtobufConfig() implements ComponentConfig {}

@@ -1,10 +1,10 @@
 package dev.sluice.bench.naive;
 
-import dev.sluice.core.component.BatchConsumer;
-import dev.sluice.core.component.ComponentSettings;
-import dev.sluice.core.component.Processor;
-import dev.sluice.core.component.ProcessorFactory;
-import dev.sluice.core.otlp.Signal;
+import dev.sluice.component.BatchConsumer;
+import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.Processor;
+import dev.sluice.component.ProcessorFactory;
+import dev.sluice.pdata.otlp.Signal;
 
 /**
  * The bench-only {@code naive_protobuf} processor type, found through {@code META-INF/services}

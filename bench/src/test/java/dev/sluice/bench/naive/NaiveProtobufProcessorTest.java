@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.bench.load.RequestShapes;
 import dev.sluice.bench.load.Workload;
-import dev.sluice.core.component.Admission;
-import dev.sluice.core.otlp.Batch;
-import dev.sluice.core.otlp.OtlpIndex;
-import dev.sluice.core.otlp.OtlpIndexer;
-import dev.sluice.core.otlp.OtlpMarshaler;
-import dev.sluice.core.otlp.Signal;
+import dev.sluice.component.Admission;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.OtlpIndexer;
+import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.otlp.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -88,8 +88,8 @@ class NaiveProtobufProcessorTest {
   @Test
   void theFactoryIsFoundByTheServiceLoader() {
     List<String> types = new ArrayList<>();
-    for (dev.sluice.core.component.ComponentFactory<?> factory :
-        java.util.ServiceLoader.load(dev.sluice.core.component.ComponentFactory.class)) {
+    for (dev.sluice.component.ComponentFactory<?> factory :
+        java.util.ServiceLoader.load(dev.sluice.component.ComponentFactory.class)) {
       types.add(factory.type());
     }
     assertThat(types).contains("naive_protobuf");

@@ -1,4 +1,0 @@
-package dev.sluice.core.component;
-
-/** A component outside the pipelines, such as the health check endpoint. */
-public interface Extension extends Lifecycle {}

@@ -1,4 +1,0 @@
-package dev.sluice.core.component;
-
-/** A pipeline stage between receivers and exporters, such as the batcher. */
-public interface Processor extends BatchConsumer, Lifecycle {}

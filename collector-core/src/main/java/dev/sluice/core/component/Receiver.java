@@ -1,4 +1,0 @@
-package dev.sluice.core.component;
-
-/** Takes data in from outside (a network endpoint) and hands it to its {@link RequestConsumer}s. */
-public interface Receiver extends Lifecycle {}

@@ -1,0 +1,33 @@
+package dev.sluice.component;
+
+/**
+ * What an {@link Exporter} learned from the destination.
+ *
+ * @param outcome whether the batch arrived, may be sent again, or never will
+ * @param retryAfterNanos the destination's requested delay before the next attempt (gRPC RetryInfo,
+ *     HTTP Retry-After), 0 when it named none
+ * @param rejectedUnits units the destination accepted the request but rejected (partial success)
+ * @param message the destination's explanation, empty on success
+ */
+public record ExportResult(
+    Outcome outcome, long retryAfterNanos, long rejectedUnits, String message) {
+  public enum Outcome {
+    SUCCESS,
+    RETRYABLE,
+    PERMANENT
+  }
+
+  public static final ExportResult SUCCESS = new ExportResult(Outcome.SUCCESS, 0, 0, "");
+
+  public static ExportResult partialSuccess(long rejectedUnits, String message) {
+    return new ExportResult(Outcome.SUCCESS, 0, rejectedUnits, message);
+  }
+
+  public static ExportResult retryable(String message, long retryAfterNanos) {
+    return new ExportResult(Outcome.RETRYABLE, retryAfterNanos, 0, message);
+  }
+
+  public static ExportResult permanent(String message) {
+    return new ExportResult(Outcome.PERMANENT, 0, 0, message);
+  }
+}

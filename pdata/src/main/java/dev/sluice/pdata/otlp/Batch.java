@@ -1,0 +1,192 @@
+package dev.sluice.pdata.otlp;
+
+import java.util.Arrays;
+
+/**
+ * An ordered list of {@link Slice}s of one signal, counted in units (spans, log records or metric
+ * data points). Splitting and merging move slices, never items: moving {@code n} units costs
+ * O(slices moved), whatever the number of items, and at most one slice is cut in two.
+ *
+ * <p>Not thread-safe: one owner at a time. The bytes the slices point into are immutable, so a
+ * batch that is no longer changed can be read by several exporters at once.
+ */
+public final class Batch {
+  private final Signal signal;
+  private Slice[] slices = new Slice[8];
+  private int head;
+  private int tail;
+  private long units;
+
+  public Batch(Signal signal) {
+    this.signal = signal;
+  }
+
+  /** A batch holding the whole request. */
+  public static Batch of(OtlpIndex index) {
+    Batch batch = new Batch(index.signal());
+    Slice.addAll(index, batch);
+    return batch;
+  }
+
+  /** Adds the whole request at the end of this batch. */
+  public void add(OtlpIndex index) {
+    checkSignal(index.signal());
+    Slice.addAll(index, this);
+  }
+
+  public Signal signal() {
+    return signal;
+  }
+
+  /** Spans, log records or metric data points held. */
+  public long unitCount() {
+    return units;
+  }
+
+  public int sliceCount() {
+    return tail - head;
+  }
+
+  /** True when the batch holds no slices (not even empty resource or scope blocks). */
+  public boolean isEmpty() {
+    return head == tail;
+  }
+
+  Slice slice(int i) {
+    return slices[head + i];
+  }
+
+  void append(Slice slice) {
+    if (tail == slices.length) {
+      makeRoom(1);
+    }
+    slices[tail++] = slice;
+    units += slice.units();
+    slice.index().retain(1);
+  }
+
+  /** Moves every slice of {@code other} to the end of this batch; {@code other} ends empty. */
+  public void addAll(Batch other) {
+    checkSignal(other.signal);
+    if (other == this) {
+      throw new IllegalArgumentException("a batch cannot add itself");
+    }
+    int count = other.tail - other.head;
+    if (tail + count > slices.length) {
+      makeRoom(count);
+    }
+    System.arraycopy(other.slices, other.head, slices, tail, count);
+    tail += count;
+    units += other.units;
+    Arrays.fill(other.slices, other.head, other.tail, null);
+    other.head = 0;
+    other.tail = 0;
+    other.units = 0;
+  }
+
+  /**
+   * Moves up to {@code maxUnits} units from the front of this batch to the end of {@code
+   * destination}, cutting at most one slice (a metric is cut between data points). Empty blocks at
+   * the front move along. Returns the units moved.
+   */
+  public long moveTo(Batch destination, long maxUnits) {
+    checkSignal(destination.signal);
+    if (destination == this) {
+      throw new IllegalArgumentException("a batch cannot move slices to itself");
+    }
+    if (maxUnits < 0) {
+      throw new IllegalArgumentException("maxUnits must not be negative: " + maxUnits);
+    }
+    long remaining = maxUnits;
+    int end = head;
+    long moved = 0;
+    while (end < tail && slices[end].units() <= remaining) {
+      long sliceUnits = slices[end].units();
+      remaining -= sliceUnits;
+      moved += sliceUnits;
+      end++;
+    }
+    int count = end - head;
+    if (destination.tail + count + 1 > destination.slices.length) {
+      destination.makeRoom(count + 1);
+    }
+    System.arraycopy(slices, head, destination.slices, destination.tail, count);
+    Arrays.fill(slices, head, end, null);
+    destination.tail += count;
+    head = end;
+    if (remaining > 0 && head < tail) {
+      Slice cut = slices[head];
+      cut.index().retain(1);
+      destination.slices[destination.tail++] = cut.head(remaining);
+      slices[head] = cut.tail(remaining);
+      moved += remaining;
+    }
+    destination.units += moved;
+    units -= moved;
+    if (head == tail) {
+      head = 0;
+      tail = 0;
+    }
+    return moved;
+  }
+
+  /**
+   * About the size of this batch marshaled: its items and each slice's headers, without coalescing.
+   * For queue accounting; O(slices).
+   */
+  public long marshaledSizeEstimate() {
+    long bytes = 0;
+    for (int i = head; i < tail; i++) {
+      Slice slice = slices[i];
+      OtlpIndex index = slice.index();
+      bytes += index.resourceHeaderBytes(slice.resource()) + 8;
+      if (slice.scope() >= 0) {
+        bytes += index.scopeHeaderBytes(slice.scope()) + 8 + OtlpMarshaler.itemBytes(slice);
+      }
+    }
+    return bytes;
+  }
+
+  /** Drops every slice; requests held for memory accounting learn when their last slice is gone. */
+  public void clear() {
+    for (int i = head; i < tail; i++) {
+      slices[i].index().release(1);
+    }
+    Arrays.fill(slices, head, tail, null);
+    head = 0;
+    tail = 0;
+    units = 0;
+  }
+
+  private void makeRoom(int extra) {
+    int count = tail - head;
+    if (count + extra <= slices.length && head > 0) {
+      System.arraycopy(slices, head, slices, 0, count);
+      Arrays.fill(slices, count, tail, null);
+    } else {
+      Slice[] grown = new Slice[Math.max(count + extra, slices.length * 2)];
+      System.arraycopy(slices, head, grown, 0, count);
+      slices = grown;
+    }
+    head = 0;
+    tail = count;
+  }
+
+  private void checkSignal(Signal other) {
+    if (other != signal) {
+      throw new IllegalArgumentException("a " + signal + " batch cannot hold " + other);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return signal
+        + " batch: "
+        + units
+        + " "
+        + signal.unitName()
+        + " in "
+        + sliceCount()
+        + " slices";
+  }
+}

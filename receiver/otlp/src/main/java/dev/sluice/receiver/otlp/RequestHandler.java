@@ -1,0 +1,103 @@
+package dev.sluice.receiver.otlp;
+
+import dev.sluice.component.Admission;
+import dev.sluice.component.RequestConsumer;
+import dev.sluice.component.telemetry.ReceiverTelemetry;
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.OtlpIndexer;
+import dev.sluice.pdata.otlp.Signal;
+import java.util.Map;
+
+/**
+ * What both transports do with a request body: validate and index it, offer it to the pipelines,
+ * count the outcome. Thread-safe; each thread indexes with its own indexer.
+ */
+final class RequestHandler {
+  /** The outcome of one request, for the transport to turn into its own status. */
+  enum Outcome {
+    ACCEPTED,
+    MALFORMED,
+    FULL,
+    CLOSED,
+    NO_PIPELINE
+  }
+
+  /** An outcome with its details: the validator's message, or the retry delay to suggest. */
+  record Result(Outcome outcome, String message, long retryDelayMillis) {}
+
+  /**
+   * The {@code Export*ServiceResponse} of an accepted request. Sluice admits or refuses a request
+   * whole, so success is the empty response: no {@code partial_success}, which the OTLP
+   * specification reads as everything accepted.
+   */
+  static final byte[] EMPTY_RESPONSE = new byte[0];
+
+  private final Map<Signal, RequestConsumer> consumers;
+  private final ReceiverTelemetry telemetry;
+  private final ThreadLocal<OtlpIndexer> indexers = ThreadLocal.withInitial(OtlpIndexer::new);
+
+  RequestHandler(Map<Signal, RequestConsumer> consumers, ReceiverTelemetry telemetry) {
+    this.consumers = Map.copyOf(consumers);
+    this.telemetry = telemetry;
+  }
+
+  boolean accepts(Signal signal) {
+    return signal != null && consumers.containsKey(signal);
+  }
+
+  /** What the signal's pipelines would answer now, judged before a request is read. */
+  Admission admission(Signal signal) {
+    RequestConsumer consumer = signal == null ? null : consumers.get(signal);
+    return consumer == null ? Admission.ACCEPTED : consumer.admission();
+  }
+
+  /**
+   * The delay to suggest to a refused sender of this signal; for null (a request to no signal's
+   * path), the longest any of the pipelines asks for.
+   */
+  long retryDelayMillis(Signal signal) {
+    RequestConsumer consumer = signal == null ? null : consumers.get(signal);
+    if (consumer != null) {
+      return consumer.retryDelayMillis();
+    }
+    long longest = 0;
+    for (RequestConsumer any : consumers.values()) {
+      longest = Math.max(longest, any.retryDelayMillis());
+    }
+    return longest;
+  }
+
+  /**
+   * Handles a whole protobuf request body; on ACCEPTED the pipelines own {@code body}, which the
+   * caller must not change again.
+   */
+  Result handle(Signal signal, byte[] body) {
+    RequestConsumer consumer = consumers.get(signal);
+    if (consumer == null) {
+      return new Result(
+          Outcome.NO_PIPELINE,
+          "this receiver is not in a "
+              + signal.name().toLowerCase(java.util.Locale.ROOT)
+              + " pipeline",
+          0);
+    }
+    OtlpIndex request;
+    try {
+      request = indexers.get().index(signal, body);
+    } catch (MalformedOtlpException e) {
+      return new Result(Outcome.MALFORMED, e.getMessage(), 0);
+    }
+    Admission admission = consumer.consume(request);
+    telemetry.record(signal, admission, request.unitCount());
+    switch (admission) {
+      case ACCEPTED:
+        return new Result(Outcome.ACCEPTED, "", 0);
+      case FULL:
+        return new Result(Outcome.FULL, EdgeAdmission.FULL_MESSAGE, consumer.retryDelayMillis());
+      default:
+        return new Result(
+            Outcome.CLOSED, EdgeAdmission.CLOSED_MESSAGE, consumer.retryDelayMillis());
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.sluice.service;
+
+import dev.sluice.component.Admission;
+import dev.sluice.component.BatchConsumer;
+import dev.sluice.component.RequestConsumer;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import java.util.List;
+
+/**
+ * Where one receiver's requests of one signal enter the pipelines that list the receiver. A request
+ * is first admitted to the collector's {@link MemoryBudget} (refused at once when it is full), then
+ * each pipeline gets a batch of its slices; the request's bytes are shared, not copied.
+ */
+public final class PipelineEntry implements RequestConsumer {
+  private final MemoryBudget budget;
+  private final List<BatchConsumer> pipelines;
+  private final long retryDelayMillis;
+  private volatile boolean closed;
+
+  /**
+   * @param pipelines the first stage of each pipeline
+   * @param retryDelayMillis the delay refused senders are asked to wait
+   */
+  public PipelineEntry(MemoryBudget budget, List<BatchConsumer> pipelines, long retryDelayMillis) {
+    this.budget = budget;
+    this.pipelines = List.copyOf(pipelines);
+    this.retryDelayMillis = retryDelayMillis;
+  }
+
+  @Override
+  public Admission consume(OtlpIndex request) {
+    if (closed) {
+      return Admission.CLOSED;
+    }
+    if (!budget.tryAdmit(request)) {
+      return Admission.FULL;
+    }
+    Admission result = Admission.ACCEPTED;
+    try {
+      for (BatchConsumer pipeline : pipelines) {
+        Batch batch = Batch.of(request);
+        Admission admission = pipeline.consume(batch);
+        if (admission != Admission.ACCEPTED) {
+          batch.clear();
+          result = admission;
+        }
+      }
+    } finally {
+      request.releaseHold();
+    }
+    return result;
+  }
+
+  /**
+   * CLOSED once closed; FULL while the budget has less than its reserve left (see {@link
+   * MemoryBudget#hasRoom()}); ACCEPTED otherwise.
+   */
+  @Override
+  public Admission admission() {
+    if (closed) {
+      return Admission.CLOSED;
+    }
+    return budget.hasRoom() ? Admission.ACCEPTED : Admission.FULL;
+  }
+
+  @Override
+  public long retryDelayMillis() {
+    return retryDelayMillis;
+  }
+
+  /** Refuses everything from now on, as the collector shuts down. */
+  public void close() {
+    closed = true;
+  }
+}
