@@ -38,6 +38,9 @@ import org.junit.jupiter.api.BeforeAll;
  * connection is within the allocation bound of the input beyond what an empty connection costs.
  */
 class GrpcFramingFuzzTest {
+  /** How many times an input over the bound is measured before it counts as a finding. */
+  private static final int MEASUREMENTS = 3;
+
   private static final byte[] PREFACE =
       "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -120,12 +123,19 @@ class GrpcFramingFuzzTest {
     // Connecting to the receiver is the point here, not a request forged from the input.
     BugDetectors.allowNetworkConnections((host, port) -> port.intValue() == receiver.grpcPort());
     serverAllocation(frames); // once unmeasured: first runs link and load what they use
-    long allocated = serverAllocation(frames);
     long limit =
         emptyConnectionBytes
             + MAX_MESSAGE_BYTES
             + CALL_BYTES * (headersFrames(frames) + 1)
             + AllocationBound.limitFor(frames.length);
+    // The paranoid leak detector records a stack trace per buffer access and drops records past
+    // its target at random, so one measurement can be high by megabytes for no fault of the
+    // server's. What the server itself allocates for these bytes is the same every time: measure
+    // again before calling it a finding, and keep the least.
+    long allocated = serverAllocation(frames);
+    for (int retry = 0; retry < MEASUREMENTS - 1 && allocated > limit; retry++) {
+      allocated = Math.min(allocated, serverAllocation(frames));
+    }
     assertThat(allocated)
         .as(
             "server allocation for %d bytes (an empty connection: %d)",
