@@ -16,6 +16,16 @@ import java.util.logging.Logger;
  * throwable attached to a SEVERE record); expected conditions are logged as messages.
  */
 public final class LogFormat extends Formatter {
+  /**
+   * grpc-java's server stream, which logs a warning for each message it refuses at its length
+   * prefix (over {@code max_recv_msg_size_mib}) and for each other message it cannot deframe: one
+   * line for every such call, which a client can make for a few dozen bytes. The client has its
+   * answer (RESOURCE_EXHAUSTED, INTERNAL); the lines are kept at {@code debug}. Held here because
+   * java.util.logging keeps loggers, and so their levels, only while something references them.
+   */
+  static final Logger GRPC_SERVER_STREAM =
+      Logger.getLogger("io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
+
   private final boolean json;
 
   private LogFormat(boolean json) {
@@ -36,8 +46,9 @@ public final class LogFormat extends Formatter {
     handler.setFormatter(new LogFormat("json".equals(encoding)));
     root.addHandler(handler);
     // grpc-java and Netty are chatty at INFO about connection-level events.
-    Logger.getLogger("io.grpc")
-        .setLevel(julLevel.intValue() < Level.INFO.intValue() ? julLevel : Level.WARNING);
+    boolean debug = julLevel.intValue() < Level.INFO.intValue();
+    Logger.getLogger("io.grpc").setLevel(debug ? julLevel : Level.WARNING);
+    GRPC_SERVER_STREAM.setLevel(debug ? julLevel : Level.SEVERE);
   }
 
   static Level level(String level) {

@@ -51,7 +51,9 @@ import java.util.logging.Logger;
  * connections over {@code max_connections}; a fixed HTTP/2 flow-control window bounds what one
  * connection can push ahead of what the server has read; new connections must complete their
  * handshake within {@code handshake_timeout}; headers are bounded by {@link
- * #MAX_HEADER_LIST_BYTES}.
+ * #MAX_HEADER_LIST_BYTES}. A call answered before its client has sent all of it (any of these
+ * refusals) has its stream reset ({@link GrpcAnsweredStreamReset}), so that it gives its place in
+ * {@code max_concurrent_streams} back.
  */
 final class GrpcServer {
   /**
@@ -312,7 +314,8 @@ final class GrpcServer {
     @Override
     public ChannelHandler newHandler(GrpcHttp2ConnectionHandler grpcHandler) {
       grpcHandler.setCumulator(new AdaptiveCumulator(COMPOSE_MIN_BYTES));
-      return new GrpcConnectionLimit(connections, delegate.newHandler(grpcHandler));
+      return new GrpcConnectionLimit(
+          connections, new GrpcAnsweredStreamReset(grpcHandler, delegate.newHandler(grpcHandler)));
     }
 
     @Override
