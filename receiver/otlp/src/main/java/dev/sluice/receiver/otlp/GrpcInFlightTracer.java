@@ -4,8 +4,11 @@ import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
+import java.util.Comparator;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
@@ -26,7 +29,12 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * more than it reserved while the total is past the bound by more than {@link
  * InFlightBytes#overshootBytes()} is refused on the spot, with UNAVAILABLE and RetryInfo ({@link
  * GrpcAdmission.GuardedCall#refuseInFlight()}); calls within their reservation add nothing and go
- * on, so the calls admitted first finish rather than every call being cut off.
+ * on. The oldest call still receiving its message is never refused for overshooting: when many
+ * calls' bodies arrive interleaved, every one of them can pass its reservation before any
+ * completes, and if each could be refused, all of them could be and the receiver would serve
+ * nothing under load. The oldest one adds at most one message (bounded by {@code
+ * max_recv_msg_size_mib} and its connection's flow-control window) to the bound, and {@code
+ * max_call_duration} bounds how long it can hold the place.
  *
  * <p>It also gives each call a deadline of {@code max_call_duration}, through the context grpc-java
  * derives the call's own from: at that deadline grpc-java cancels the call (RST_STREAM) as it does
@@ -49,6 +57,9 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
   private GrpcAdmission.GuardedCall<?, ?> call;
   private Context.CancellableContext deadline;
 
+  /** Order of admission, from 1; 0 until admitted. */
+  private long admission;
+
   /** What this call adds to the in-flight bytes now: the larger of received and reserved. */
   private volatile long counted;
 
@@ -68,6 +79,12 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
     private final long maxCallNanos;
     private final ScheduledExecutorService deadlines;
     private volatile long expectedMessageBytes;
+
+    /** Admitted calls still receiving their message, oldest first. */
+    private final ConcurrentSkipListSet<GrpcInFlightTracer> receiving =
+        new ConcurrentSkipListSet<>(Comparator.comparingLong(tracer -> tracer.admission));
+
+    private final AtomicLong admissions = new AtomicLong();
 
     /**
      * @param maxMessageBytes the largest message, a cap on the size expected before any is seen
@@ -91,6 +108,23 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
       expectedMessageBytes = expected + (wireBytes - expected) / AVERAGE_DIVISOR;
     }
 
+    void receiving(GrpcInFlightTracer tracer) {
+      tracer.admission = admissions.incrementAndGet();
+      receiving.add(tracer);
+    }
+
+    /** Whether {@code tracer} is the oldest call still receiving its message. */
+    boolean oldest(GrpcInFlightTracer tracer) {
+      GrpcInFlightTracer first = receiving.isEmpty() ? null : receiving.first();
+      return first == tracer;
+    }
+
+    void received(GrpcInFlightTracer tracer) {
+      if (tracer.admission != 0) {
+        receiving.remove(tracer);
+      }
+    }
+
     @Override
     public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
       return new GrpcInFlightTracer(this);
@@ -109,6 +143,7 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
   /** The call was let through at its headers: reserve for it, and refuse it if it overshoots. */
   void admitted(GrpcAdmission.GuardedCall<?, ?> call) {
     this.call = call;
+    factory.receiving(this);
     reservedBytes = factory.expectedMessageBytes;
     recount();
   }
@@ -117,7 +152,10 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
   public void inboundWireSize(long bytes) {
     receivedBytes += bytes;
     recount();
-    if (call != null && receivedBytes > reservedBytes && factory.inFlight.overshot()) {
+    if (call != null
+        && receivedBytes > reservedBytes
+        && factory.inFlight.overshot()
+        && !factory.oldest(this)) {
       call.refuseInFlight();
     }
   }
@@ -130,6 +168,7 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
     receivedBytes = 0;
     reservedBytes = 0;
     release();
+    factory.received(this);
   }
 
   @Override
@@ -139,6 +178,7 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
       factory.messageSeen(receivedBytes);
     }
     release();
+    factory.received(this);
     if (deadline != null) {
       deadline.cancel(null);
     }
