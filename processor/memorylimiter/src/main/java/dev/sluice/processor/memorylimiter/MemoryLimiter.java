@@ -1,44 +1,55 @@
 package dev.sluice.processor.memorylimiter;
 
 import dev.sluice.component.Admission;
-import dev.sluice.component.BatchConsumer;
-import dev.sluice.component.ComponentSettings;
-import dev.sluice.component.Processor;
+import dev.sluice.component.BatchFunction;
+import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.otlp.Batch;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
+import java.util.function.LongSupplier;
 import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * The {@code memory_limiter} processor: refuses data while the JVM heap in use is above the soft
- * limit, read at most once per {@code check_interval}. Sluice's pipelines are also bounded by the
- * collector's memory budget; this keeps configurations written for the OpenTelemetry Collector
- * working and guards the heap as a whole.
+ * The {@code memory_limiter} processor's function: refuses data while the JVM heap in use is above
+ * the soft limit, read at most once per {@code check_interval} of the service's clock. Sluice's
+ * pipelines are also bounded by the collector's memory budget; this keeps configurations written
+ * for the OpenTelemetry Collector working and guards the heap as a whole.
  */
-public final class MemoryLimiterProcessor implements Processor {
-  private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-  private final BatchConsumer next;
+final class MemoryLimiter implements BatchFunction<MemoryLimiterConfig> {
+  private static final long LOG_INTERVAL_MILLIS = 10_000;
+
+  private final LongSupplier heapUsedBytes;
+  private final Scheduler clock;
   private final long softLimitBytes;
   private final long checkIntervalNanos;
   private final RateLimitedLog refusedLog;
-  private volatile long nextCheckNanos = System.nanoTime();
+  private volatile long nextCheckNanos;
   private volatile boolean above;
 
-  public MemoryLimiterProcessor(
-      ComponentSettings settings, MemoryLimiterConfig config, BatchConsumer next) {
-    this.next = next;
-    this.softLimitBytes = config.softLimitBytes(Runtime.getRuntime().maxMemory());
+  /**
+   * @param heapUsedBytes reads the heap in use
+   * @param maxHeapBytes the heap's maximum, which percentages are of
+   */
+  MemoryLimiter(
+      MemoryLimiterConfig config,
+      LongSupplier heapUsedBytes,
+      long maxHeapBytes,
+      Scheduler clock,
+      Logger logger) {
+    this.heapUsedBytes = heapUsedBytes;
+    this.clock = clock;
+    this.softLimitBytes = config.softLimitBytes(maxHeapBytes);
     this.checkIntervalNanos = config.checkInterval().toNanos();
-    this.refusedLog = new RateLimitedLog(settings.logger(), Level.WARNING, 10_000);
+    this.refusedLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
+    this.nextCheckNanos = clock.nanoTime();
   }
 
   @Override
-  public Admission consume(Batch batch) {
-    long now = System.nanoTime();
+  public Admission apply(Batch batch, MemoryLimiterConfig config) {
+    long now = clock.nanoTime();
     if (now - nextCheckNanos >= 0) {
       nextCheckNanos = now + checkIntervalNanos;
-      long used = memory.getHeapMemoryUsage().getUsed();
+      long used = heapUsedBytes.getAsLong();
       above = used > softLimitBytes;
       if (above) {
         refusedLog.log(
@@ -49,6 +60,6 @@ public final class MemoryLimiterProcessor implements Processor {
                 + " MiB");
       }
     }
-    return above ? Admission.FULL : next.consume(batch);
+    return above ? Admission.FULL : Admission.ACCEPTED;
   }
 }
