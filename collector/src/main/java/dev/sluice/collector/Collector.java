@@ -19,6 +19,7 @@ import dev.sluice.component.ProcessorFactory;
 import dev.sluice.component.Receiver;
 import dev.sluice.component.ReceiverFactory;
 import dev.sluice.component.RequestConsumer;
+import dev.sluice.component.ThreadScheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.config.CollectorConfig;
 import dev.sluice.config.ConfiguredComponent;
@@ -28,7 +29,7 @@ import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
-import dev.sluice.service.QueuedExporter;
+import dev.sluice.service.sender.SendingChain;
 import dev.sluice.service.telemetry.MetricsEndpoint;
 import dev.sluice.service.telemetry.ProcessMetrics;
 import java.util.ArrayList;
@@ -40,9 +41,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The collector built from a configuration: exporters wrapped in their queues, one processor chain
- * per pipeline ending in a fan-out to the pipeline's exporters, receivers feeding the pipelines
- * that list them, extensions beside.
+ * The collector built from a configuration: exporters behind their sending chains (queue, retry,
+ * timeout), one processor chain per pipeline ending in a fan-out to the pipeline's exporters,
+ * receivers feeding the pipelines that list them, extensions beside. Every component's timers run
+ * on the collector's one scheduler thread.
  *
  * <p>Starts exporters first, then processors, then receivers, so that nothing is sent to a
  * component that is not running; stops in the reverse order, flushing batchers and draining queues
@@ -60,14 +62,15 @@ public final class Collector implements CollectorStatus {
 
   private final CollectorConfig config;
   private final MetricRegistry metrics = new MetricRegistry();
+  private final ThreadScheduler scheduler = new ThreadScheduler("sluice-timer");
   private final MemoryBudget budget;
-  private final Map<ComponentId, QueuedExporter> exporters = new LinkedHashMap<>();
+  private final Map<ComponentId, SendingChain> exporters = new LinkedHashMap<>();
   private final List<Processor> processors = new ArrayList<>();
   private final Map<ComponentId, Receiver> receivers = new LinkedHashMap<>();
   private final Map<ComponentId, Extension> extensions = new LinkedHashMap<>();
   private final List<PipelineEntry> entries = new ArrayList<>();
   private final List<Lifecycle> startedExtensions = new ArrayList<>();
-  private final List<QueuedExporter> startedExporters = new ArrayList<>();
+  private final List<SendingChain> startedExporters = new ArrayList<>();
   private final List<Processor> startedProcessors = new ArrayList<>();
   private final List<Receiver> startedReceivers = new ArrayList<>();
   private MetricsEndpoint metricsEndpoint;
@@ -110,7 +113,7 @@ public final class Collector implements CollectorStatus {
   }
 
   private ComponentSettings settings(ConfiguredComponent component) {
-    return new ComponentSettings(component.id(), component.kind(), metrics);
+    return new ComponentSettings(component.id(), component.kind(), metrics, scheduler);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -120,11 +123,11 @@ public final class Collector implements CollectorStatus {
       ExporterConfig exporterConfig = (ExporterConfig) component.config();
       Exporter exporter = factory.create(settings(component), exporterConfig);
       exporters.put(
-          component.id(), new QueuedExporter(settings(component), exporter, exporterConfig));
+          component.id(), new SendingChain(settings(component), exporter, exporterConfig));
     }
     Map<PipelineConfig, BatchConsumer> firstStages = new LinkedHashMap<>();
     for (PipelineConfig pipeline : config.pipelines()) {
-      List<QueuedExporter> pipelineExporters = new ArrayList<>();
+      List<SendingChain> pipelineExporters = new ArrayList<>();
       pipeline.exporters().forEach(id -> pipelineExporters.add(exporters.get(id)));
       BatchConsumer next = new Fanout(pipelineExporters);
       List<Processor> chain = new ArrayList<>();
@@ -185,7 +188,7 @@ public final class Collector implements CollectorStatus {
             new MetricsEndpoint(
                 new Endpoint(telemetry.metricsHost(), telemetry.metricsPort()), metrics);
       }
-      for (QueuedExporter exporter : exporters.values()) {
+      for (SendingChain exporter : exporters.values()) {
         exporter.start(host);
         startedExporters.add(exporter);
       }
@@ -242,7 +245,7 @@ public final class Collector implements CollectorStatus {
     for (Processor processor : startedProcessors) {
       stop(processor, deadline);
     }
-    for (QueuedExporter exporter : startedExporters) {
+    for (SendingChain exporter : startedExporters) {
       try {
         exporter.shutdown(deadline);
       } catch (RuntimeException e) {
@@ -259,6 +262,7 @@ public final class Collector implements CollectorStatus {
     if (metricsEndpoint != null) {
       metricsEndpoint.close();
     }
+    scheduler.close();
   }
 
   private static void stop(Lifecycle component, long deadline) throws InterruptedException {

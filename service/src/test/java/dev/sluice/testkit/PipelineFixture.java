@@ -7,8 +7,9 @@ import dev.sluice.component.Exporter;
 import dev.sluice.component.ExporterConfig;
 import dev.sluice.component.QueueConfig;
 import dev.sluice.component.RetryConfig;
+import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.service.QueuedExporter;
+import dev.sluice.service.sender.SendingChain;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -17,17 +18,28 @@ import java.time.Duration;
 /** Builds pipeline parts around recording exporters. */
 public final class PipelineFixture {
   public final MetricRegistry metrics = new MetricRegistry();
+  private final Scheduler scheduler;
 
-  public ComponentSettings settings(ComponentKind kind, String id) {
-    return new ComponentSettings(ComponentId.parse(id), kind, metrics);
+  /** Parts on the shared system scheduler. */
+  public PipelineFixture() {
+    this(Scheduler.shared());
   }
 
-  public QueuedExporter exporter(String id, Exporter exporter, ExporterConfig config)
+  /** Parts whose timers run on {@code scheduler} (a {@link ManualScheduler}, say). */
+  public PipelineFixture(Scheduler scheduler) {
+    this.scheduler = scheduler;
+  }
+
+  public ComponentSettings settings(ComponentKind kind, String id) {
+    return new ComponentSettings(ComponentId.parse(id), kind, metrics, scheduler);
+  }
+
+  /** A started sending chain around {@code exporter}. */
+  public SendingChain exporter(String id, Exporter exporter, ExporterConfig config)
       throws Exception {
-    QueuedExporter queued =
-        new QueuedExporter(settings(ComponentKind.EXPORTER, id), exporter, config);
-    queued.start();
-    return queued;
+    SendingChain chain = new SendingChain(settings(ComponentKind.EXPORTER, id), exporter, config);
+    chain.start();
+    return chain;
   }
 
   public static ExporterConfig config(QueueConfig queue, RetryConfig retry) {

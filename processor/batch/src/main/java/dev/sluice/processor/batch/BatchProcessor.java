@@ -4,14 +4,13 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Processor;
+import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.component.telemetry.ProcessorTelemetry;
 import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.component.telemetry.SignalNames;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.Signal;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
@@ -24,30 +23,28 @@ import java.util.logging.Level;
  * touched. When the next stage refuses a batch (an exporter queue is full), the batch is kept and
  * offered again before anything newer, so order is kept and nothing is dropped; meanwhile pending
  * data grows until the collector's memory bound refuses new requests at the receivers.
+ *
+ * <p>The flush timer runs on the service's {@link Scheduler}, whose thread all pipelines share; a
+ * flush only offers batches to the next stage, which never waits on the network.
  */
 public final class BatchProcessor implements Processor {
-  private static final ScheduledExecutorService TIMERS =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread thread = new Thread(r, "sluice-batch-timer");
-            thread.setDaemon(true);
-            return thread;
-          });
   private static final long BLOCKED_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   private final BatchConfig config;
   private final Signal signal;
   private final BatchConsumer next;
+  private final Scheduler scheduler;
   private final ReentrantLock lock = new ReentrantLock();
   private final Batch pending;
   private Batch blocked;
-  private ScheduledFuture<?> timer;
+  private Scheduler.Timer timer;
   private boolean stopped;
 
   private final MetricRegistry.Counter sizeTriggers;
   private final MetricRegistry.Counter timeoutTriggers;
   private final MetricRegistry.Histogram sendSize;
   private final MetricRegistry.Counter dropped;
+  private final ProcessorTelemetry telemetry;
   private final RateLimitedLog dropLog;
 
   public BatchProcessor(
@@ -55,6 +52,7 @@ public final class BatchProcessor implements Processor {
     this.config = config;
     this.signal = signal;
     this.next = next;
+    this.scheduler = settings.scheduler();
     this.pending = new Batch(signal);
     String processor = settings.id().toString();
     MetricRegistry metrics = settings.metrics();
@@ -86,11 +84,13 @@ public final class BatchProcessor implements Processor {
             "Number of units dropped by the processor",
             "processor",
             processor);
+    telemetry = new ProcessorTelemetry(metrics, settings.id(), signal);
     dropLog = new RateLimitedLog(settings.logger(), Level.WARNING, 10_000);
   }
 
   @Override
   public Admission consume(Batch batch) {
+    telemetry.incoming(batch.unitCount());
     lock.lock();
     try {
       if (stopped) {
@@ -148,6 +148,7 @@ public final class BatchProcessor implements Processor {
     long units = batch.unitCount();
     if (next.consume(batch) == Admission.ACCEPTED) {
       sendSize.record(units);
+      telemetry.outgoing(units);
     } else {
       blocked = batch;
     }
@@ -165,7 +166,7 @@ public final class BatchProcessor implements Processor {
   }
 
   private void schedule(long delayNanos) {
-    timer = TIMERS.schedule(this::onTimer, delayNanos, TimeUnit.NANOSECONDS);
+    timer = scheduler.schedule(this::onTimer, delayNanos);
   }
 
   private void onTimer() {
@@ -203,7 +204,7 @@ public final class BatchProcessor implements Processor {
     try {
       stopped = true;
       if (timer != null) {
-        timer.cancel(false);
+        timer.cancel();
         timer = null;
       }
       flushAll();

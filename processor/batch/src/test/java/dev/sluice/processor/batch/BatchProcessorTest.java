@@ -13,6 +13,7 @@ import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
+import dev.sluice.testkit.ManualScheduler;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
@@ -23,8 +24,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
+/** The flush timer runs on a manual clock: the tests move it instead of sleeping. */
 class BatchProcessorTest {
-  private final PipelineFixture fixture = new PipelineFixture();
+  private final ManualScheduler scheduler = new ManualScheduler();
+  private final PipelineFixture fixture = new PipelineFixture(scheduler);
 
   /** Records every batch offered, answering with a script of admissions (then ACCEPTED). */
   private static final class Downstream implements BatchConsumer {
@@ -48,13 +51,6 @@ class BatchProcessorTest {
       List<Integer> numbers = new ArrayList<>();
       accepted.forEach(bytes -> numbers.addAll(SequencedSpans.numbers(bytes)));
       return numbers;
-    }
-
-    synchronized void awaitBatches(int count) throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (accepted.size() < count && deadline - System.nanoTime() > 0) {
-        wait(100);
-      }
     }
   }
 
@@ -107,16 +103,59 @@ class BatchProcessorTest {
   }
 
   @Test
-  void sendsPendingDataWhenTheTimeoutPasses() throws Exception {
+  void sendsPendingDataWhenTheTimeoutPasses() {
     Downstream downstream = new Downstream();
     BatchProcessor batcher = processor(new BatchConfig(8192, 0, Duration.ofMillis(50)), downstream);
 
     batcher.consume(Batch.of(SequencedSpans.indexed("a", 0, 10)));
-    downstream.awaitBatches(1);
+    assertThat(scheduler.pendingDelaysNanos()).containsExactly(TimeUnit.MILLISECONDS.toNanos(50));
+    scheduler.advance(49, TimeUnit.MILLISECONDS);
+    assertThat(downstream.accepted).isEmpty();
+    scheduler.advance(1, TimeUnit.MILLISECONDS);
 
     assertThat(downstream.numbers()).isEqualTo(range(0, 10));
+    assertThat(scheduler.pendingDelaysNanos()).isEmpty();
     assertThat(fixture.prometheus())
         .contains("otelcol_processor_batch_timeout_trigger_send_total{processor=\"batch\"} 1");
+  }
+
+  @Test
+  void theTimerRunsFromTheFirstPendingDataNotFromTheLatest() {
+    Downstream downstream = new Downstream();
+    BatchProcessor batcher = processor(new BatchConfig(8192, 0, Duration.ofMillis(50)), downstream);
+
+    batcher.consume(Batch.of(SequencedSpans.indexed("a", 0, 10)));
+    scheduler.advance(30, TimeUnit.MILLISECONDS);
+    batcher.consume(Batch.of(SequencedSpans.indexed("a", 10, 10)));
+    scheduler.advance(20, TimeUnit.MILLISECONDS);
+
+    assertThat(downstream.sizes).containsExactly(20L);
+  }
+
+  @Test
+  void countsIncomingAndOutgoingItems() {
+    Downstream downstream = new Downstream();
+    downstream.refusals = 1;
+    BatchProcessor batcher = processor(new BatchConfig(100, 0, Duration.ofMillis(10)), downstream);
+
+    batcher.consume(Batch.of(SequencedSpans.indexed("a", 0, 60)));
+    batcher.consume(Batch.of(SequencedSpans.indexed("a", 60, 60)));
+    // The size trigger's batch was refused: it is held, not yet outgoing.
+    assertThat(fixture.prometheus())
+        .contains(
+            "otelcol_processor_incoming_items_total{processor=\"batch\",otel_signal=\"traces\"}"
+                + " 120")
+        .contains(
+            "otelcol_processor_outgoing_items_total{processor=\"batch\",otel_signal=\"traces\"}"
+                + " 0");
+
+    scheduler.advance(10, TimeUnit.MILLISECONDS);
+
+    assertThat(downstream.numbers()).isEqualTo(range(0, 120));
+    assertThat(fixture.prometheus())
+        .contains(
+            "otelcol_processor_outgoing_items_total{processor=\"batch\",otel_signal=\"traces\"}"
+                + " 120");
   }
 
   @Test
@@ -130,7 +169,7 @@ class BatchProcessorTest {
   }
 
   @Test
-  void keepsARefusedBatchAndSendsItBeforeNewerData() throws Exception {
+  void keepsARefusedBatchAndSendsItBeforeNewerData() {
     Downstream downstream = new Downstream();
     downstream.refusals = 3;
     BatchProcessor batcher = processor(new BatchConfig(10, 10, Duration.ofMillis(20)), downstream);
@@ -139,7 +178,10 @@ class BatchProcessorTest {
       assertThat(batcher.consume(Batch.of(SequencedSpans.indexed("a", i * 10, 10))))
           .isEqualTo(Admission.ACCEPTED);
     }
-    downstream.awaitBatches(5);
+    // Each refused offer is tried again on the next request, and then by the timer.
+    for (int i = 0; i < 5 && downstream.accepted.size() < 5; i++) {
+      scheduler.advance(20, TimeUnit.MILLISECONDS);
+    }
 
     assertThat(downstream.numbers()).isEqualTo(range(0, 50));
   }

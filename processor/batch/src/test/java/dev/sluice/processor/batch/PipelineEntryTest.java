@@ -7,7 +7,7 @@ import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
-import dev.sluice.service.QueuedExporter;
+import dev.sluice.service.sender.SendingChain;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
@@ -26,7 +26,7 @@ class PipelineEntryTest {
     OtlpIndex probe = SequencedSpans.indexed("a", 0, 100);
     MemoryBudget budget = new MemoryBudget(probe.retainedBytes() * 10, 1_000_000);
     RecordingExporter stalled = new RecordingExporter().close();
-    QueuedExporter exporter =
+    SendingChain exporter =
         fixture.exporter(
             "otlp",
             stalled,

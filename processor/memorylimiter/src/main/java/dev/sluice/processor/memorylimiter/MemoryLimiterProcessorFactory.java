@@ -1,13 +1,15 @@
 package dev.sluice.processor.memorylimiter;
 
-import dev.sluice.component.BatchConsumer;
+import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
-import dev.sluice.component.Processor;
-import dev.sluice.component.ProcessorFactory;
+import dev.sluice.component.FunctionProcessorFactory;
 import dev.sluice.pdata.otlp.Signal;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 
 /** The {@code memory_limiter} processor type. */
-public final class MemoryLimiterProcessorFactory implements ProcessorFactory<MemoryLimiterConfig> {
+public final class MemoryLimiterProcessorFactory
+    implements FunctionProcessorFactory<MemoryLimiterConfig> {
   @Override
   public String type() {
     return "memory_limiter";
@@ -24,8 +26,14 @@ public final class MemoryLimiterProcessorFactory implements ProcessorFactory<Mem
   }
 
   @Override
-  public Processor create(
-      ComponentSettings settings, MemoryLimiterConfig config, Signal signal, BatchConsumer next) {
-    return new MemoryLimiterProcessor(settings, config, next);
+  public BatchFunction<MemoryLimiterConfig> createFunction(
+      ComponentSettings settings, MemoryLimiterConfig config, Signal signal) {
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    return new MemoryLimiter(
+        config,
+        () -> memory.getHeapMemoryUsage().getUsed(),
+        Runtime.getRuntime().maxMemory(),
+        settings.scheduler(),
+        settings.logger());
   }
 }

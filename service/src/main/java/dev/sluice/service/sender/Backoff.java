@@ -1,7 +1,7 @@
-package dev.sluice.service;
+package dev.sluice.service.sender;
 
 import dev.sluice.component.RetryConfig;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
 
 /**
  * Exponential backoff with jitter for one batch: each delay is the current interval randomized by
@@ -13,18 +13,22 @@ final class Backoff {
 
   private final RetryConfig config;
   private final long startNanos;
+  private final DoubleSupplier random;
   private double intervalNanos;
 
-  Backoff(RetryConfig config, long startNanos) {
+  /**
+   * @param random uniform in [0, 1), for the jitter
+   */
+  Backoff(RetryConfig config, long startNanos, DoubleSupplier random) {
     this.config = config;
     this.startNanos = startNanos;
+    this.random = random;
     this.intervalNanos = config.initialInterval().toNanos();
   }
 
   /** The next delay in nanoseconds, or {@link #STOP} when retrying should end. */
   long nextDelayNanos(long nowNanos) {
-    double jitter =
-        config.randomizationFactor() * (2 * ThreadLocalRandom.current().nextDouble() - 1);
+    double jitter = config.randomizationFactor() * (2 * random.getAsDouble() - 1);
     long delay = (long) (intervalNanos * (1 + jitter));
     intervalNanos = Math.min(intervalNanos * config.multiplier(), config.maxInterval().toNanos());
     long maxElapsed = config.maxElapsedTime().toNanos();

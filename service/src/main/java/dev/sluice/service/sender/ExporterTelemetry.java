@@ -1,4 +1,4 @@
-package dev.sluice.service;
+package dev.sluice.service.sender;
 
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.telemetry.MetricRegistry;
