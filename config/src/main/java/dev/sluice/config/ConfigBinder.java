@@ -1,12 +1,9 @@
 package dev.sluice.config;
 
-import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ConfigProblems;
-import dev.sluice.component.ExporterConfig;
 import dev.sluice.component.GoDuration;
 import dev.sluice.component.OptionalSection;
-import dev.sluice.component.QueueConfig;
-import dev.sluice.component.RetryConfig;
+import dev.sluice.component.Validatable;
 import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Scalar;
@@ -74,10 +71,10 @@ import java.util.stream.Collectors;
  *
  * <h2>Validation</h2>
  *
- * After binding without errors, a {@link ComponentConfig} is validated; an {@link ExporterConfig}
- * also has its {@code sending_queue} and {@code retry_on_failure} validated when they are enabled.
- * Each problem's key path is mapped back to the location of its key in the file, or of the nearest
- * enclosing key that is there.
+ * After binding without errors, every {@link Validatable} record is validated once, the bound
+ * record and each record nested in it (sections, records in lists and maps), with its problems
+ * under its key path; a record checks only its own keys. Each problem's key path is mapped back to
+ * the location of its key in the file, or of the nearest enclosing key that is there.
  */
 public final class ConfigBinder {
   private static final ClassValue<Shape> SHAPES =
@@ -90,8 +87,8 @@ public final class ConfigBinder {
 
   /**
    * Binds {@code node} (a mapping, or a null scalar for an empty section) to a record of {@code
-   * type}, with {@code defaults} for the keys left out, and validates it when it is a {@link
-   * ComponentConfig}. {@code path} prefixes the key paths of problems.
+   * type}, with {@code defaults} for the keys left out, and validates it and every record in it
+   * (see {@link Validatable}). {@code path} prefixes the key paths of problems.
    *
    * @throws ConfigException with every problem found
    */
@@ -146,25 +143,8 @@ public final class ConfigBinder {
 
   private static void validate(
       Object bound, Mapping mapping, Location at, String path, Diagnostics d) {
-    if (!(bound instanceof ComponentConfig config)) {
-      return;
-    }
     ConfigProblems problems = new ConfigProblems();
-    try {
-      config.validate(problems);
-      if (config instanceof ExporterConfig exporter) {
-        QueueConfig queue = exporter.sendingQueue();
-        if (queue != null && queue.enabled()) {
-          queue.validate(problems.under("sending_queue"));
-        }
-        RetryConfig retry = exporter.retryOnFailure();
-        if (retry != null && retry.enabled()) {
-          retry.validate(problems.under("retry_on_failure"));
-        }
-      }
-    } catch (RuntimeException e) {
-      d.error(at, path, "validation failed: " + e);
-    }
+    RecordValidation.validate(bound, problems);
     for (ConfigProblems.Problem problem : problems.all()) {
       d.error(
           locate(mapping, at, problem.path()),
