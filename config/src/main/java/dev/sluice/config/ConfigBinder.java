@@ -3,6 +3,7 @@ package dev.sluice.config;
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.GoDuration;
 import dev.sluice.component.OptionalSection;
+import dev.sluice.component.Unsupported;
 import dev.sluice.component.Validatable;
 import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
@@ -67,7 +68,7 @@ import java.util.stream.Collectors;
  * base's whole list or map); nested records. Scalars given as strings, as environment expansion
  * yields them, convert to numbers and booleans ({@code "4317"}, {@code "true"}); integers are
  * range-checked for their Java type; a float with a fraction is not an integer. Lists and maps are
- * immutable.
+ * immutable. A key of type {@link Unsupported} takes any value and is warned about as ignored.
  *
  * <h2>Validation</h2>
  *
@@ -283,6 +284,9 @@ public final class ConfigBinder {
     }
     ConfigNode node = entry.value();
     Location at = entry.keyLocation();
+    if (raw == Unsupported.class) {
+      return unsupportedKey(at, path, d);
+    }
     if (node instanceof Scalar s && s.isNull()) {
       if (raw.isRecord()) {
         Object base = baseValue != null ? baseValue : sectionDefault(raw);
@@ -306,6 +310,9 @@ public final class ConfigBinder {
       }
       Object base = baseValue != null ? baseValue : sectionDefault(raw);
       return bindRecord(m, at, path, raw, base, d);
+    }
+    if (raw == Unsupported.class) {
+      return unsupportedKey(at, path, d);
     }
     if (raw == List.class) {
       return bindList(node, at, path, typeArgument(type, 0), d);
@@ -356,6 +363,12 @@ public final class ConfigBinder {
       return enumValue(scalar, at, path, raw, d);
     }
     return unsupported(type, at, path, d);
+  }
+
+  /** A key accepted for compatibility: any value, and a warning that it is ignored. */
+  private static Unsupported unsupportedKey(Location at, String path, Diagnostics d) {
+    d.warn(at, path, Unsupported.MESSAGE);
+    return Unsupported.PRESENT;
   }
 
   private List<Object> bindList(
