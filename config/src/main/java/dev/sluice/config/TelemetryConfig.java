@@ -32,7 +32,7 @@ record TelemetryConfig(Logs logs, Metrics metrics, Unsupported traces, Unsupport
               null,
               null,
               null),
-          new Metrics(TelemetrySettings.DEFAULT.metricsLevel(), "", List.of(), null),
+          new Metrics(TelemetrySettings.DEFAULT.metricsLevel(), null, List.of(), null),
           null,
           null);
 
@@ -53,13 +53,14 @@ record TelemetryConfig(Logs logs, Metrics metrics, Unsupported traces, Unsupport
 
   /**
    * {@code metrics}: the level, and where the Prometheus endpoint listens: the older {@code
-   * address} or the newer {@code readers} with one pull reader; neither keeps localhost:8888.
+   * address} (null when left out) or the newer {@code readers} with one pull reader; neither keeps
+   * localhost:8888.
    */
   record Metrics(MetricsLevel level, String address, List<Reader> readers, Unsupported views)
       implements Validatable {
     @Override
     public void validate(ConfigProblems problems) {
-      if (!address.isEmpty() && endpoint(address) == null) {
+      if (address != null && endpoint(address) == null) {
         problems.add(
             "address", "expected host:port such as localhost:8888, found \"" + address + "\"");
       }
@@ -69,7 +70,7 @@ record TelemetryConfig(Logs logs, Metrics metrics, Unsupported traces, Unsupport
           problems.under("readers").item(i).add("pull", "only one pull reader is supported");
         }
       }
-      if (pulls > 0 && !address.isEmpty()) {
+      if (pulls > 0 && address != null) {
         problems.add("address", "give address or readers, not both");
       }
     }
@@ -134,7 +135,7 @@ record TelemetryConfig(Logs logs, Metrics metrics, Unsupported traces, Unsupport
     if (prometheus != null) {
       host = prometheus.host();
       port = prometheus.port();
-    } else if (!metrics.address().isEmpty()) {
+    } else if (metrics.address() != null) {
       HostPort endpoint = endpoint(metrics.address());
       host = endpoint.host();
       port = endpoint.port();

@@ -661,6 +661,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void anEmptyTelemetryAddressIsNotAnAddress() {
+    assertThat(
+            problems(
+                withPipelines(MINIMAL_SECTIONS, "traces: {receivers: [otlp], exporters: [debug]}")
+                    + "  telemetry:\n    metrics: {address: \"\"}\n"))
+        .containsExactly(
+            "config.yaml:11:15: service.telemetry.metrics.address: expected host:port such as"
+                + " localhost:8888, found \"\"");
+  }
+
+  @Test
   void loadsAFileAndNamesItInProblems(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("collector.yaml");
     Files.writeString(file, "receivers: 5\n");
