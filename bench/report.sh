@@ -4,15 +4,23 @@
 #   bench/report.sh [--duration SECONDS] [--warmup SECONDS] [--only "NAME ..."] [--skip-jmh]
 #                   [--report-only]
 #
-# --duration/--warmup apply to every scenario (default: each scenario's own; traces-10k-fixed is
-# 60 s). --only runs a subset. --skip-jmh leaves out GzipBenchmark (gzip's own cost per span, which
-# the traces-otlp target is judged against). --report-only rewrites the report from the results
-# already in bench/results.
+# The standard set is bench/scenarios/standard.list. --duration/--warmup apply to every scenario
+# (default: each scenario's own; traces-10k-fixed is 60 s). --only runs a subset. --skip-jmh leaves
+# out GzipBenchmark (gzip's own cost per span, which the traces-otlp target is judged against).
+# --report-only rewrites the report from the results already in bench/results.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-standard="grpc-floor traces-blackhole naive logs-blackhole metrics-blackhole traces-otlp traces-otlp-zstd traces-otlp-none traces-10k-fixed idle"
+# The standard set: bench/scenarios/standard.list, one name a line, # for comments (the report
+# reads the same file for its order).
+standard_list="$here/scenarios/standard.list"
+standard="$(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^$/d' "$standard_list" \
+  | tr '\n' ' ' | sed 's/ $//')"
+if [ -z "$standard" ]; then
+  echo "no scenarios in $standard_list" >&2
+  exit 2
+fi
 
 run_args=()
 only=""
@@ -24,7 +32,7 @@ while [ $# -gt 0 ]; do
     --only) only="${2:?}"; shift 2 ;;
     --skip-jmh) skip_jmh=yes; shift ;;
     --report-only) report_only=yes; shift ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -68,8 +76,8 @@ if [ "$report_only" = no ]; then
   printf '%s\n' "${results_lines[@]}"
 fi
 
-"$java" -jar "$bench_jar" report --results "$results" --out "$results/REPORT.md" \
-  --svg "$results/report.svg" --jmh "$results/gzip-jmh.json"
+"$java" -jar "$bench_jar" report --results "$results" --scenarios "$standard_list" \
+  --out "$results/REPORT.md" --svg "$results/report.svg" --jmh "$results/gzip-jmh.json"
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "failed: ${failed[*]}" >&2
   exit 1

@@ -98,10 +98,17 @@ if [ "$duration" -lt 1 ] || [ "$duration" -gt 3600 ] || [ "$warmup" -gt 600 ]; t
   exit 2
 fi
 
-# The collector's JVM flags: SLUICE_JAVA_OPTS, else the scenario's, else bin/sluice's defaults.
-default_opts="$(sed -n 's/^default_opts=(\(.*\))$/\1/p' "$root/bin/sluice" | head -n 1)"
+# The collector's JVM flags: SLUICE_JAVA_OPTS, else the scenario's, else bin/sluice's defaults
+# (bin/jvm.options: one flag a line, # for comments).
+jvm_options="$root/bin/jvm.options"
+if [ ! -f "$jvm_options" ]; then
+  echo "cannot read the collector's JVM flags: $jvm_options not found" >&2
+  exit 2
+fi
+default_opts="$(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^#/d' -e '/^$/d' "$jvm_options" \
+  | tr '\n' ' ' | sed 's/ $//')"
 if [ -z "$default_opts" ]; then
-  echo "cannot read default_opts=(...) from bin/sluice (it must stay on one line)" >&2
+  echo "$jvm_options holds no flags" >&2
   exit 2
 fi
 if [ -n "${SLUICE_JAVA_OPTS:-}" ]; then

@@ -32,8 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       receiver cannot keep it: the array stays with the request until its batches are sent).
  * </ul>
  *
- * <p>The fork runs with {@code bin/sluice}'s flags and the export that the collector's jar asks
- * for. Scores are in nanoseconds per span ({@code @OperationsPerInvocation(1000)}).
+ * <p>The fork runs with {@code bin/jvm.options}' flags (a copy, which {@code DaemonFlagsTest} keeps
+ * equal) and the export that the collector's jar asks for. Scores are in nanoseconds per span
+ * ({@code @OperationsPerInvocation(1000)}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -50,6 +51,7 @@ import org.openjdk.jmh.annotations.Warmup;
       "-Xmx256m",
       "-XX:TLABWasteTargetPercent=10",
       "-XX:TLABRefillWasteFraction=4",
+      "-XX:+ExitOnOutOfMemoryError",
       "--add-exports",
       "java.base/jdk.internal.misc=ALL-UNNAMED"
     })

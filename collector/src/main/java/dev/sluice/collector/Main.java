@@ -2,6 +2,7 @@ package dev.sluice.collector;
 
 import dev.sluice.component.ComponentFactory;
 import dev.sluice.component.ComponentKind;
+import dev.sluice.component.tls.TlsConfigException;
 import dev.sluice.config.CollectorConfig;
 import dev.sluice.config.ComponentRegistry;
 import dev.sluice.config.ConfigException;
@@ -121,6 +122,10 @@ public final class Main implements Callable<Integer> {
       Signals.onTermination(stop::countDown);
       try {
         collector.start();
+      } catch (TlsConfigException e) {
+        // A tls section that cannot be used is a configuration error: its message says which.
+        logger.severe("Sluice could not start: " + e.getMessage());
+        return FAILURE;
       } catch (Exception e) {
         logger.log(Level.SEVERE, "Sluice could not start: " + e.getMessage(), e);
         return FAILURE;

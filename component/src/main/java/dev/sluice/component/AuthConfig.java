@@ -9,9 +9,10 @@ import java.util.List;
  * configured, listed in {@code service.extensions} and able to authenticate that side; the
  * configuration loader checks all three.
  */
-public record AuthConfig(String authenticator) {
+public record AuthConfig(String authenticator) implements Validatable {
   public static final AuthConfig DEFAULT = new AuthConfig("");
 
+  @Override
   public void validate(ConfigProblems problems) {
     if (authenticator.isBlank()) {
       problems.add("authenticator", "is required: the id of an authenticator extension");

@@ -4,10 +4,12 @@ import java.util.List;
 
 /**
  * A component's configuration: a record with defaults (from its factory) that the configuration
- * file overrides key by key. {@link #validate} reports what the types alone cannot.
+ * file overrides key by key. {@link #validate} reports what the types alone cannot; its nested
+ * sections validate themselves (see {@link Validatable}).
  */
-public interface ComponentConfig {
-  /** Reports every invalid value; keys are the configuration's snake_case keys. */
+public interface ComponentConfig extends Validatable {
+  /** Reports every invalid value of the component's own keys (snake_case). */
+  @Override
   default void validate(ConfigProblems problems) {}
 
   /**

@@ -33,6 +33,14 @@ public final class ConfigProblems {
     return new ConfigProblems(problems, join(prefix, key));
   }
 
+  /**
+   * A view that reports into the same list under item {@code index} of the list this view is under,
+   * for a section in a list: {@code under("inners").item(1)} reports {@code inners[1].weight}.
+   */
+  public ConfigProblems item(int index) {
+    return new ConfigProblems(problems, prefix + "[" + index + "]");
+  }
+
   public List<Problem> all() {
     return List.copyOf(problems);
   }

@@ -19,7 +19,8 @@ public record QueueConfig(
     long queueSize,
     Sizer sizer,
     boolean blockOnOverflow,
-    boolean waitForResult) {
+    boolean waitForResult)
+    implements Validatable {
 
   public enum Sizer {
     REQUESTS,
@@ -32,7 +33,12 @@ public record QueueConfig(
   public static final QueueConfig DISABLED =
       new QueueConfig(false, 10, 1000, Sizer.REQUESTS, false, false);
 
+  /** A disabled queue is not checked: its keys are not used. */
+  @Override
   public void validate(ConfigProblems problems) {
+    if (!enabled) {
+      return;
+    }
     if (numConsumers < 1) {
       problems.add("num_consumers", "must be at least 1, was " + numConsumers);
     }

@@ -12,7 +12,8 @@ public record RetryConfig(
     Duration maxInterval,
     Duration maxElapsedTime,
     double multiplier,
-    double randomizationFactor) {
+    double randomizationFactor)
+    implements Validatable {
 
   public static final RetryConfig DEFAULT =
       new RetryConfig(
@@ -23,7 +24,12 @@ public record RetryConfig(
       new RetryConfig(
           false, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(5), 1.5, 0.5);
 
+  /** Disabled retries are not checked: their keys are not used. */
+  @Override
   public void validate(ConfigProblems problems) {
+    if (!enabled) {
+      return;
+    }
     if (initialInterval.isNegative() || initialInterval.isZero()) {
       problems.add(
           "initial_interval", "must be positive, was " + GoDuration.format(initialInterval));

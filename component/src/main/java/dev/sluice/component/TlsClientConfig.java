@@ -28,7 +28,8 @@ public record TlsClientConfig(
     String minVersion,
     String maxVersion,
     List<String> cipherSuites,
-    Duration reloadInterval) {
+    Duration reloadInterval)
+    implements Validatable {
   public static final TlsClientConfig DEFAULT = new TlsClientConfig(false, "", "", "", false, "");
 
   /** The files and checks only, with the default versions, cipher suites and no reloading. */
@@ -52,6 +53,7 @@ public record TlsClientConfig(
         Duration.ZERO);
   }
 
+  @Override
   public void validate(ConfigProblems problems) {
     if (certFile.isEmpty() != keyFile.isEmpty()) {
       problems.add(

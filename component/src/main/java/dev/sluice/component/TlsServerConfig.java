@@ -31,7 +31,8 @@ public record TlsServerConfig(
     String maxVersion,
     List<String> cipherSuites,
     Duration reloadInterval,
-    boolean clientCaFileReload) {
+    boolean clientCaFileReload)
+    implements Validatable {
   public static final TlsServerConfig DEFAULT = new TlsServerConfig("", "", "");
 
   /** How often {@code client_ca_file_reload} checks the client CA file without reload_interval. */
@@ -50,6 +51,7 @@ public record TlsServerConfig(
         false);
   }
 
+  @Override
   public void validate(ConfigProblems problems) {
     if (certFile.isEmpty()) {
       problems.add("cert_file", "a TLS server needs cert_file");

@@ -126,7 +126,18 @@ final class ConfigAssembler {
       }
       Entry telemetryEntry = serviceMapping.entry("telemetry").orElse(null);
       if (telemetryEntry != null) {
-        telemetry = new TelemetryReader(binder, d).read(telemetryEntry);
+        int errorsBefore = d.errorCount();
+        TelemetryConfig bound =
+            binder.bindSection(
+                telemetryEntry.value(),
+                telemetryEntry.keyLocation(),
+                "service.telemetry",
+                TelemetryConfig.class,
+                TelemetryConfig.DEFAULT,
+                d);
+        if (bound != null && d.errorCount() == errorsBefore) {
+          telemetry = bound.settings();
+        }
       }
       Entry pipelinesEntry = serviceMapping.entry("pipelines").orElse(null);
       if (pipelinesEntry != null) {

@@ -1,12 +1,10 @@
 package dev.sluice.config;
 
-import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ConfigProblems;
-import dev.sluice.component.ExporterConfig;
 import dev.sluice.component.GoDuration;
 import dev.sluice.component.OptionalSection;
-import dev.sluice.component.QueueConfig;
-import dev.sluice.component.RetryConfig;
+import dev.sluice.component.Unsupported;
+import dev.sluice.component.Validatable;
 import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Scalar;
@@ -70,14 +68,14 @@ import java.util.stream.Collectors;
  * base's whole list or map); nested records. Scalars given as strings, as environment expansion
  * yields them, convert to numbers and booleans ({@code "4317"}, {@code "true"}); integers are
  * range-checked for their Java type; a float with a fraction is not an integer. Lists and maps are
- * immutable.
+ * immutable. A key of type {@link Unsupported} takes any value and is warned about as ignored.
  *
  * <h2>Validation</h2>
  *
- * After binding without errors, a {@link ComponentConfig} is validated; an {@link ExporterConfig}
- * also has its {@code sending_queue} and {@code retry_on_failure} validated when they are enabled.
- * Each problem's key path is mapped back to the location of its key in the file, or of the nearest
- * enclosing key that is there.
+ * After binding without errors, every {@link Validatable} record is validated once, the bound
+ * record and each record nested in it (sections, records in lists and maps), with its problems
+ * under its key path; a record checks only its own keys. Each problem's key path is mapped back to
+ * the location of its key in the file, or of the nearest enclosing key that is there.
  */
 public final class ConfigBinder {
   private static final ClassValue<Shape> SHAPES =
@@ -90,8 +88,8 @@ public final class ConfigBinder {
 
   /**
    * Binds {@code node} (a mapping, or a null scalar for an empty section) to a record of {@code
-   * type}, with {@code defaults} for the keys left out, and validates it when it is a {@link
-   * ComponentConfig}. {@code path} prefixes the key paths of problems.
+   * type}, with {@code defaults} for the keys left out, and validates it and every record in it
+   * (see {@link Validatable}). {@code path} prefixes the key paths of problems.
    *
    * @throws ConfigException with every problem found
    */
@@ -146,25 +144,8 @@ public final class ConfigBinder {
 
   private static void validate(
       Object bound, Mapping mapping, Location at, String path, Diagnostics d) {
-    if (!(bound instanceof ComponentConfig config)) {
-      return;
-    }
     ConfigProblems problems = new ConfigProblems();
-    try {
-      config.validate(problems);
-      if (config instanceof ExporterConfig exporter) {
-        QueueConfig queue = exporter.sendingQueue();
-        if (queue != null && queue.enabled()) {
-          queue.validate(problems.under("sending_queue"));
-        }
-        RetryConfig retry = exporter.retryOnFailure();
-        if (retry != null && retry.enabled()) {
-          retry.validate(problems.under("retry_on_failure"));
-        }
-      }
-    } catch (RuntimeException e) {
-      d.error(at, path, "validation failed: " + e);
-    }
+    RecordValidation.validate(bound, problems);
     for (ConfigProblems.Problem problem : problems.all()) {
       d.error(
           locate(mapping, at, problem.path()),
@@ -303,6 +284,9 @@ public final class ConfigBinder {
     }
     ConfigNode node = entry.value();
     Location at = entry.keyLocation();
+    if (raw == Unsupported.class) {
+      return unsupportedKey(at, path, d);
+    }
     if (node instanceof Scalar s && s.isNull()) {
       if (raw.isRecord()) {
         Object base = baseValue != null ? baseValue : sectionDefault(raw);
@@ -326,6 +310,9 @@ public final class ConfigBinder {
       }
       Object base = baseValue != null ? baseValue : sectionDefault(raw);
       return bindRecord(m, at, path, raw, base, d);
+    }
+    if (raw == Unsupported.class) {
+      return unsupportedKey(at, path, d);
     }
     if (raw == List.class) {
       return bindList(node, at, path, typeArgument(type, 0), d);
@@ -376,6 +363,12 @@ public final class ConfigBinder {
       return enumValue(scalar, at, path, raw, d);
     }
     return unsupported(type, at, path, d);
+  }
+
+  /** A key accepted for compatibility: any value, and a warning that it is ignored. */
+  private static Unsupported unsupportedKey(Location at, String path, Diagnostics d) {
+    d.warn(at, path, Unsupported.MESSAGE);
+    return Unsupported.PRESENT;
   }
 
   private List<Object> bindList(

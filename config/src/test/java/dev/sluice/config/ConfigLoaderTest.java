@@ -615,8 +615,6 @@ class ConfigLoaderTest {
                         metrics:
                           level: all
                           address: localhost
-                          readers:
-                            - pull: {exporter: {prometheus: {host: localhost}}}
                           interval: 5s
                     """))
         .containsExactly(
@@ -626,12 +624,51 @@ class ConfigLoaderTest {
                 + " found \"xml\"",
             "config.yaml:13:7: service.telemetry.metrics.level: expected one of none, basic,"
                 + " normal, detailed, found \"all\"",
-            "config.yaml:14:7: service.telemetry.metrics.address: expected host:port such as"
-                + " localhost:8888, found \"localhost\"",
-            "config.yaml:16:29: service.telemetry.metrics.readers[0].pull.exporter.prometheus"
-                + ".port: must be specified",
-            "config.yaml:17:7: service.telemetry.metrics.interval: unknown key \"interval\";"
+            "config.yaml:15:7: service.telemetry.metrics.interval: unknown key \"interval\";"
                 + " valid keys: level, address, readers, views");
+  }
+
+  @Test
+  void validatesTelemetryOnceItBindsAsComponentsAre() {
+    assertThat(
+            problems(
+                MINIMAL_SECTIONS
+                    + """
+                    service:
+                      pipelines:
+                        traces: {receivers: [otlp], exporters: [debug]}
+                      telemetry:
+                        metrics:
+                          address: localhost
+                          readers:
+                            - pull: {exporter: {prometheus: {host: localhost}}}
+                            - pull: {exporter: {prometheus: {host: localhost, port: 70000}}}
+                            - pull:
+                    """))
+        .containsExactly(
+            "config.yaml:12:7: service.telemetry.metrics.address: expected host:port such as"
+                + " localhost:8888, found \"localhost\"",
+            "config.yaml:12:7: service.telemetry.metrics.address: give address or readers, not"
+                + " both",
+            "config.yaml:14:29: service.telemetry.metrics.readers[0].pull.exporter.prometheus"
+                + ".port: must be specified",
+            "config.yaml:15:11: service.telemetry.metrics.readers[1].pull: only one pull reader"
+                + " is supported",
+            "config.yaml:15:59: service.telemetry.metrics.readers[1].pull.exporter.prometheus"
+                + ".port: expected a port between 0 and 65535, found 70000",
+            "config.yaml:16:11: service.telemetry.metrics.readers[2].pull.exporter: a pull reader"
+                + " needs an exporter: {prometheus: {host, port}}");
+  }
+
+  @Test
+  void anEmptyTelemetryAddressIsNotAnAddress() {
+    assertThat(
+            problems(
+                withPipelines(MINIMAL_SECTIONS, "traces: {receivers: [otlp], exporters: [debug]}")
+                    + "  telemetry:\n    metrics: {address: \"\"}\n"))
+        .containsExactly(
+            "config.yaml:11:15: service.telemetry.metrics.address: expected host:port such as"
+                + " localhost:8888, found \"\"");
   }
 
   @Test

@@ -28,20 +28,6 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description = "Writes REPORT.md and an SVG chart from the scenario results.")
 final class ReportCommand implements Callable<Integer> {
-  /** The standard set, in the order of the report. */
-  static final List<String> STANDARD =
-      List.of(
-          "grpc-floor",
-          "traces-blackhole",
-          "naive",
-          "logs-blackhole",
-          "metrics-blackhole",
-          "traces-otlp",
-          "traces-otlp-zstd",
-          "traces-otlp-none",
-          "traces-10k-fixed",
-          "idle");
-
   @Option(
       names = "--results",
       defaultValue = "bench/results",
@@ -65,6 +51,14 @@ final class ReportCommand implements Callable<Integer> {
       defaultValue = "bench/results/gzip-jmh.json",
       description = "GzipBenchmark results as JMH JSON, if present (default: ${DEFAULT-VALUE}).")
   Path jmh;
+
+  @Option(
+      names = "--scenarios",
+      defaultValue = StandardScenarios.DEFAULT_PATH,
+      description =
+          "The standard set, one scenario a line, listed first and in this order (default:"
+              + " ${DEFAULT-VALUE}).")
+  Path scenarios;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -128,7 +122,7 @@ final class ReportCommand implements Callable<Integer> {
       }
     }
     List<Row> rows = new ArrayList<>();
-    for (String name : STANDARD) {
+    for (String name : StandardScenarios.read(scenarios)) {
       Row row = byName.remove(name);
       if (row != null) {
         rows.add(row);

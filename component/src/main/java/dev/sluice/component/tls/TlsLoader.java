@@ -56,7 +56,7 @@ public final class TlsLoader {
         clientCas != null,
         sources,
         interval,
-        key(path, "cipher_suites"),
+        path,
         logger);
   }
 
@@ -95,7 +95,7 @@ public final class TlsLoader {
         false,
         sources,
         tls.reloadInterval(),
-        key(path, "cipher_suites"),
+        path,
         logger);
   }
 

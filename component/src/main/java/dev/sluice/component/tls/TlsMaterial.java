@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
@@ -35,7 +36,7 @@ public final class TlsMaterial implements AutoCloseable {
   private final String[] protocols;
   private final List<String> cipherSuites;
   private final boolean clientCertificateRequired;
-  private final String cipherSuitesKey;
+  private final String sectionPath;
   private final ScheduledFuture<?> reloading;
 
   TlsMaterial(
@@ -46,14 +47,14 @@ public final class TlsMaterial implements AutoCloseable {
       boolean clientCertificateRequired,
       List<PemSource> sources,
       Duration reloadInterval,
-      String cipherSuitesKey,
+      String sectionPath,
       Logger logger) {
     this.keyManagers = keyManager == null ? null : new Keys(keyManager);
     this.trustManagers = trustManager == null ? null : new Trust(trustManager);
     this.protocols = protocols;
     this.cipherSuites = cipherSuites;
     this.clientCertificateRequired = clientCertificateRequired;
-    this.cipherSuitesKey = cipherSuitesKey;
+    this.sectionPath = sectionPath;
     this.reloading =
         reloadInterval.isZero() || sources.isEmpty()
             ? null
@@ -88,6 +89,45 @@ public final class TlsMaterial implements AutoCloseable {
   }
 
   /**
+   * Builds a transport's TLS context over this material, in its Netty copy's types, the same way
+   * for every server and client: {@code factory} passes the managers and settings to its {@code
+   * SslContextBuilder}; a failure stops the reloads and becomes a {@link TlsConfigException} naming
+   * the section and what the TLS provider said (never the files' contents); and the context must
+   * keep every configured cipher suite (see {@link #requireCipherSuites}).
+   *
+   * @param factory builds the context from this material
+   * @param enabledSuites the suites a built context enables
+   * @throws TlsConfigException when the context cannot be built or drops a configured suite
+   */
+  public <C> C context(ContextFactory<C> factory, Function<C, List<String>> enabledSuites)
+      throws TlsConfigException {
+    try {
+      C context = factory.build(this);
+      requireCipherSuites(enabledSuites.apply(context));
+      return context;
+    } catch (TlsConfigException e) {
+      close();
+      throw e;
+    } catch (Exception e) {
+      close();
+      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      throw new TlsConfigException(
+          (sectionPath.isEmpty() ? "tls" : sectionPath) + ": cannot set up TLS: " + why);
+    }
+  }
+
+  /** Builds one Netty copy's TLS context from the material: {@code SslContextBuilder}'s work. */
+  @FunctionalInterface
+  public interface ContextFactory<C> {
+    C build(TlsMaterial material) throws Exception;
+  }
+
+  /** Whether the files are still read again every reload interval (not after {@link #close}). */
+  boolean reloading() {
+    return reloading != null && !reloading.isCancelled();
+  }
+
+  /**
    * Checks that a transport's TLS context kept every configured suite: a provider filters out the
    * suites it does not implement (OpenSSL, which gRPC uses when available, has no DHE suites, for
    * one), and a handshake would then fail without a word.
@@ -107,8 +147,8 @@ public final class TlsMaterial implements AutoCloseable {
     }
     if (!dropped.isEmpty()) {
       throw new TlsConfigException(
-          cipherSuitesKey
-              + ": "
+          (sectionPath.isEmpty() ? "" : sectionPath + ".")
+              + "cipher_suites: "
               + String.join(", ", dropped)
               + (dropped.size() == 1 ? " is" : " are")
               + " not supported by this transport's TLS provider; it enables "

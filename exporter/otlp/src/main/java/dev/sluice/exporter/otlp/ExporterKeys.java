@@ -5,8 +5,6 @@ import dev.sluice.component.AuthReference;
 import dev.sluice.component.AuthSide;
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.GoDuration;
-import dev.sluice.component.QueueConfig;
-import dev.sluice.component.RetryConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,17 +16,14 @@ import java.util.List;
 final class ExporterKeys {
   private ExporterKeys() {}
 
-  /** Checks {@code timeout} (positive), {@code sending_queue} and {@code retry_on_failure}. */
-  static void validateSending(
-      Duration timeout,
-      QueueConfig sendingQueue,
-      RetryConfig retryOnFailure,
-      ConfigProblems problems) {
+  /**
+   * Checks {@code timeout} (positive); {@code sending_queue}, {@code retry_on_failure}, {@code tls}
+   * and {@code auth} are sections that check themselves.
+   */
+  static void validateTimeout(Duration timeout, ConfigProblems problems) {
     if (timeout.isNegative() || timeout.isZero()) {
       problems.add("timeout", "must be positive, was " + GoDuration.format(timeout));
     }
-    sendingQueue.validate(problems.under("sending_queue"));
-    retryOnFailure.validate(problems.under("retry_on_failure"));
   }
 
   /** The client authenticator {@code auth} names, if present. */

@@ -60,6 +60,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SNIServerName;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 
 /**
@@ -136,13 +137,12 @@ final class NettyHttpClient {
       Duration idleTimeout)
       throws IOException {
     this.tls = tls == null ? null : TlsLoader.client(tls, tlsPath, logger);
-    try {
-      this.ssl = tls == null ? null : sslContext(this.tls, tls.insecureSkipVerify());
-    } catch (IOException | RuntimeException e) {
-      // A client that was not made is not shut down: stop its reloads here.
-      this.tls.close();
-      throw e;
-    }
+    this.ssl =
+        tls == null
+            ? null
+            : this.tls.context(
+                material -> sslContext(material, tls.insecureSkipVerify()),
+                SslContext::cipherSuites);
     this.serverNameOverride = tls == null ? "" : tls.serverNameOverride();
     this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis());
     this.maxResponseBytes = maxResponseBytes;
@@ -159,7 +159,7 @@ final class NettyHttpClient {
    * {@code cipher_suites} replaces Netty's defaults.
    */
   private static SslContext sslContext(TlsMaterial tls, boolean insecureSkipVerify)
-      throws IOException {
+      throws SSLException {
     SslContextBuilder ssl =
         SslContextBuilder.forClient()
             .protocols(tls.protocols())
@@ -173,9 +173,7 @@ final class NettyHttpClient {
     if (tls.cipherSuites() != null) {
       ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
     }
-    SslContext context = ssl.build();
-    tls.requireCipherSuites(context.cipherSuites());
-    return context;
+    return ssl.build();
   }
 
   /**

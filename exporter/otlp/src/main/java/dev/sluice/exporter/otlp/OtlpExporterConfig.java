@@ -111,19 +111,15 @@ public record OtlpExporterConfig(
         problems.add("endpoint", e.getMessage());
       }
     }
-    tls.validate(problems.under("tls"));
     if (!COMPRESSIONS.contains(compression)) {
       problems.add("compression", "must be gzip, zstd or none, was \"" + compression + "\"");
     } else {
       compressionParams.validate(compression, problems.under("compression_params"));
     }
-    ExporterKeys.validateSending(timeout, sendingQueue, retryOnFailure, problems);
+    ExporterKeys.validateTimeout(timeout, problems);
     if (!Set.of("round_robin", "pick_first").contains(balancerName)) {
       problems.add(
           "balancer_name", "must be round_robin or pick_first, was \"" + balancerName + "\"");
-    }
-    if (auth != null) {
-      auth.validate(problems.under("auth"));
     }
   }
 

@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 
 /**
  * Sends batches over OTLP/gRPC. Each sending thread marshals into its own reusable {@link
@@ -127,13 +128,7 @@ final class OtlpGrpcExporter implements Exporter {
       builder.negotiationType(NegotiationType.PLAINTEXT);
     } else {
       tls = TlsLoader.client(tlsConfig, configPath + ".tls", logger);
-      try {
-        builder.sslContext(sslContext(tls));
-      } catch (IOException | RuntimeException e) {
-        // An exporter that did not start is not shut down: stop its reloads here.
-        tls.close();
-        throw e;
-      }
+      builder.sslContext(tls.context(OtlpGrpcExporter::sslContext, SslContext::cipherSuites));
       if (!tlsConfig.serverNameOverride().isEmpty()) {
         builder.overrideAuthority(tlsConfig.serverNameOverride());
       }
@@ -164,7 +159,7 @@ final class OtlpGrpcExporter implements Exporter {
    * {@code cipher_suites} then replaces. grpc-java verifies the host name itself (unless the trust
    * manager is {@code insecure_skip_verify}'s, which accepts any certificate for any name).
    */
-  private static SslContext sslContext(TlsMaterial tls) throws IOException {
+  private static SslContext sslContext(TlsMaterial tls) throws SSLException {
     SslContextBuilder ssl = GrpcSslContexts.forClient().protocols(tls.protocols());
     if (tls.trustManagers() != null) {
       ssl.trustManager(tls.trustManagers());
@@ -175,9 +170,7 @@ final class OtlpGrpcExporter implements Exporter {
     if (tls.cipherSuites() != null) {
       ssl.ciphers(tls.cipherSuites(), SupportedCipherSuiteFilter.INSTANCE);
     }
-    SslContext context = ssl.build();
-    tls.requireCipherSuites(context.cipherSuites());
-    return context;
+    return ssl.build();
   }
 
   @Override

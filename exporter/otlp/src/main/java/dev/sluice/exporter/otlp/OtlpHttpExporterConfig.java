@@ -142,11 +142,7 @@ public record OtlpHttpExporterConfig(
     } else {
       compressionParams.validate(compression, problems.under("compression_params"));
     }
-    tls.validate(problems.under("tls"));
-    ExporterKeys.validateSending(timeout, sendingQueue, retryOnFailure, problems);
-    if (auth != null) {
-      auth.validate(problems.under("auth"));
-    }
+    ExporterKeys.validateTimeout(timeout, problems);
   }
 
   private static void validateUrl(String url, String key, ConfigProblems problems) {

@@ -36,6 +36,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 
 /**
  * The OTLP gRPC server: {@code TraceService}, {@code MetricsService} and {@code LogsService}
@@ -144,7 +145,8 @@ final class GrpcServer {
               connections,
               tls == null
                   ? InternalProtocolNegotiators.serverPlaintext()
-                  : InternalProtocolNegotiators.serverTls(sslContext(tls))));
+                  : InternalProtocolNegotiators.serverTls(
+                      tls.context(GrpcServer::sslContext, SslContext::cipherSuites))));
       for (Signal signal : Signal.values()) {
         builder.addService(service(signal));
       }
@@ -208,7 +210,7 @@ final class GrpcServer {
    * provider and sets up ALPN for h2 and gRPC's default cipher suites, which a configured {@code
    * cipher_suites} then replaces.
    */
-  private static SslContext sslContext(TlsMaterial tls) throws IOException {
+  private static SslContext sslContext(TlsMaterial tls) throws SSLException {
     SslContextBuilder ssl =
         GrpcSslContexts.configure(SslContextBuilder.forServer(tls.keyManagers()))
             .protocols(tls.protocols());
@@ -218,9 +220,7 @@ final class GrpcServer {
     if (tls.clientCertificateRequired()) {
       ssl.trustManager(tls.trustManagers()).clientAuth(ClientAuth.REQUIRE);
     }
-    SslContext context = ssl.build();
-    tls.requireCipherSuites(context.cipherSuites());
-    return context;
+    return ssl.build();
   }
 
   private ServerServiceDefinition service(Signal signal) {

@@ -5,6 +5,7 @@ import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.Endpoint;
 import dev.sluice.component.OptionalSection;
 import dev.sluice.component.TlsServerConfig;
+import dev.sluice.component.Validatable;
 import java.time.Duration;
 
 /**
@@ -38,7 +39,8 @@ public record GrpcServerConfig(
     int maxInFlightBytesMib,
     Duration handshakeTimeout,
     Duration maxCallDuration,
-    @OptionalSection AuthConfig auth) {
+    @OptionalSection AuthConfig auth)
+    implements Validatable {
   /**
    * Calls per connection by default. Each call in progress may hold up to {@code
    * max_recv_msg_size_mib} while it is received; 100 is what grpc-go's and Netty's servers suggest
@@ -124,22 +126,18 @@ public record GrpcServerConfig(
         new EnforcementPolicy(Duration.ofMinutes(5), false);
   }
 
+  /** Checks this server's own keys; {@code tls}, {@code auth} and the rest check themselves. */
+  @Override
   public void validate(ConfigProblems problems) {
     Endpoint.validate(endpoint, "endpoint", problems);
     if (!"tcp".equals(transport)) {
       problems.add("transport", "only tcp is supported, was \"" + transport + "\"");
-    }
-    if (tls != null) {
-      tls.validate(problems.under("tls"));
     }
     if (maxRecvMsgSizeMib < 1 || maxRecvMsgSizeMib > 2047) {
       problems.add("max_recv_msg_size_mib", "must be between 1 and 2047, was " + maxRecvMsgSizeMib);
     }
     if (maxConcurrentStreams < 0) {
       problems.add("max_concurrent_streams", "must not be negative, was " + maxConcurrentStreams);
-    }
-    if (auth != null) {
-      auth.validate(problems.under("auth"));
     }
     if (maxConnections < 1) {
       problems.add("max_connections", "must be positive, was " + maxConnections);

@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLException;
 
 /**
  * The OTLP/HTTP server: Netty's HTTP/1.1 codec, a body aggregator bounded by {@code
@@ -88,7 +89,8 @@ final class HttpServer {
     if (config.tls() != null) {
       tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
     }
-    SslContext ssl = tls == null ? null : sslContextOrClose(tls);
+    SslContext ssl =
+        tls == null ? null : tls.context(HttpServer::sslContext, SslContext::cipherSuites);
     routes = new OtlpHttpHandler.Routes(config, handler);
     group =
         new MultiThreadIoEventLoopGroup(
@@ -149,18 +151,8 @@ final class HttpServer {
         .setMaxHeaderSize(MAX_HEADER_BYTES);
   }
 
-  /** {@link #sslContext}, stopping the material's reloads when it fails (start fails with it). */
-  private static SslContext sslContextOrClose(TlsMaterial tls) throws IOException {
-    try {
-      return sslContext(tls);
-    } catch (IOException | RuntimeException e) {
-      tls.close();
-      throw e;
-    }
-  }
-
   /** Netty's context over the loaded material; a configured cipher_suites replaces its defaults. */
-  private static SslContext sslContext(TlsMaterial tls) throws IOException {
+  private static SslContext sslContext(TlsMaterial tls) throws SSLException {
     SslContextBuilder ssl =
         SslContextBuilder.forServer(tls.keyManagers()).protocols(tls.protocols());
     if (tls.cipherSuites() != null) {
@@ -169,9 +161,7 @@ final class HttpServer {
     if (tls.clientCertificateRequired()) {
       ssl.trustManager(tls.trustManagers()).clientAuth(ClientAuth.REQUIRE);
     }
-    SslContext context = ssl.build();
-    tls.requireCipherSuites(context.cipherSuites());
-    return context;
+    return ssl.build();
   }
 
   int port() {

@@ -5,6 +5,7 @@ import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.Endpoint;
 import dev.sluice.component.OptionalSection;
 import dev.sluice.component.TlsServerConfig;
+import dev.sluice.component.Validatable;
 import java.time.Duration;
 import java.util.List;
 
@@ -45,7 +46,8 @@ public record HttpServerConfig(
     Duration idleTimeout,
     int maxConnections,
     int maxInFlightBytesMib,
-    @OptionalSection AuthConfig auth) {
+    @OptionalSection AuthConfig auth)
+    implements Validatable {
   static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(1);
   static final Duration DEFAULT_READ_HEADER_TIMEOUT = Duration.ofMinutes(1);
   static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(1);
@@ -117,11 +119,10 @@ public record HttpServerConfig(
     public static final Cors DEFAULT = new Cors(List.of(), List.of(), Duration.ZERO);
   }
 
+  /** Checks this server's own keys; {@code tls}, {@code auth} and {@code cors} check themselves. */
+  @Override
   public void validate(ConfigProblems problems) {
     Endpoint.validate(endpoint, "endpoint", problems);
-    if (tls != null) {
-      tls.validate(problems.under("tls"));
-    }
     if (maxRequestBodySize < 1) {
       problems.add("max_request_body_size", "must be positive, was " + maxRequestBodySize);
     }
@@ -146,9 +147,6 @@ public record HttpServerConfig(
     validatePath(tracesUrlPath, "traces_url_path", problems);
     validatePath(metricsUrlPath, "metrics_url_path", problems);
     validatePath(logsUrlPath, "logs_url_path", problems);
-    if (auth != null) {
-      auth.validate(problems.under("auth"));
-    }
   }
 
   private static void notNegative(Duration value, String key, ConfigProblems problems) {
