@@ -73,7 +73,10 @@ final class Overlay {
     scopeLengths = new int[index.scopeCount()];
     scopeStamps = new int[index.scopeCount()];
     account(tableBytes());
-    RefCheck.created(this);
+    if (account != null) {
+      // Tracked like its request: only what is held for a memory account must be released.
+      RefCheck.created(this);
+    }
   }
 
   private static int[] filled(int length) {
