@@ -67,7 +67,10 @@ public final class RefCheckExtension implements AfterEachCallback, AfterAllCallb
     RefCheck.forgetLive();
     AssertionError error =
         new AssertionError(
-            where + " left " + live.size() + " request(s) never released; where they were held:");
+            where
+                + " left "
+                + live.size()
+                + " held request(s) or replacement stores never released; held at:");
     for (Throwable held : live.subList(0, Math.min(MAX_REPORTED, live.size()))) {
       error.addSuppressed(held);
     }
