@@ -69,14 +69,6 @@ public final class AttributeEditor {
   private ProtoWriter result;
   private long malformed;
 
-  // The last block edited, so that a block is looked at once per visit, not once per item.
-  private OtlpIndex lastResourceRequest;
-  private int lastResource = -1;
-  private int lastResourceStamp;
-  private OtlpIndex lastScopeRequest;
-  private int lastScope = -1;
-  private int lastScopeStamp;
-
   public AttributeEditor insert(String key, AttributeValue value) {
     return add(Kind.INSERT, key, value, null);
   }
@@ -135,15 +127,7 @@ public final class AttributeEditor {
    * whether this call changed it.
    */
   public boolean editResource(BatchItem item) {
-    if (item.request() == lastResourceRequest
-        && item.resource() == lastResource
-        && item.stamp() == lastResourceStamp) {
-      return false;
-    }
-    lastResourceRequest = item.request();
-    lastResource = item.resource();
-    lastResourceStamp = item.stamp();
-    if (item.resourceReplacedInThisVisit()) {
+    if (!item.firstLookAtResource() || item.resourceReplacedInThisVisit()) {
       return false;
     }
     item.childOf(true);
@@ -156,15 +140,7 @@ public final class AttributeEditor {
 
   /** As {@link #editResource}, for the item's instrumentation scope. */
   public boolean editScope(BatchItem item) {
-    if (item.request() == lastScopeRequest
-        && item.scope() == lastScope
-        && item.stamp() == lastScopeStamp) {
-      return false;
-    }
-    lastScopeRequest = item.request();
-    lastScope = item.scope();
-    lastScopeStamp = item.stamp();
-    if (item.scopeReplacedInThisVisit()) {
+    if (!item.firstLookAtScope() || item.scopeReplacedInThisVisit()) {
       return false;
     }
     item.childOf(false);

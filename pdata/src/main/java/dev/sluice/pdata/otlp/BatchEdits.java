@@ -147,6 +147,7 @@ final class BatchEdits {
       editedIndexes[k] = null;
     }
     editedCount = 0;
+    item.forget();
     Arrays.fill(old, null);
     batch.replaceSlices(spare, outCount, units);
     spare = old;

@@ -46,8 +46,45 @@ public final class BatchItem {
   int childOffset;
   int childLength;
 
+  // The block last looked at for a header edit in this visit, so that one is looked at once.
+  private OtlpIndex lookedResourceRequest;
+  private int lookedResource = -1;
+  private OtlpIndex lookedScopeRequest;
+  private int lookedScope = -1;
+
   BatchItem(BatchEdits edits) {
     this.edits = edits;
+  }
+
+  /** Lets go of everything the last visit pointed at, so no request stays reachable through it. */
+  void forget() {
+    slice = null;
+    array = null;
+    childArray = null;
+    lookedResourceRequest = null;
+    lookedResource = -1;
+    lookedScopeRequest = null;
+    lookedScope = -1;
+  }
+
+  /** False when the item's resource block is the one looked at last in this visit. */
+  boolean firstLookAtResource() {
+    if (slice.index() == lookedResourceRequest && slice.resource() == lookedResource) {
+      return false;
+    }
+    lookedResourceRequest = slice.index();
+    lookedResource = slice.resource();
+    return true;
+  }
+
+  /** False when the item's scope block is the one looked at last in this visit. */
+  boolean firstLookAtScope() {
+    if (slice.index() == lookedScopeRequest && slice.scope() == lookedScope) {
+      return false;
+    }
+    lookedScopeRequest = slice.index();
+    lookedScope = slice.scope();
+    return true;
   }
 
   void set(Slice slice, int item, int point, int unit) {
@@ -142,11 +179,6 @@ public final class BatchItem {
 
   public int length() {
     return length;
-  }
-
-  /** The visit's number: a block edited in this visit carries it. */
-  int stamp() {
-    return edits.stamp;
   }
 
   /** Drops the item from the batch when the visit ends. */
