@@ -76,6 +76,15 @@ public final class MemoryBudget implements OtlpIndex.Releaser {
     units.addAndGet(-request.unitCount());
   }
 
+  /**
+   * Replacement bytes that processors wrote for a held request count like its own bytes. They are
+   * not refused: the request is already admitted, and new requests meet the bound instead.
+   */
+  @Override
+  public void editBytesChanged(OtlpIndex request, long deltaBytes) {
+    bytes.addAndGet(deltaBytes);
+  }
+
   public long usedBytes() {
     return bytes.get();
   }

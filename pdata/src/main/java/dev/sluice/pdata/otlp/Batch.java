@@ -1,11 +1,19 @@
 package dev.sluice.pdata.otlp;
 
 import java.util.Arrays;
+import java.util.function.Predicate;
 
 /**
  * An ordered list of {@link Slice}s of one signal, counted in units (spans, log records or metric
  * data points). Splitting and merging move slices, never items: moving {@code n} units costs
  * O(slices moved), whatever the number of items, and at most one slice is cut in two.
+ *
+ * <p>Edits ({@link #visit}, {@link #dropIf}) drop items by cutting slices and replace items or
+ * headers by pointing slices at replacement bytes the batch owns; the kept bytes are never copied.
+ *
+ * <p>Ownership: each slice is one reference to its request (and to the replacement bytes it sees).
+ * Whoever holds a batch either passes it on, moves its slices into another batch, or clears it;
+ * clearing is what frees the requests for the memory budget.
  *
  * <p>Not thread-safe: one owner at a time. The bytes the slices point into are immutable, so a
  * batch that is no longer changed can be read by several exporters at once.
@@ -16,6 +24,7 @@ public final class Batch {
   private int head;
   private int tail;
   private long units;
+  private BatchEdits edits;
 
   public Batch(Signal signal) {
     this.signal = signal;
@@ -62,7 +71,7 @@ public final class Batch {
     }
     slices[tail++] = slice;
     units += slice.units();
-    slice.index().retain(1);
+    slice.retain();
   }
 
   /** Moves every slice of {@code other} to the end of this batch; {@code other} ends empty. */
@@ -76,6 +85,7 @@ public final class Batch {
       makeRoom(count);
     }
     System.arraycopy(other.slices, other.head, slices, tail, count);
+    takeOver(other, slices, tail, tail + count);
     tail += count;
     units += other.units;
     Arrays.fill(other.slices, other.head, other.tail, null);
@@ -111,12 +121,14 @@ public final class Batch {
       destination.makeRoom(count + 1);
     }
     System.arraycopy(slices, head, destination.slices, destination.tail, count);
+    disown(slices, head, end);
     Arrays.fill(slices, head, end, null);
     destination.tail += count;
     head = end;
     if (remaining > 0 && head < tail) {
       Slice cut = slices[head];
-      cut.index().retain(1);
+      cut.retain();
+      disown(slices, head, head + 1);
       destination.slices[destination.tail++] = cut.head(remaining);
       slices[head] = cut.tail(remaining);
       moved += remaining;
@@ -138,10 +150,9 @@ public final class Batch {
     long bytes = 0;
     for (int i = head; i < tail; i++) {
       Slice slice = slices[i];
-      OtlpIndex index = slice.index();
-      bytes += index.resourceHeaderBytes(slice.resource()) + 8;
+      bytes += OtlpMarshaler.resourceHeaderBytes(slice) + 8;
       if (slice.scope() >= 0) {
-        bytes += index.scopeHeaderBytes(slice.scope()) + 8 + OtlpMarshaler.itemBytes(slice);
+        bytes += OtlpMarshaler.scopeHeaderBytes(slice) + 8 + OtlpMarshaler.itemBytes(slice);
       }
     }
     return bytes;
@@ -150,12 +161,76 @@ public final class Batch {
   /** Drops every slice; requests held for memory accounting learn when their last slice is gone. */
   public void clear() {
     for (int i = head; i < tail; i++) {
-      slices[i].index().release(1);
+      slices[i].release();
     }
     Arrays.fill(slices, head, tail, null);
     head = 0;
     tail = 0;
     units = 0;
+  }
+
+  /**
+   * Visits every span, log record or data point in order; the visitor may drop or replace the item
+   * it is shown, or replace its resource or scope header (see {@link BatchItem}). Edits take effect
+   * when the visit ends: dropped runs are cut out of their slices, and blocks left without items
+   * are gone from the output. Returns the units dropped.
+   */
+  public long visit(ItemVisitor visitor) {
+    if (edits == null) {
+      edits = new BatchEdits(this);
+    }
+    return edits.visit(visitor);
+  }
+
+  /** Drops every span, log record or data point the predicate accepts; returns how many. */
+  public long dropIf(Predicate<BatchItem> drop) {
+    return visit(
+        item -> {
+          if (drop.test(item)) {
+            item.drop();
+          }
+        });
+  }
+
+  /** Every slice of {@code from} moved here: replacement bytes it owned are this batch's now. */
+  private void takeOver(Batch from, Slice[] moved, int start, int end) {
+    for (int i = start; i < end; i++) {
+      Overlay overlay = moved[i].overlay();
+      if (overlay != null && overlay.owner == from) {
+        overlay.owner = this;
+      }
+    }
+  }
+
+  /** Slices moved out: their replacement bytes are now shared, so the next edit makes a copy. */
+  private static void disown(Slice[] moved, int from, int to) {
+    for (int i = from; i < to; i++) {
+      Overlay overlay = moved[i].overlay();
+      if (overlay != null) {
+        overlay.owner = null;
+      }
+    }
+  }
+
+  // For BatchEdits: the visit builds the new slice list in a spare array and swaps it in.
+
+  Slice[] slicesArray() {
+    return slices;
+  }
+
+  int headPosition() {
+    return head;
+  }
+
+  int tailPosition() {
+    return tail;
+  }
+
+  void replaceSlices(Slice[] newSlices, int count, long newUnits) {
+    slices = newSlices;
+    head = 0;
+    tail = count;
+    units = newUnits;
   }
 
   private void makeRoom(int extra) {

@@ -103,6 +103,13 @@ public final class OtlpIndex {
   /** Told once when nothing refers to a held request any more. */
   public interface Releaser {
     void released(OtlpIndex request);
+
+    /**
+     * Replacement bytes that batches wrote for {@code request} grew (positive) or were freed
+     * (negative): they count like the request's own bytes. The request is still held while they
+     * exist.
+     */
+    default void editBytesChanged(OtlpIndex request, long deltaBytes) {}
   }
 
   OtlpIndex(
@@ -146,6 +153,7 @@ public final class OtlpIndex {
   public void hold(Releaser releaser) {
     this.releaser = releaser;
     REFERENCES.getAndAdd(this, 1);
+    RefCheck.created(this);
   }
 
   /** Lets go of the hold taken by {@link #hold}. */
@@ -165,7 +173,9 @@ public final class OtlpIndex {
         releaser = null;
         r.released(this);
       }
+      RefCheck.freed(this);
     } else if (left < 0) {
+      RefCheck.releasedTwice(this);
       throw new IllegalStateException("request released more often than retained");
     }
   }
@@ -345,6 +355,18 @@ public final class OtlpIndex {
       }
     }
     return low;
+  }
+
+  // Edits.
+
+  /** Who accounts for the request's memory while it is held; null when it is not held. */
+  Releaser account() {
+    return releaser;
+  }
+
+  /** Slices (plus the hold) that still refer to the request. */
+  int references() {
+    return references;
   }
 
   @Override

@@ -1,12 +1,10 @@
 package dev.sluice.pdata.otlp;
 
-import dev.sluice.pdata.otlp.OtlpFields.MetricData;
 import dev.sluice.pdata.otlp.OtlpFields.Request;
 import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
 import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.Varint;
-import dev.sluice.pdata.wire.WireType;
 import java.util.Arrays;
 
 /**
@@ -22,9 +20,6 @@ import java.util.Arrays;
  * <p>Stateless; all state is in the context. Allocates nothing once the context has grown.
  */
 public final class OtlpMarshaler {
-  private static final int ITEM_TAG_BYTES =
-      Varint.size32(WireType.tag(ScopeBlock.ITEMS, WireType.LEN));
-
   private OtlpMarshaler() {}
 
   /** Marshals the batch into {@code context.output()}, replacing what it held; returns the size. */
@@ -58,7 +53,7 @@ public final class OtlpMarshaler {
       int resourceEnd = resourceGroupEnd(batch, i, count);
       int resourceSizeAt = context.addStep(resourceEnd);
       Slice first = batch.slice(i);
-      long resourceSize = first.index().resourceHeaderBytes(first.resource());
+      long resourceSize = resourceHeaderBytes(first);
       int k = i;
       while (k < resourceEnd) {
         Slice slice = batch.slice(k);
@@ -68,10 +63,7 @@ public final class OtlpMarshaler {
         }
         int scopeEnd = scopeGroupEnd(batch, k, resourceEnd);
         int scopeSizeAt = context.addStep(scopeEnd);
-        long scopeSize = slice.index().scopeHeaderBytes(slice.scope());
-        for (int q = k; q < scopeEnd; q++) {
-          scopeSize += itemBytes(batch.slice(q));
-        }
+        long scopeSize = scopeHeaderBytes(slice) + ItemWriter.scopeItems(batch, k, scopeEnd, null);
         context.plan[scopeSizeAt] = checkedSize(scopeSize);
         resourceSize += Varint.lengthDelimitedSize(ResourceBlock.SCOPE_BLOCKS, (int) scopeSize);
         k = scopeEnd;
@@ -90,72 +82,35 @@ public final class OtlpMarshaler {
     return (int) size;
   }
 
-  /** Bytes of the item fields a slice covers, as they will be written. */
+  /** Bytes of the item fields a slice covers, as they are written when it is alone in a block. */
   static long itemBytes(Slice slice) {
-    OtlpIndex index = slice.index();
-    if (index.signal() != Signal.METRICS) {
-      return wholeItemBytes(index, slice.scope(), slice.itemFrom(), slice.itemTo());
-    }
-    int from = slice.itemFrom();
-    int to = slice.itemTo();
-    if (from == to) {
-      return slice.pointTo() > slice.pointFrom()
-          ? partialMetricBytes(index, from, slice.pointFrom(), slice.pointTo())
-          : 0;
-    }
-    long bytes = 0;
-    if (slice.pointFrom() > 0) {
-      bytes += partialMetricBytes(index, from, slice.pointFrom(), index.dataPointCount(from));
-      from++;
-    }
-    bytes += wholeItemBytes(index, slice.scope(), from, to);
-    if (slice.pointTo() > 0) {
-      bytes += partialMetricBytes(index, to, 0, slice.pointTo());
-    }
-    return bytes;
+    return ItemWriter.sliceItems(slice);
   }
 
-  private static long wholeItemBytes(OtlpIndex index, int scope, int from, int to) {
-    if (from >= to) {
-      return 0;
+  /** Bytes of the slice's resource header as written: its replacement when there is one. */
+  static int resourceHeaderBytes(Slice slice) {
+    Overlay overlay = slice.overlay();
+    if (overlay != null && overlay.resourceOffset(slice.resource()) >= 0) {
+      return overlay.resourceLength(slice.resource());
     }
-    if (index.scopeContiguous(scope)) {
-      return index.itemEnd(to - 1) - index.itemStart(from);
-    }
-    long bytes = 0;
-    for (int item = from; item < to; item++) {
-      bytes += index.itemEnd(item) - index.itemStart(item);
-    }
-    return bytes;
+    return slice.index().resourceHeaderBytes(slice.resource());
   }
 
-  /** Bytes of the metric field holding data points {@code [from, to)} of a metric. */
-  private static int partialMetricBytes(OtlpIndex index, int metric, int from, int to) {
-    int metricSize = partialMetricSize(index, metric, partialDataSize(index, metric, from, to));
-    return ITEM_TAG_BYTES + Varint.size32(metricSize) + metricSize;
-  }
-
-  private static int partialDataSize(OtlpIndex index, int metric, int from, int to) {
-    return index.metric(metric, OtlpIndex.M_DATA_HEADER_BYTES)
-        + dataPointBytes(index, metric, from, to);
-  }
-
-  private static int partialMetricSize(OtlpIndex index, int metric, int dataSize) {
-    int dataField = index.metric(metric, OtlpIndex.M_DATA_FIELD);
-    return index.metric(metric, OtlpIndex.M_HEADER_BYTES)
-        + Varint.lengthDelimitedSize(dataField, dataSize);
-  }
-
-  private static int dataPointBytes(OtlpIndex index, int metric, int from, int to) {
-    int first = index.metric(metric, OtlpIndex.M_DP_FIRST);
-    if (index.metric(metric, OtlpIndex.M_DP_CONTIGUOUS) != 0) {
-      return index.dataPointEnd(first + to - 1) - index.dataPointStart(first + from);
+  /** Bytes of the slice's scope header as written: its replacement when there is one. */
+  static int scopeHeaderBytes(Slice slice) {
+    Overlay overlay = slice.overlay();
+    if (overlay != null && overlay.scopeOffset(slice.scope()) >= 0) {
+      return overlay.scopeLength(slice.scope());
     }
-    int bytes = 0;
-    for (int p = first + from; p < first + to; p++) {
-      bytes += index.dataPointEnd(p) - index.dataPointStart(p);
-    }
-    return bytes;
+    return slice.index().scopeHeaderBytes(slice.scope());
+  }
+
+  private static boolean resourceReplaced(Slice slice) {
+    return slice.overlay() != null && slice.overlay().resourceOffset(slice.resource()) >= 0;
+  }
+
+  private static boolean scopeReplaced(Slice slice) {
+    return slice.overlay() != null && slice.overlay().scopeOffset(slice.scope()) >= 0;
   }
 
   private static int resourceGroupEnd(Batch batch, int from, int count) {
@@ -179,6 +134,17 @@ public final class OtlpMarshaler {
   }
 
   private static boolean sameResource(Slice a, Slice b) {
+    if (resourceReplaced(a) || resourceReplaced(b)) {
+      return resourceReplaced(a)
+          && resourceReplaced(b)
+          && Arrays.equals(
+              a.overlay().bytes(),
+              a.overlay().resourceOffset(a.resource()),
+              a.overlay().resourceOffset(a.resource()) + a.overlay().resourceLength(a.resource()),
+              b.overlay().bytes(),
+              b.overlay().resourceOffset(b.resource()),
+              b.overlay().resourceOffset(b.resource()) + b.overlay().resourceLength(b.resource()));
+    }
     OtlpIndex x = a.index();
     OtlpIndex y = b.index();
     if (x == y && a.resource() == b.resource()) {
@@ -195,6 +161,17 @@ public final class OtlpMarshaler {
   }
 
   private static boolean sameScope(Slice a, Slice b) {
+    if (scopeReplaced(a) || scopeReplaced(b)) {
+      return scopeReplaced(a)
+          && scopeReplaced(b)
+          && Arrays.equals(
+              a.overlay().bytes(),
+              a.overlay().scopeOffset(a.scope()),
+              a.overlay().scopeOffset(a.scope()) + a.overlay().scopeLength(a.scope()),
+              b.overlay().bytes(),
+              b.overlay().scopeOffset(b.scope()),
+              b.overlay().scopeOffset(b.scope()) + b.overlay().scopeLength(b.scope()));
+    }
     OtlpIndex x = a.index();
     OtlpIndex y = b.index();
     if (x == y && a.scope() == b.scope()) {
@@ -250,7 +227,16 @@ public final class OtlpMarshaler {
       int resSegFirst = firstIndex.resourceSegFirst(first.resource());
       int resSegCount = firstIndex.resourceSegCount(first.resource());
       out.writeLengthDelimitedHeader(Request.RESOURCE_BLOCKS, resourceSize);
-      writeSegments(out, firstIndex, resSegFirst, resSegCount, 0, ResourceBlock.SCOPE_BLOCKS);
+      boolean resourceReplaced = resourceReplaced(first);
+      if (resourceReplaced) {
+        Overlay overlay = first.overlay();
+        out.writeBytes(
+            overlay.bytes(),
+            overlay.resourceOffset(first.resource()),
+            overlay.resourceLength(first.resource()));
+      } else {
+        writeSegments(out, firstIndex, resSegFirst, resSegCount, 0, ResourceBlock.SCOPE_BLOCKS);
+      }
       int k = i;
       while (k < resourceEnd) {
         Slice slice = batch.slice(k);
@@ -265,22 +251,38 @@ public final class OtlpMarshaler {
         int scopeSegFirst = index.scopeSegFirst(slice.scope());
         int scopeSegCount = index.scopeSegCount(slice.scope());
         out.writeLengthDelimitedHeader(ResourceBlock.SCOPE_BLOCKS, scopeSize);
-        writeSegments(out, index, scopeSegFirst, scopeSegCount, 0, ScopeBlock.ITEMS);
-        for (int q = k; q < scopeEnd; q++) {
-          writeItems(out, batch.slice(q));
+        boolean scopeReplaced = scopeReplaced(slice);
+        if (scopeReplaced) {
+          Overlay overlay = slice.overlay();
+          out.writeBytes(
+              overlay.bytes(),
+              overlay.scopeOffset(slice.scope()),
+              overlay.scopeLength(slice.scope()));
+        } else {
+          writeSegments(out, index, scopeSegFirst, scopeSegCount, 0, ScopeBlock.ITEMS);
         }
-        writeSegments(
-            out, index, scopeSegFirst, scopeSegCount, ScopeBlock.ITEMS, Integer.MAX_VALUE);
+        ItemWriter.scopeItems(batch, k, scopeEnd, out);
+        if (!scopeReplaced) {
+          writeSegments(
+              out, index, scopeSegFirst, scopeSegCount, ScopeBlock.ITEMS, Integer.MAX_VALUE);
+        }
         k = scopeEnd;
       }
-      writeSegments(
-          out, firstIndex, resSegFirst, resSegCount, ResourceBlock.SCOPE_BLOCKS, Integer.MAX_VALUE);
+      if (!resourceReplaced) {
+        writeSegments(
+            out,
+            firstIndex,
+            resSegFirst,
+            resSegCount,
+            ResourceBlock.SCOPE_BLOCKS,
+            Integer.MAX_VALUE);
+      }
       i = resourceEnd;
     }
   }
 
   /** Writes the header segments whose field number lies in {@code (above, below)}. */
-  private static void writeSegments(
+  static void writeSegments(
       ProtoWriter out, OtlpIndex index, int first, int count, int above, int below) {
     byte[] source = index.source();
     for (int s = first; s < first + count; s++) {
@@ -289,76 +291,5 @@ public final class OtlpMarshaler {
         out.writeBytes(source, index.segOffset(s), index.segLength(s));
       }
     }
-  }
-
-  private static void writeItems(ProtoWriter out, Slice slice) {
-    OtlpIndex index = slice.index();
-    if (index.signal() != Signal.METRICS) {
-      writeWholeItems(out, index, slice.scope(), slice.itemFrom(), slice.itemTo());
-      return;
-    }
-    int from = slice.itemFrom();
-    int to = slice.itemTo();
-    if (from == to) {
-      if (slice.pointTo() > slice.pointFrom()) {
-        writePartialMetric(out, index, from, slice.pointFrom(), slice.pointTo());
-      }
-      return;
-    }
-    if (slice.pointFrom() > 0) {
-      writePartialMetric(out, index, from, slice.pointFrom(), index.dataPointCount(from));
-      from++;
-    }
-    writeWholeItems(out, index, slice.scope(), from, to);
-    if (slice.pointTo() > 0) {
-      writePartialMetric(out, index, to, 0, slice.pointTo());
-    }
-  }
-
-  private static void writeWholeItems(
-      ProtoWriter out, OtlpIndex index, int scope, int from, int to) {
-    if (from >= to) {
-      return;
-    }
-    byte[] source = index.source();
-    if (index.scopeContiguous(scope)) {
-      int start = index.itemStart(from);
-      out.writeBytes(source, start, index.itemEnd(to - 1) - start);
-      return;
-    }
-    for (int item = from; item < to; item++) {
-      int start = index.itemStart(item);
-      out.writeBytes(source, start, index.itemEnd(item) - start);
-    }
-  }
-
-  /** A metric with only data points {@code [from, to)}: its headers written again around them. */
-  private static void writePartialMetric(
-      ProtoWriter out, OtlpIndex index, int metric, int from, int to) {
-    int dataField = index.metric(metric, OtlpIndex.M_DATA_FIELD);
-    int dataSize = partialDataSize(index, metric, from, to);
-    int metricSize = partialMetricSize(index, metric, dataSize);
-    int metricSegFirst = index.metric(metric, OtlpIndex.M_SEG_FIRST);
-    int metricSegCount = index.metric(metric, OtlpIndex.M_SEG_COUNT);
-    int dataSegFirst = index.metric(metric, OtlpIndex.M_DATA_SEG_FIRST);
-    int dataSegCount = index.metric(metric, OtlpIndex.M_DATA_SEG_COUNT);
-    out.writeLengthDelimitedHeader(ScopeBlock.ITEMS, metricSize);
-    writeSegments(out, index, metricSegFirst, metricSegCount, 0, dataField);
-    out.writeLengthDelimitedHeader(dataField, dataSize);
-    writeSegments(out, index, dataSegFirst, dataSegCount, 0, MetricData.DATA_POINTS);
-    int first = index.metric(metric, OtlpIndex.M_DP_FIRST);
-    byte[] source = index.source();
-    if (index.metric(metric, OtlpIndex.M_DP_CONTIGUOUS) != 0) {
-      int start = index.dataPointStart(first + from);
-      out.writeBytes(source, start, index.dataPointEnd(first + to - 1) - start);
-    } else {
-      for (int p = first + from; p < first + to; p++) {
-        int start = index.dataPointStart(p);
-        out.writeBytes(source, start, index.dataPointEnd(p) - start);
-      }
-    }
-    writeSegments(
-        out, index, dataSegFirst, dataSegCount, MetricData.DATA_POINTS, Integer.MAX_VALUE);
-    writeSegments(out, index, metricSegFirst, metricSegCount, dataField, Integer.MAX_VALUE);
   }
 }

@@ -203,9 +203,25 @@ final class BatchModel {
         ByteString scopeHeader = first.scopeBytes();
         List<Message> items = new ArrayList<>();
         int scopeEnd = k;
+        // A metric that the previous slice ends inside and the next one begins inside again is
+        // written once, with the points of both.
+        ModelItem open = null;
         while (scopeEnd < resourceEnd && scopeHeader.equals(list.get(scopeEnd).scopeBytes())) {
-          for (ModelItem item : list.get(scopeEnd).items()) {
+          List<ModelItem> sliceItems = list.get(scopeEnd).items();
+          for (int n = 0; n < sliceItems.size(); n++) {
+            ModelItem item = sliceItems.get(n);
+            if (n == 0 && open != null && open.message() == item.message() && item.from() > 0) {
+              item = new ModelItem(signal, item.message(), open.from(), item.to());
+              items.remove(items.size() - 1);
+            }
             items.add(item.materialize());
+            if (n == sliceItems.size() - 1) {
+              boolean endsInside = signal == Signal.METRICS && item.to() < units(item.message());
+              open = endsInside ? item : null;
+            }
+          }
+          if (sliceItems.isEmpty()) {
+            open = null;
           }
           scopeEnd++;
         }

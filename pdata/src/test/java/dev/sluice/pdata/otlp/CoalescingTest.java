@@ -98,7 +98,7 @@ class CoalescingTest {
   }
 
   @Test
-  void metricCutBetweenDataPointsComesBackAsTwoMetricsInOneScopeBlock() throws Exception {
+  void metricCutBetweenDataPointsAndPutBackInOrderComesBackAsOneMetric() throws Exception {
     Gauge.Builder gauge = Gauge.newBuilder();
     for (int i = 0; i < 4; i++) {
       gauge.addDataPoints(NumberDataPoint.newBuilder().setAsInt(i));
@@ -123,9 +123,7 @@ class CoalescingTest {
     assertThat(output.getResourceMetricsCount()).isEqualTo(1);
     assertThat(output.getResourceMetrics(0).getScopeMetricsCount()).isEqualTo(1);
     List<Metric> metrics = output.getResourceMetrics(0).getScopeMetrics(0).getMetricsList();
-    assertThat(metrics)
-        .containsExactly(
-            RequestTree.withDataPoints(metric, 0, 1), RequestTree.withDataPoints(metric, 1, 4));
+    assertThat(metrics).containsExactly(metric);
   }
 
   private Batch batch(ExportTraceServiceRequest request) throws Exception {

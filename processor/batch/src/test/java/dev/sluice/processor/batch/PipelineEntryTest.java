@@ -132,5 +132,7 @@ class PipelineEntryTest {
     assertThat(budget.tryAdmit(request)).isTrue();
 
     assertThat(entry.admission()).isEqualTo(Admission.FULL);
+    request.releaseHold();
+    assertThat(budget.usedUnits()).isZero();
   }
 }

@@ -1,0 +1,65 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.WireType;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A typed attribute value for {@link AttributeEditor}, encoded once (as an OTLP {@code AnyValue})
+ * when the editor is configured, so that editing items only copies bytes.
+ */
+public final class AttributeValue {
+  // AnyValue's fields.
+  private static final int STRING_VALUE = 1;
+  private static final int BOOL_VALUE = 2;
+  private static final int INT_VALUE = 3;
+  private static final int DOUBLE_VALUE = 4;
+  private static final int BYTES_VALUE = 7;
+
+  private final byte[] anyValue;
+
+  private AttributeValue(byte[] anyValue) {
+    this.anyValue = anyValue;
+  }
+
+  public static AttributeValue string(String value) {
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    ProtoWriter out = new ProtoWriter();
+    out.writeLengthDelimitedHeader(STRING_VALUE, utf8.length);
+    out.writeBytes(utf8, 0, utf8.length);
+    return new AttributeValue(out.toByteArray());
+  }
+
+  public static AttributeValue bool(boolean value) {
+    ProtoWriter out = new ProtoWriter();
+    out.writeTag(BOOL_VALUE, WireType.VARINT);
+    out.writeVarint32(value ? 1 : 0);
+    return new AttributeValue(out.toByteArray());
+  }
+
+  public static AttributeValue integer(long value) {
+    ProtoWriter out = new ProtoWriter();
+    out.writeTag(INT_VALUE, WireType.VARINT);
+    out.writeVarint64(value);
+    return new AttributeValue(out.toByteArray());
+  }
+
+  public static AttributeValue floating(double value) {
+    ProtoWriter out = new ProtoWriter();
+    out.writeTag(DOUBLE_VALUE, WireType.I64);
+    out.writeFixed64(Double.doubleToRawLongBits(value));
+    return new AttributeValue(out.toByteArray());
+  }
+
+  public static AttributeValue bytes(byte[] value) {
+    ProtoWriter out = new ProtoWriter();
+    out.writeLengthDelimitedHeader(BYTES_VALUE, value.length);
+    out.writeBytes(value, 0, value.length);
+    return new AttributeValue(out.toByteArray());
+  }
+
+  /** The encoded {@code AnyValue} message. */
+  byte[] anyValue() {
+    return anyValue;
+  }
+}

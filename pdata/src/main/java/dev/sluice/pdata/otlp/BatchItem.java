@@ -1,0 +1,336 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
+import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
+import dev.sluice.pdata.wire.WireReader;
+import dev.sluice.pdata.wire.WireType;
+
+/**
+ * The span, log record or data point a {@link Batch#visit} is at: where it is (its request, and the
+ * resource block, scope block, item and data point numbers in that request), its bytes, and the
+ * edits that can be made to it. One flyweight per batch, valid only inside the visitor's call.
+ *
+ * <p>Edits:
+ *
+ * <ul>
+ *   <li>{@link #drop()}: the item leaves the batch (its run is cut out of the slice).
+ *   <li>{@link #replace}: the item is written as the given message instead. The bytes are copied
+ *       into replacement storage that the batch owns and the memory budget counts; they are not
+ *       validated, so they must be a well-formed message of the item's type.
+ *   <li>{@link #replaceResource} / {@link #replaceScope}: the block's {@code Resource} or {@code
+ *       InstrumentationScope} is written as the given message for every item of the block in this
+ *       batch; the header's other fields ({@code schema_url}, unknown fields) are kept. Once per
+ *       block is enough: {@link #resourceReplacedInThisVisit()} tells whether it was done.
+ * </ul>
+ */
+public final class BatchItem {
+  private static final byte[] EMPTY = new byte[0];
+
+  /** Header fields were validated at the edge; groups in unknown fields nest no deeper. */
+  private static final int MAX_GROUP_DEPTH = 100;
+
+  private final BatchEdits edits;
+  private final WireReader reader = new WireReader();
+  Slice slice;
+  int item;
+  int point;
+  int unit;
+  boolean dropped;
+  private byte[] array;
+  private int offset;
+  private int length;
+
+  // The block's current Resource or InstrumentationScope message, found by childOf.
+  byte[] childArray;
+  int childOffset;
+  int childLength;
+
+  // The block last looked at for a header edit in this visit, so that one is looked at once.
+  private OtlpIndex lookedResourceRequest;
+  private int lookedResource = -1;
+  private OtlpIndex lookedScopeRequest;
+  private int lookedScope = -1;
+
+  BatchItem(BatchEdits edits) {
+    this.edits = edits;
+  }
+
+  /** Lets go of everything the last visit pointed at, so no request stays reachable through it. */
+  void forget() {
+    slice = null;
+    array = null;
+    childArray = null;
+    lookedResourceRequest = null;
+    lookedResource = -1;
+    lookedScopeRequest = null;
+    lookedScope = -1;
+  }
+
+  /** False when the item's resource block is the one looked at last in this visit. */
+  boolean firstLookAtResource() {
+    if (slice.index() == lookedResourceRequest && slice.resource() == lookedResource) {
+      return false;
+    }
+    lookedResourceRequest = slice.index();
+    lookedResource = slice.resource();
+    return true;
+  }
+
+  /** False when the item's scope block is the one looked at last in this visit. */
+  boolean firstLookAtScope() {
+    if (slice.index() == lookedScopeRequest && slice.scope() == lookedScope) {
+      return false;
+    }
+    lookedScopeRequest = slice.index();
+    lookedScope = slice.scope();
+    return true;
+  }
+
+  void set(Slice slice, int item, int point, int unit) {
+    this.slice = slice;
+    this.item = item;
+    this.point = point;
+    this.unit = unit;
+    this.dropped = false;
+    Overlay replaced = replacementOf(unit);
+    if (replaced != null) {
+      frame(replaced.bytes(), replaced.unitOffset(unit));
+      return;
+    }
+    OtlpIndex index = slice.index();
+    frame(index.source(), point < 0 ? index.itemStart(item) : index.dataPointStart(unit));
+  }
+
+  private Overlay replacementOf(int unit) {
+    Overlay own = edits.existingOwn(slice.index());
+    if (own != null && own.unitOffset(unit) >= 0) {
+      return own;
+    }
+    Overlay seen = slice.overlay();
+    return seen != null && seen.unitOffset(unit) >= 0 ? seen : null;
+  }
+
+  /** Points at the payload of the length-delimited field at {@code fieldStart}. */
+  private void frame(byte[] bytes, int fieldStart) {
+    int p = fieldStart;
+    while (bytes[p++] < 0) {
+      // the tag's continuation bytes
+    }
+    int value = 0;
+    int shift = 0;
+    byte b;
+    do {
+      b = bytes[p++];
+      value |= (b & 0x7F) << shift;
+      shift += 7;
+    } while (b < 0);
+    array = bytes;
+    offset = p;
+    length = value;
+  }
+
+  public Signal signal() {
+    return slice.index().signal();
+  }
+
+  /** The request the item is in. */
+  public OtlpIndex request() {
+    return slice.index();
+  }
+
+  /** The item's resource block, numbered in its request. */
+  public int resource() {
+    return slice.resource();
+  }
+
+  /** The item's scope block, numbered in its request. */
+  public int scope() {
+    return slice.scope();
+  }
+
+  /** The span, log record or metric, numbered in its request. */
+  public int item() {
+    return item;
+  }
+
+  /** The data point within its metric; -1 for spans and log records. */
+  public int point() {
+    return point;
+  }
+
+  /**
+   * For a data point: the field number of its metric's data ({@code Metric.gauge} 5, {@code sum} 7,
+   * {@code histogram} 9, {@code exponential_histogram} 10, {@code summary} 11), which says the
+   * point's message type. 0 for spans and log records.
+   */
+  public int metricDataField() {
+    return point < 0 ? 0 : slice.index().metric(item, OtlpIndex.M_DATA_FIELD);
+  }
+
+  /** The array holding the item's message (a Span, LogRecord or data point, without its tag). */
+  public byte[] array() {
+    return array;
+  }
+
+  public int offset() {
+    return offset;
+  }
+
+  public int length() {
+    return length;
+  }
+
+  /** Drops the item from the batch when the visit ends. */
+  public void drop() {
+    dropped = true;
+  }
+
+  public boolean dropped() {
+    return dropped;
+  }
+
+  /** Writes the item as {@code message[offset, offset + length)} from now on. */
+  public void replace(byte[] message, int offset, int length) {
+    Overlay own = edits.ownOverlay(slice);
+    own.replaceUnit(unit, point < 0 ? -1 : item, message, offset, length);
+    frame(own.bytes(), own.unitOffset(unit));
+  }
+
+  /** Writes the item's resource block with {@code resource} as its {@code Resource}. */
+  public void replaceResource(byte[] resource, int offset, int length) {
+    Overlay own = edits.ownOverlay(slice);
+    int r = slice.resource();
+    int start = own.appendField(ResourceBlock.RESOURCE, resource, offset, length);
+    Overlay current = headerOverlay(own, r, true);
+    if (current != null) {
+      copyFieldsExcept(
+          own,
+          current.bytes(),
+          current.resourceOffset(r),
+          current.resourceLength(r),
+          ResourceBlock.RESOURCE);
+    } else {
+      OtlpIndex index = slice.index();
+      copySegmentsExcept(
+          own, index, index.resourceSegFirst(r), index.resourceSegCount(r), ResourceBlock.RESOURCE);
+    }
+    own.setResource(r, start, edits.stamp);
+  }
+
+  /** Writes the item's scope block with {@code scope} as its {@code InstrumentationScope}. */
+  public void replaceScope(byte[] scope, int offset, int length) {
+    Overlay own = edits.ownOverlay(slice);
+    int s = slice.scope();
+    int start = own.appendField(ScopeBlock.SCOPE, scope, offset, length);
+    Overlay current = headerOverlay(own, s, false);
+    if (current != null) {
+      copyFieldsExcept(
+          own, current.bytes(), current.scopeOffset(s), current.scopeLength(s), ScopeBlock.SCOPE);
+    } else {
+      OtlpIndex index = slice.index();
+      copySegmentsExcept(
+          own, index, index.scopeSegFirst(s), index.scopeSegCount(s), ScopeBlock.SCOPE);
+    }
+    own.setScope(s, start, edits.stamp);
+  }
+
+  /** Whether this visit already replaced the resource of this item's block. */
+  public boolean resourceReplacedInThisVisit() {
+    Overlay own = edits.existingOwn(slice.index());
+    return own != null && own.resourceStamped(slice.resource(), edits.stamp);
+  }
+
+  /** Whether this visit already replaced the scope of this item's block. */
+  public boolean scopeReplacedInThisVisit() {
+    Overlay own = edits.existingOwn(slice.index());
+    return own != null && own.scopeStamped(slice.scope(), edits.stamp);
+  }
+
+  /** The overlay holding the block's current header replacement, or null when it has none. */
+  private Overlay headerOverlay(Overlay own, int block, boolean resource) {
+    if (own != null && (resource ? own.resourceOffset(block) : own.scopeOffset(block)) >= 0) {
+      return own;
+    }
+    Overlay seen = slice.overlay();
+    if (seen != null && (resource ? seen.resourceOffset(block) : seen.scopeOffset(block)) >= 0) {
+      return seen;
+    }
+    return null;
+  }
+
+  /**
+   * Finds the block's current {@code Resource} ({@code resource} true) or {@code
+   * InstrumentationScope} message and leaves it in {@link #childArray} and the fields after it;
+   * empty when the header has none.
+   */
+  void childOf(boolean resource) {
+    Overlay own = edits.existingOwn(slice.index());
+    int block = resource ? slice.resource() : slice.scope();
+    int childField = resource ? ResourceBlock.RESOURCE : ScopeBlock.SCOPE;
+    Overlay current = headerOverlay(own, block, resource);
+    childArray = EMPTY;
+    childOffset = 0;
+    childLength = 0;
+    if (current != null) {
+      int start = resource ? current.resourceOffset(block) : current.scopeOffset(block);
+      int end = start + (resource ? current.resourceLength(block) : current.scopeLength(block));
+      findField(current.bytes(), start, end, childField);
+      return;
+    }
+    OtlpIndex index = slice.index();
+    int first = resource ? index.resourceSegFirst(block) : index.scopeSegFirst(block);
+    int count = resource ? index.resourceSegCount(block) : index.scopeSegCount(block);
+    for (int g = first; g < first + count; g++) {
+      if (index.segField(g) == childField) {
+        int start = index.segOffset(g);
+        findField(index.source(), start, start + index.segLength(g), childField);
+      }
+    }
+  }
+
+  private void findField(byte[] bytes, int start, int end, int fieldNumber) {
+    reader.wrap(bytes, start, end - start);
+    try {
+      while (reader.hasRemaining()) {
+        int tag = reader.readTag();
+        if (tag == WireType.tag(fieldNumber, WireType.LEN)) {
+          int fieldLength = reader.readLength();
+          childArray = bytes;
+          childOffset = reader.position();
+          childLength = fieldLength;
+          reader.position(reader.position() + fieldLength);
+        } else {
+          reader.skipValue(tag, MAX_GROUP_DEPTH);
+        }
+      }
+    } catch (MalformedOtlpException e) {
+      throw new IllegalStateException("a validated header does not parse", e);
+    }
+  }
+
+  private void copyFieldsExcept(Overlay into, byte[] bytes, int start, int length, int field) {
+    reader.wrap(bytes, start, length);
+    try {
+      while (reader.hasRemaining()) {
+        int fieldStart = reader.position();
+        int tag = reader.readTag();
+        reader.skipValue(tag, MAX_GROUP_DEPTH);
+        if ((tag >>> 3) != field) {
+          into.appendRaw(bytes, fieldStart, reader.position() - fieldStart);
+        }
+      }
+    } catch (MalformedOtlpException e) {
+      throw new IllegalStateException("a stored header does not parse", e);
+    }
+  }
+
+  private static void copySegmentsExcept(
+      Overlay into, OtlpIndex index, int first, int count, int field) {
+    for (int g = first; g < first + count; g++) {
+      if (index.segField(g) != field) {
+        into.appendRaw(index.source(), index.segOffset(g), index.segLength(g));
+      }
+    }
+  }
+}

@@ -1,0 +1,286 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.otlp.OtlpFields.MetricData;
+import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
+import dev.sluice.pdata.wire.Varint;
+import dev.sluice.pdata.wire.WireType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * The replacement bytes one batch wrote for one request: new items (or data points) and new
+ * resource and scope headers, stored back to back in an array the overlay owns. Slices of the
+ * request that see the replacements point to the overlay as well as to the request, and
+ * reference-count both; when the last such slice is gone the overlay's bytes are given back to the
+ * request's memory account.
+ *
+ * <p>A stored item is the whole field as the marshaler writes it (tag and length included); a
+ * stored header is every field of the block's header, written before the block's children.
+ *
+ * <p>Written only by the batch that owns it ({@link #owner}); once slices of it move to another
+ * batch nobody owns it any more, and the next edit of any of those batches edits a copy.
+ */
+final class Overlay {
+  private static final int NONE = -1;
+  private static final int MIN_CAPACITY_BYTES = 1024;
+  private static final byte[] EMPTY = new byte[0];
+
+  final OtlpIndex index;
+  Batch owner;
+
+  private byte[] bytes = EMPTY;
+  private int size;
+  private final OtlpIndex.Releaser account;
+  private long accountedBytes;
+
+  // Per unit (span, log record or data point of the request): where its replacement lies.
+  private final int[] unitOffsets;
+  private final int[] unitLengths;
+  // Per metric: whether any of its data points was replaced (it is then written point by point).
+  private final boolean[] metricTouched;
+  private final int[] resourceOffsets;
+  private final int[] resourceLengths;
+  private final int[] resourceStamps;
+  private final int[] scopeOffsets;
+  private final int[] scopeLengths;
+  private final int[] scopeStamps;
+
+  private static final VarHandle REFERENCES;
+  private volatile int references;
+  private boolean discarded;
+
+  static {
+    try {
+      REFERENCES = MethodHandles.lookup().findVarHandle(Overlay.class, "references", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  Overlay(OtlpIndex index, Batch owner) {
+    this.index = index;
+    this.owner = owner;
+    this.account = index.account();
+    int units = (int) index.unitCount();
+    unitOffsets = filled(units);
+    unitLengths = new int[units];
+    metricTouched = index.signal() == Signal.METRICS ? new boolean[index.itemCount()] : null;
+    resourceOffsets = filled(index.resourceCount());
+    resourceLengths = new int[index.resourceCount()];
+    resourceStamps = new int[index.resourceCount()];
+    scopeOffsets = filled(index.scopeCount());
+    scopeLengths = new int[index.scopeCount()];
+    scopeStamps = new int[index.scopeCount()];
+    account(tableBytes());
+    if (account != null) {
+      // Tracked like its request: only what is held for a memory account must be released.
+      RefCheck.created(this);
+    }
+  }
+
+  private static int[] filled(int length) {
+    int[] table = new int[length];
+    Arrays.fill(table, NONE);
+    return table;
+  }
+
+  private long tableBytes() {
+    long ints = 2L * unitOffsets.length + 3L * resourceOffsets.length + 3L * scopeOffsets.length;
+    return 4 * ints + (metricTouched == null ? 0 : metricTouched.length);
+  }
+
+  // Reference counting: one reference per slice that points here.
+
+  void retain() {
+    REFERENCES.getAndAdd(this, 1);
+  }
+
+  void release() {
+    int left = (int) REFERENCES.getAndAdd(this, -1) - 1;
+    if (left == 0) {
+      bytes = EMPTY;
+      account(-accountedBytes);
+      RefCheck.freed(this);
+    } else if (left < 0) {
+      RefCheck.releasedTwice(this);
+      throw new IllegalStateException("replacement bytes released more often than retained");
+    }
+  }
+
+  int references() {
+    return references;
+  }
+
+  /** Frees an overlay that no slice came to point to (every item it replaced was dropped). */
+  void discardIfUnused() {
+    if (references == 0 && !discarded) {
+      discarded = true;
+      bytes = EMPTY;
+      account(-accountedBytes);
+      RefCheck.freed(this);
+    }
+  }
+
+  private void account(long deltaBytes) {
+    accountedBytes += deltaBytes;
+    if (account != null && deltaBytes != 0) {
+      account.editBytesChanged(index, deltaBytes);
+    }
+  }
+
+  byte[] bytes() {
+    return bytes;
+  }
+
+  /** Bytes the overlay holds for its account: its tables and its replacement storage. */
+  long accountedBytes() {
+    return accountedBytes;
+  }
+
+  // Writing replacements.
+
+  /** Appends {@code payload} framed as a length-delimited field; returns where it starts. */
+  int appendField(int fieldNumber, byte[] payload, int offset, int length) {
+    int tag = WireType.tag(fieldNumber, WireType.LEN);
+    int framed = Varint.size32(tag) + Varint.size32(length) + length;
+    int start = reserve(framed);
+    int p = putVarint(start, tag);
+    p = putVarint(p, length);
+    System.arraycopy(payload, offset, bytes, p, length);
+    return start;
+  }
+
+  private int reserve(int length) {
+    int start = size;
+    int needed = start + length;
+    if (needed < 0) {
+      throw new IllegalStateException("replacements larger than 2 GiB");
+    }
+    if (needed > bytes.length) {
+      int capacity = Math.max(needed, Math.max(MIN_CAPACITY_BYTES, bytes.length * 2));
+      account(capacity - bytes.length);
+      bytes = Arrays.copyOf(bytes, capacity);
+    }
+    size = needed;
+    return start;
+  }
+
+  private int putVarint(int p, int value) {
+    while ((value & ~0x7F) != 0) {
+      bytes[p++] = (byte) ((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    bytes[p++] = (byte) value;
+    return p;
+  }
+
+  /** Replaces a span or log record ({@code unit} is its item), or a data point of a metric. */
+  void replaceUnit(int unit, int metric, byte[] payload, int offset, int length) {
+    int field = metric < 0 ? ScopeBlock.ITEMS : MetricData.DATA_POINTS;
+    int start = appendField(field, payload, offset, length);
+    unitOffsets[unit] = start;
+    unitLengths[unit] = size - start;
+    if (metric >= 0) {
+      metricTouched[metric] = true;
+    }
+  }
+
+  /** Appends raw bytes (a header field copied as it was). */
+  void appendRaw(byte[] source, int offset, int length) {
+    int start = reserve(length);
+    System.arraycopy(source, offset, bytes, start, length);
+  }
+
+  int size() {
+    return size;
+  }
+
+  void setResource(int resource, int start, int stamp) {
+    resourceOffsets[resource] = start;
+    resourceLengths[resource] = size - start;
+    resourceStamps[resource] = stamp;
+  }
+
+  void setScope(int scope, int start, int stamp) {
+    scopeOffsets[scope] = start;
+    scopeLengths[scope] = size - start;
+    scopeStamps[scope] = stamp;
+  }
+
+  // Reading replacements.
+
+  int unitOffset(int unit) {
+    return unitOffsets[unit];
+  }
+
+  int unitLength(int unit) {
+    return unitLengths[unit];
+  }
+
+  boolean metricTouched(int metric) {
+    return metricTouched[metric];
+  }
+
+  int resourceOffset(int resource) {
+    return resourceOffsets[resource];
+  }
+
+  int resourceLength(int resource) {
+    return resourceLengths[resource];
+  }
+
+  boolean resourceStamped(int resource, int stamp) {
+    return resourceOffsets[resource] != NONE && resourceStamps[resource] == stamp;
+  }
+
+  int scopeOffset(int scope) {
+    return scopeOffsets[scope];
+  }
+
+  int scopeLength(int scope) {
+    return scopeLengths[scope];
+  }
+
+  boolean scopeStamped(int scope, int stamp) {
+    return scopeOffsets[scope] != NONE && scopeStamps[scope] == stamp;
+  }
+
+  /**
+   * Copies into this overlay what {@code other} holds for the units and blocks of {@code slice}:
+   * the slice is about to point here instead. Replacements this overlay already has win.
+   */
+  void absorb(Overlay other, Slice slice) {
+    int resource = slice.resource();
+    if (resourceOffsets[resource] == NONE && other.resourceOffsets[resource] != NONE) {
+      int start = size;
+      appendRaw(other.bytes, other.resourceOffsets[resource], other.resourceLengths[resource]);
+      setResource(resource, start, 0);
+    }
+    int scope = slice.scope();
+    if (scope < 0) {
+      return;
+    }
+    if (scopeOffsets[scope] == NONE && other.scopeOffsets[scope] != NONE) {
+      int start = size;
+      appendRaw(other.bytes, other.scopeOffsets[scope], other.scopeLengths[scope]);
+      setScope(scope, start, 0);
+    }
+    int firstUnit = (int) (index.unitsBefore(slice.itemFrom()) + slice.pointFrom());
+    int endUnit = (int) (index.unitsBefore(slice.itemTo()) + slice.pointTo());
+    for (int unit = firstUnit; unit < endUnit; unit++) {
+      if (unitOffsets[unit] == NONE && other.unitOffsets[unit] != NONE) {
+        int start = size;
+        appendRaw(other.bytes, other.unitOffsets[unit], other.unitLengths[unit]);
+        unitOffsets[unit] = start;
+        unitLengths[unit] = size - start;
+      }
+    }
+    if (metricTouched != null) {
+      int lastItem = Math.min(slice.itemTo(), index.itemCount() - 1);
+      for (int metric = slice.itemFrom(); metric <= lastItem; metric++) {
+        metricTouched[metric] |= other.metricTouched[metric];
+      }
+    }
+  }
+}
