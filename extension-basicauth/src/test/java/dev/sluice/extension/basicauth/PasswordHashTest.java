@@ -94,4 +94,27 @@ class PasswordHashTest {
         .hasMessageContaining(scheme)
         .hasMessageContaining("bcrypt");
   }
+
+  @org.junit.jupiter.api.Test
+  void aShaCryptPasswordOverTheLimitDoesNotMatchAndIsNotHashed() throws Exception {
+    String longest = "p".repeat(ShaCrypt.MAX_PASSWORD_BYTES);
+    String over = longest + "p";
+    PasswordHash atLimit = shaCrypt(longest);
+    PasswordHash overLimit = shaCrypt(over);
+
+    assertThat(atLimit.matches(longest)).isTrue();
+    // Its own hash, yet refused: a header's password must not set the cost of a check.
+    assertThat(overLimit.matches(over)).isFalse();
+  }
+
+  private static PasswordHash shaCrypt(String password) throws Exception {
+    byte[] encoded =
+        ShaCrypt.encode(
+            ShaCrypt.Variant.SHA_256,
+            password.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            "saltsalt",
+            5000);
+    return PasswordHash.parse(
+        "$5$saltsalt$" + new String(encoded, java.nio.charset.StandardCharsets.US_ASCII));
+  }
 }
