@@ -96,6 +96,15 @@ class PasswordHashTest {
   }
 
   @org.junit.jupiter.api.Test
+  void doesNotQuoteACryptSchemeNameLongerThanASchemeName() {
+    // Found by BasicAuthFuzzTest#htpasswd (crash-08c70ec4...): the name was quoted whole.
+    String hash = "$5" + "J".repeat(100) + "$abc";
+
+    assertThatThrownBy(() -> PasswordHash.parse(hash))
+        .hasMessage("uses the hash scheme $...$, which is not supported: use bcrypt (htpasswd -B)");
+  }
+
+  @org.junit.jupiter.api.Test
   void aShaCryptPasswordOverTheLimitDoesNotMatchAndIsNotHashed() throws Exception {
     String longest = "p".repeat(ShaCrypt.MAX_PASSWORD_BYTES);
     String over = longest + "p";
