@@ -37,6 +37,14 @@ final class PemFiles {
 
   private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
+  /** The block types an error lists, and the characters of each: a message stays short. */
+  private static final int MAX_LISTED_TYPES = 4;
+
+  private static final int MAX_TYPE_CHARS = 40;
+
+  /** The header by which OpenSSL's legacy encryption marks a PEM block (RFC 1421). */
+  private static final String ENCRYPTED_HEADER = "Proc-Type: 4,ENCRYPTED";
+
   private static final List<String> KEY_ALGORITHMS = List.of("RSA", "EC", "EdDSA");
 
   /** The DER AlgorithmIdentifier of rsaEncryption (OID 1.2.840.113549.1.1.1, NULL parameters). */
@@ -141,12 +149,34 @@ final class PemFiles {
   }
 
   private static String notPem(String expected, List<String> others) {
-    return others.isEmpty()
-        ? "is not PEM: no -----BEGIN " + expected + "----- block"
-        : "has no " + expected + " block, only " + String.join(", ", others);
+    if (others.isEmpty()) {
+      return "is not PEM: no -----BEGIN " + expected + "----- block";
+    }
+    // Types as the file has them, so a file of many or long ones is listed in part.
+    List<String> listed =
+        others.stream()
+            .distinct()
+            .limit(MAX_LISTED_TYPES)
+            .map(t -> t.length() > MAX_TYPE_CHARS ? t.substring(0, MAX_TYPE_CHARS) + "..." : t)
+            .toList();
+    boolean more = others.stream().distinct().count() > MAX_LISTED_TYPES;
+    return "has no "
+        + expected
+        + " block, only "
+        + String.join(", ", listed)
+        + (more ? ", ..." : "");
   }
 
   private static byte[] decode(String key, String file, Matcher block) throws TlsConfigException {
+    if (block.group(2).contains(ENCRYPTED_HEADER)) {
+      throw new TlsConfigException(
+          key,
+          file,
+          "its "
+              + block.group(1)
+              + " block is encrypted, which Sluice does not read: decrypt it to an unencrypted"
+              + " PKCS#8 PRIVATE KEY (openssl pkcs8 -topk8 -nocrypt)");
+    }
     try {
       // Strict: the MIME decoder would skip characters that are not base64 rather than refuse.
       return Base64.getDecoder().decode(WHITESPACE.matcher(block.group(2)).replaceAll(""));

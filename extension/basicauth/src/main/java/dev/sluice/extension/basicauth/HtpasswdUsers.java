@@ -19,6 +19,15 @@ final class HtpasswdUsers {
   /** The largest htpasswd file read: some tens of thousands of users. */
   static final long MAX_FILE_BYTES = 4L << 20;
 
+  /**
+   * The problems reported per source; the rest are counted in one more. A file that is not an
+   * htpasswd file (a log, a binary) then costs a few lines of report, not one per line.
+   */
+  static final int MAX_PROBLEMS = 10;
+
+  /** The characters of a user name that a problem quotes. */
+  static final int MAX_QUOTED_NAME_CHARS = 64;
+
   private HtpasswdUsers() {}
 
   /** The users of {@code htpasswd}, or null after reporting into {@code problems}. */
@@ -69,26 +78,50 @@ final class HtpasswdUsers {
   private static void parse(
       String text, String key, Map<String, PasswordHash> users, ConfigProblems problems) {
     String[] lines = text.split("\r?\n", -1);
+    int reported = 0;
+    int unreported = 0;
     for (int i = 0; i < lines.length; i++) {
       String line = lines[i].strip();
       if (line.isEmpty() || line.startsWith("#")) {
         continue;
       }
-      String where = "line " + (i + 1) + ": ";
-      int colon = line.indexOf(':');
-      if (colon <= 0) {
-        problems.add(key, where + "expected user:hash");
+      String problem = problem(line, users);
+      if (problem == null) {
         continue;
       }
-      String user = line.substring(0, colon);
-      try {
-        PasswordHash hash = PasswordHash.parse(line.substring(colon + 1));
-        if (users.putIfAbsent(user, hash) != null) {
-          problems.add(key, where + "user \"" + user + "\" is listed twice");
-        }
-      } catch (PasswordHash.UnsupportedException e) {
-        problems.add(key, where + "the hash of user \"" + user + "\" " + e.getMessage());
+      if (reported < MAX_PROBLEMS) {
+        problems.add(key, "line " + (i + 1) + ": " + problem);
+        reported++;
+      } else {
+        unreported++;
       }
     }
+    if (unreported > 0) {
+      problems.add(key, "and " + unreported + " more lines that cannot be used");
+    }
+  }
+
+  /** Adds the user of {@code line} to {@code users}, or says why it cannot. */
+  private static String problem(String line, Map<String, PasswordHash> users) {
+    int colon = line.indexOf(':');
+    if (colon <= 0) {
+      return "expected user:hash";
+    }
+    String user = line.substring(0, colon);
+    try {
+      PasswordHash hash = PasswordHash.parse(line.substring(colon + 1));
+      if (users.putIfAbsent(user, hash) != null) {
+        return "user \"" + quoted(user) + "\" is listed twice";
+      }
+      return null;
+    } catch (PasswordHash.UnsupportedException e) {
+      return "the hash of user \"" + quoted(user) + "\" " + e.getMessage();
+    }
+  }
+
+  private static String quoted(String user) {
+    return user.length() <= MAX_QUOTED_NAME_CHARS
+        ? user
+        : user.substring(0, MAX_QUOTED_NAME_CHARS) + "...";
   }
 }

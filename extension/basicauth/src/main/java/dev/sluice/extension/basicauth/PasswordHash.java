@@ -38,6 +38,9 @@ interface PasswordHash {
    */
   int MAX_BCRYPT_COST = 12;
 
+  /** The longest scheme name a refusal quotes. */
+  int MAX_SCHEME_CHARS = 8;
+
   Pattern BCRYPT = Pattern.compile("\\$2[aby]\\$(0[4-9]|1[0-2])\\$[./A-Za-z0-9]{53}");
   Pattern CRYPT_ID = Pattern.compile("\\$([A-Za-z0-9]+)\\$.*");
 
@@ -74,10 +77,10 @@ interface PasswordHash {
     }
     var crypt = CRYPT_ID.matcher(hash);
     if (crypt.matches()) {
+      // Scheme names are short ($y$, $7$, $sha1$); a long one is more of the hash than a name.
+      String id = crypt.group(1).length() <= MAX_SCHEME_CHARS ? crypt.group(1) : "...";
       throw new UnsupportedException(
-          "uses the hash scheme $"
-              + crypt.group(1)
-              + "$, which is not supported: use bcrypt (htpasswd -B)");
+          "uses the hash scheme $" + id + "$, which is not supported: use bcrypt (htpasswd -B)");
     }
     if (hash.startsWith("{")) {
       int end = hash.indexOf('}');

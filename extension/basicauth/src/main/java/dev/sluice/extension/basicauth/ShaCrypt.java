@@ -24,6 +24,13 @@ record ShaCrypt(Variant variant, int rounds, String salt, byte[] expected) imple
    */
   static final int MAX_ACCEPTED_ROUNDS = 200_000;
 
+  /**
+   * The longest password checked. SHA-crypt hashes the password once per round and its length
+   * squared once more, so a long password sent in a header would make one check cost seconds at
+   * {@link #MAX_ACCEPTED_ROUNDS}; a longer one does not match, unhashed. bcrypt stops at 72 bytes.
+   */
+  static final int MAX_PASSWORD_BYTES = 256;
+
   private static final int MAX_SALT_CHARS = 16;
   private static final String ALPHABET =
       "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -93,8 +100,11 @@ record ShaCrypt(Variant variant, int rounds, String salt, byte[] expected) imple
 
   @Override
   public boolean matches(String password) {
-    return MessageDigest.isEqual(
-        encode(variant, password.getBytes(StandardCharsets.UTF_8), salt, rounds), expected);
+    byte[] bytes = password.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length > MAX_PASSWORD_BYTES) {
+      return false;
+    }
+    return MessageDigest.isEqual(encode(variant, bytes, salt, rounds), expected);
   }
 
   @Override

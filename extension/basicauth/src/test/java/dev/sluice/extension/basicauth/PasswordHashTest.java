@@ -94,4 +94,36 @@ class PasswordHashTest {
         .hasMessageContaining(scheme)
         .hasMessageContaining("bcrypt");
   }
+
+  @org.junit.jupiter.api.Test
+  void doesNotQuoteACryptSchemeNameLongerThanASchemeName() {
+    // Found by BasicAuthFuzzTest#htpasswd (crash-08c70ec4...): the name was quoted whole.
+    String hash = "$5" + "J".repeat(100) + "$abc";
+
+    assertThatThrownBy(() -> PasswordHash.parse(hash))
+        .hasMessage("uses the hash scheme $...$, which is not supported: use bcrypt (htpasswd -B)");
+  }
+
+  @org.junit.jupiter.api.Test
+  void aShaCryptPasswordOverTheLimitDoesNotMatchAndIsNotHashed() throws Exception {
+    String longest = "p".repeat(ShaCrypt.MAX_PASSWORD_BYTES);
+    String over = longest + "p";
+    PasswordHash atLimit = shaCrypt(longest);
+    PasswordHash overLimit = shaCrypt(over);
+
+    assertThat(atLimit.matches(longest)).isTrue();
+    // Its own hash, yet refused: a header's password must not set the cost of a check.
+    assertThat(overLimit.matches(over)).isFalse();
+  }
+
+  private static PasswordHash shaCrypt(String password) throws Exception {
+    byte[] encoded =
+        ShaCrypt.encode(
+            ShaCrypt.Variant.SHA_256,
+            password.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            "saltsalt",
+            5000);
+    return PasswordHash.parse(
+        "$5$saltsalt$" + new String(encoded, java.nio.charset.StandardCharsets.US_ASCII));
+  }
 }
