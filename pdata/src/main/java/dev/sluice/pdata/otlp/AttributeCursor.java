@@ -19,9 +19,9 @@ import dev.sluice.pdata.wire.WireType;
  * <p>Valid as long as the view that pointed it (see {@link BatchView}).
  */
 public final class AttributeCursor {
-  private static final int KEY = 1;
-  private static final int VALUE = 2;
-  private static final int KEY_STRINDEX = 3;
+  private static final int KEY_TAG = WireType.tag(1, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(2, WireType.LEN);
+  private static final int KEY_STRINDEX_TAG = WireType.tag(3, WireType.VARINT);
 
   private byte[] bytes = MessageView.NO_BYTES;
   private int from;
@@ -61,34 +61,48 @@ public final class AttributeCursor {
       keyIndex = 0;
       return false;
     }
-    int entryEnd = ViewWire.payloadEnd(bytes, p);
-    position = entryEnd;
-    read(ViewWire.payloadStart(bytes, p), entryEnd);
+    long prefix = ViewWire.lengthPrefix(bytes, p);
+    int entryStart = ViewWire.from(prefix);
+    position = entryStart + ViewWire.length(prefix);
+    read(entryStart, position);
     return true;
   }
 
   private void read(int entryStart, int entryEnd) {
-    key.clear();
-    value.clear();
+    boolean hasKey = false;
+    boolean hasValue = false;
     keyIndex = 0;
     int p = entryStart;
     while (p < entryEnd) {
-      int fieldTag = (int) ViewWire.varint(bytes, p);
-      p = ViewWire.skipVarint(bytes, p);
-      if (fieldTag == WireType.tag(KEY, WireType.LEN)) {
-        int keyStart = ViewWire.payloadStart(bytes, p);
-        int keyEnd = ViewWire.payloadEnd(bytes, p);
-        key.wrap(bytes, keyStart, keyEnd - keyStart);
-        p = keyEnd;
-      } else if (fieldTag == WireType.tag(VALUE, WireType.LEN)) {
-        value.wrapPayload(bytes, p);
-        p = ViewWire.payloadEnd(bytes, p);
-      } else if (fieldTag == WireType.tag(KEY_STRINDEX, WireType.VARINT)) {
+      int fieldTag = bytes[p] >= 0 ? bytes[p++] : -1;
+      if (fieldTag < 0) {
+        fieldTag = (int) ViewWire.varint(bytes, p);
+        p = ViewWire.skipVarint(bytes, p);
+      }
+      if (fieldTag == KEY_TAG || fieldTag == VALUE_TAG) {
+        long prefix = ViewWire.lengthPrefix(bytes, p);
+        int from = ViewWire.from(prefix);
+        int length = ViewWire.length(prefix);
+        if (fieldTag == KEY_TAG) {
+          key.wrap(bytes, from, length);
+          hasKey = true;
+        } else {
+          value.wrapRegion(bytes, from, from + length);
+          hasValue = true;
+        }
+        p = from + length;
+      } else if (fieldTag == KEY_STRINDEX_TAG) {
         keyIndex = (int) ViewWire.varint(bytes, p);
         p = ViewWire.skipVarint(bytes, p);
       } else {
         p = ViewWire.skipValue(bytes, p, fieldTag);
       }
+    }
+    if (!hasKey) {
+      key.clear();
+    }
+    if (!hasValue) {
+      value.clear();
     }
   }
 

@@ -25,6 +25,14 @@ final class ViewWire {
   private ViewWire() {}
 
   static long varint(byte[] bytes, int position) {
+    // Tags, lengths and small numbers take one or two bytes: read those without the loop.
+    byte first = bytes[position];
+    if (first >= 0) {
+      return first;
+    }
+    if (position + 1 < bytes.length && bytes[position + 1] >= 0) {
+      return (first & VARINT_PAYLOAD_MASK) | (bytes[position + 1] << VARINT_PAYLOAD_BITS);
+    }
     long result = 0;
     int p = position;
     for (int shift = 0; shift < Long.SIZE && p < bytes.length; shift += VARINT_PAYLOAD_BITS) {
@@ -38,6 +46,9 @@ final class ViewWire {
   }
 
   static int skipVarint(byte[] bytes, int position) {
+    if (bytes[position] >= 0) {
+      return position + 1;
+    }
     int p = position;
     while (p < bytes.length && bytes[p] < 0) {
       p++;
@@ -75,7 +86,8 @@ final class ViewWire {
       case WireType.I32:
         return position + Integer.BYTES;
       case WireType.LEN:
-        return skipVarint(bytes, position) + (int) varint(bytes, position);
+        long prefix = lengthPrefix(bytes, position);
+        return from(prefix) + length(prefix);
       case WireType.SGROUP:
         return skipGroup(bytes, position, fieldNumber(tag));
       default:
@@ -104,14 +116,44 @@ final class ViewWire {
   static int next(byte[] bytes, int position, int end, int tag) {
     int p = position;
     while (p < end) {
-      int found = (int) varint(bytes, p);
-      p = skipVarint(bytes, p);
+      int found = bytes[p];
+      if (found >= 0) {
+        p++;
+      } else {
+        found = (int) varint(bytes, p);
+        p = skipVarint(bytes, p);
+      }
       if (found == tag) {
         return p;
       }
       p = skipValue(bytes, p, found);
     }
     return -1;
+  }
+
+  /**
+   * A length prefix read once: the length in the high 32 bits, the position of the first byte of
+   * the value in the low 32 ({@link #length}, {@link #from}).
+   */
+  static long lengthPrefix(byte[] bytes, int position) {
+    byte first = bytes[position];
+    if (first >= 0) {
+      return ((long) first << Integer.SIZE) | (position + 1);
+    }
+    byte second = bytes[position + 1];
+    if (second >= 0) {
+      long length = (first & VARINT_PAYLOAD_MASK) | (second << VARINT_PAYLOAD_BITS);
+      return (length << Integer.SIZE) | (position + 2);
+    }
+    return (varint(bytes, position) << Integer.SIZE) | skipVarint(bytes, position);
+  }
+
+  static int length(long lengthPrefix) {
+    return (int) (lengthPrefix >>> Integer.SIZE);
+  }
+
+  static int from(long lengthPrefix) {
+    return (int) lengthPrefix;
   }
 
   /** The first byte of a length-delimited value whose length prefix starts at {@code position}. */
@@ -121,7 +163,8 @@ final class ViewWire {
 
   /** The end of a length-delimited value whose length prefix starts at {@code position}. */
   static int payloadEnd(byte[] bytes, int position) {
-    return skipVarint(bytes, position) + (int) varint(bytes, position);
+    long prefix = lengthPrefix(bytes, position);
+    return from(prefix) + length(prefix);
   }
 
   /** Undoes protobuf's zigzag encoding of {@code sint32}. */
