@@ -23,11 +23,25 @@ public final class LogRecordView extends MessageView {
   private final TextView eventName = new TextView();
   private final AnyValueView body = new AnyValueView();
 
+  private OtlpIndex index;
+  private int item;
+
   LogRecordView() {
     super(EVENT_NAME);
   }
 
+  /** The request the view reads, and the item's row in its index: for edits of this item. */
+  OtlpIndex index() {
+    return index;
+  }
+
+  int item() {
+    return item;
+  }
+
   void wrap(OtlpIndex index, int item) {
+    this.index = index;
+    this.item = item;
     byte[] source = index.source();
     wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(item)));
   }

@@ -37,6 +37,23 @@ public final class MetricView extends MessageView {
     wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(metric)));
   }
 
+  /** The request the view reads, the metric's row and the data points covered: for edits. */
+  OtlpIndex index() {
+    return index;
+  }
+
+  int item() {
+    return metric;
+  }
+
+  int pointFrom() {
+    return pointFrom;
+  }
+
+  int pointTo() {
+    return pointTo;
+  }
+
   public TextView name() {
     return text(NAME, name);
   }

@@ -39,11 +39,25 @@ public final class SpanView extends MessageView {
   private final TextView statusMessage = new TextView();
   private final PlainMessage status = new PlainMessage(STATUS_CODE);
 
+  private OtlpIndex index;
+  private int item;
+
   SpanView() {
     super(FLAGS);
   }
 
+  /** The request the view reads, and the item's row in its index: for edits of this item. */
+  OtlpIndex index() {
+    return index;
+  }
+
+  int item() {
+    return item;
+  }
+
   void wrap(OtlpIndex index, int item) {
+    this.index = index;
+    this.item = item;
     byte[] source = index.source();
     wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(item)));
   }
