@@ -51,7 +51,9 @@ public final class AnyValueView {
    * member is a single step (the last member on the wire wins, as protobuf decides).
    */
   void wrapRegion(byte[] bytes, int start, int end) {
-    this.bytes = bytes;
+    if (this.bytes != bytes) {
+      this.bytes = bytes;
+    }
     type = ValueType.EMPTY;
     int p = start;
     if (p < end && bytes[p] == STRING_TAG) {
@@ -81,8 +83,13 @@ public final class AnyValueView {
   }
 
   void clear() {
+    type = ValueType.EMPTY;
+  }
+
+  void release() {
     bytes = MessageView.NO_BYTES;
     type = ValueType.EMPTY;
+    string.release();
   }
 
   /** The member set. */

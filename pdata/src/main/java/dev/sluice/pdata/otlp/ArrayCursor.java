@@ -18,7 +18,9 @@ public final class ArrayCursor {
   public ArrayCursor() {}
 
   void wrap(byte[] bytes, int from, int end) {
-    this.bytes = bytes;
+    if (this.bytes != bytes) {
+      this.bytes = bytes;
+    }
     this.from = from;
     this.end = end;
     reset();

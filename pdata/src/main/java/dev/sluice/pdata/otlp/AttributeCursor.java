@@ -36,7 +36,9 @@ public final class AttributeCursor {
 
   /** Points the cursor before the first {@code fieldNumber} field of {@code [from, end)}. */
   void wrap(byte[] bytes, int from, int end, int fieldNumber) {
-    this.bytes = bytes;
+    if (this.bytes != bytes) {
+      this.bytes = bytes;
+    }
     this.from = from;
     this.end = end;
     this.tag = WireType.tag(fieldNumber, WireType.LEN);

@@ -26,8 +26,12 @@ import java.util.Arrays;
  * let go. To keep a field, copy it ({@link TextView#copyTo}, {@link SpanView#copyTraceId}) or
  * decode it ({@link TextView#asString}).
  *
- * <p>Not thread-safe: one instance per thread. Several threads may read the same batch, each with
- * its own instance, since the bytes are never written after indexing.
+ * <p>Not thread-safe and not re-entrant: one visit at a time per instance, so a visitor must not
+ * start another visit on the same instance. Several threads may read the same batch, each with its
+ * own instance, since the bytes are never written after indexing. After a visit the instance's own
+ * views let go of the batch's requests; a caller's cursors ({@link AttributeCursor}, {@link
+ * SpanEventView}, ...) keep a reference to the last request they read until pointed elsewhere, so
+ * keep them no longer than the {@code BatchView}.
  */
 public final class BatchView {
   /** Told about each span. */
@@ -66,6 +70,24 @@ public final class BatchView {
   /** Visits every span of a traces batch, in order. */
   public void forEachSpan(Batch batch, SpanVisitor visitor) {
     checkSignal(batch, Signal.TRACES);
+    try {
+      visitSpans(batch, visitor);
+    } finally {
+      release();
+    }
+  }
+
+  /** Visits every log record of a logs batch, in order. */
+  public void forEachLogRecord(Batch batch, LogRecordVisitor visitor) {
+    checkSignal(batch, Signal.LOGS);
+    try {
+      visitLogRecords(batch, visitor);
+    } finally {
+      release();
+    }
+  }
+
+  private void visitSpans(Batch batch, SpanVisitor visitor) {
     for (int i = 0; i < batch.sliceCount(); i++) {
       Slice slice = batch.slice(i);
       if (slice.scope() < 0) {
@@ -79,9 +101,7 @@ public final class BatchView {
     }
   }
 
-  /** Visits every log record of a logs batch, in order. */
-  public void forEachLogRecord(Batch batch, LogRecordVisitor visitor) {
-    checkSignal(batch, Signal.LOGS);
+  private void visitLogRecords(Batch batch, LogRecordVisitor visitor) {
     for (int i = 0; i < batch.sliceCount(); i++) {
       Slice slice = batch.slice(i);
       if (slice.scope() < 0) {
@@ -100,12 +120,22 @@ public final class BatchView {
    * once per part, each part seeing its own data points (as the marshaler writes it).
    */
   public void forEachMetric(Batch batch, MetricVisitor visitor) {
-    visitMetrics(batch, visitor, null);
+    checkSignal(batch, Signal.METRICS);
+    try {
+      visitMetrics(batch, visitor, null);
+    } finally {
+      release();
+    }
   }
 
   /** Visits every data point of a metrics batch, in order, with the metric it belongs to. */
   public void forEachDataPoint(Batch batch, DataPointVisitor visitor) {
-    visitMetrics(batch, null, visitor);
+    checkSignal(batch, Signal.METRICS);
+    try {
+      visitMetrics(batch, null, visitor);
+    } finally {
+      release();
+    }
   }
 
   /**
@@ -166,7 +196,6 @@ public final class BatchView {
   }
 
   private void visitMetrics(Batch batch, MetricVisitor metrics, DataPointVisitor points) {
-    checkSignal(batch, Signal.METRICS);
     for (int i = 0; i < batch.sliceCount(); i++) {
       Slice slice = batch.slice(i);
       if (slice.scope() < 0) {
@@ -211,6 +240,16 @@ public final class BatchView {
     while (point.next()) {
       points.visit(resource, scope, metric, point);
     }
+  }
+
+  /** After a visit: the views no longer keep the batch's requests reachable. */
+  private void release() {
+    resource.release();
+    scope.release();
+    span.release();
+    logRecord.release();
+    metric.release();
+    point.release();
   }
 
   private void wrapHeaders(Slice slice) {

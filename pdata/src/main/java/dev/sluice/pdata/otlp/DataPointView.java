@@ -57,11 +57,22 @@ public final class DataPointView extends MessageView {
   }
 
   void point(OtlpIndex index, MetricType type, int rowFrom, int rowTo) {
-    this.index = index;
+    if (this.index != index) {
+      this.index = index;
+    }
     this.type = type;
     this.row = rowFrom;
     this.rowEnd = rowTo;
     clear();
+  }
+
+  @Override
+  void release() {
+    super.release();
+    index = null;
+    row = 0;
+    rowEnd = 0;
+    nested.release();
   }
 
   /** Moves to the next data point and reads it from now on; false (and empty) after the last. */

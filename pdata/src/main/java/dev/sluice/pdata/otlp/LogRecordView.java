@@ -40,10 +40,21 @@ public final class LogRecordView extends MessageView {
   }
 
   void wrap(OtlpIndex index, int item) {
-    this.index = index;
+    if (this.index != index) {
+      this.index = index;
+    }
     this.item = item;
     byte[] source = index.source();
     wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(item)));
+  }
+
+  @Override
+  void release() {
+    super.release();
+    index = null;
+    severityText.release();
+    eventName.release();
+    body.release();
   }
 
   public long timeUnixNano() {

@@ -22,7 +22,10 @@ abstract class MessageView {
   }
 
   final void wrapRegion(byte[] bytes, int start, int end) {
-    this.bytes = bytes;
+    // Storing a reference costs a GC write barrier; most wraps point at the same request again.
+    if (this.bytes != bytes) {
+      this.bytes = bytes;
+    }
     this.start = start;
     this.end = end;
     scanned = false;
@@ -34,7 +37,16 @@ abstract class MessageView {
   }
 
   final void clear() {
-    wrapRegion(NO_BYTES, 0, 0);
+    wrapRegion(bytes, 0, 0);
+  }
+
+  /**
+   * Lets go of the request's bytes (and those of the text and value views it owns), so that a
+   * long-lived view does not keep a released request reachable.
+   */
+  void release() {
+    bytes = NO_BYTES;
+    clear();
   }
 
   private void scan() {

@@ -29,12 +29,23 @@ public final class MetricView extends MessageView {
 
   /** Wraps data points {@code [pointFrom, pointTo)} of metric {@code metric}. */
   void wrap(OtlpIndex index, int metric, int pointFrom, int pointTo) {
-    this.index = index;
+    if (this.index != index) {
+      this.index = index;
+    }
     this.metric = metric;
     this.pointFrom = pointFrom;
     this.pointTo = pointTo;
     byte[] source = index.source();
     wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(metric)));
+  }
+
+  @Override
+  void release() {
+    super.release();
+    index = null;
+    name.release();
+    description.release();
+    unit.release();
   }
 
   /** The request the view reads, the metric's row and the data points covered: for edits. */

@@ -15,7 +15,9 @@ abstract class RepeatedView extends MessageView {
   }
 
   final void point(byte[] parent, int from, int parentEnd, int fieldNumber) {
-    this.parent = parent;
+    if (this.parent != parent) {
+      this.parent = parent;
+    }
     this.from = from;
     this.parentEnd = parentEnd;
     this.tag = WireType.tag(fieldNumber, WireType.LEN);

@@ -32,6 +32,12 @@ public final class ResourceView extends MessageView {
     }
   }
 
+  @Override
+  void release() {
+    super.release();
+    schemaUrl.release();
+  }
+
   /** Points {@code cursor} at the resource's attributes. */
   public AttributeCursor attributes(AttributeCursor cursor) {
     return attributes(ATTRIBUTES, cursor);

@@ -37,6 +37,14 @@ public final class ScopeView extends MessageView {
     }
   }
 
+  @Override
+  void release() {
+    super.release();
+    name.release();
+    version.release();
+    schemaUrl.release();
+  }
+
   public TextView name() {
     return text(NAME, name);
   }

@@ -56,10 +56,22 @@ public final class SpanView extends MessageView {
   }
 
   void wrap(OtlpIndex index, int item) {
-    this.index = index;
+    if (this.index != index) {
+      this.index = index;
+    }
     this.item = item;
     byte[] source = index.source();
     wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(item)));
+  }
+
+  @Override
+  void release() {
+    super.release();
+    index = null;
+    name.release();
+    traceState.release();
+    statusMessage.release();
+    status.release();
   }
 
   /** Copies the trace ID into {@code destination[0..16)}; false (and zeros) when it is empty. */

@@ -28,13 +28,23 @@ public final class TextView {
   TextView() {}
 
   void wrap(byte[] bytes, int offset, int length) {
-    this.bytes = bytes;
+    // Storing a reference costs a GC write barrier; most wraps point at the same request again.
+    if (this.bytes != bytes) {
+      this.bytes = bytes;
+    }
     this.offset = offset;
     this.length = length;
   }
 
   void clear() {
-    wrap(MessageView.NO_BYTES, 0, 0);
+    offset = 0;
+    length = 0;
+  }
+
+  /** Lets go of the request's bytes, so that a long-lived view does not keep them reachable. */
+  void release() {
+    bytes = MessageView.NO_BYTES;
+    clear();
   }
 
   /** Length in UTF-8 bytes. */

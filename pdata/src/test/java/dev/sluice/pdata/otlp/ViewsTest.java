@@ -272,6 +272,31 @@ class ViewsTest {
   }
 
   @Test
+  void aBatchViewLetsGoOfTheRequestAfterTheVisit() throws Exception {
+    BatchView views = new BatchView();
+    java.lang.ref.WeakReference<byte[]> request = visitAndForget(views);
+
+    for (int i = 0; i < 20 && request.get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+
+    assertThat(request.get()).as("the request bytes, with only the BatchView alive").isNull();
+    assertThat(views).isNotNull();
+  }
+
+  private static java.lang.ref.WeakReference<byte[]> visitAndForget(BatchView views)
+      throws Exception {
+    byte[] bytes = OtlpTestData.realisticTraces(1, 3).toByteArray();
+    Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, bytes));
+    int[] names = new int[1];
+    views.forEachSpan(batch, (resource, scope, span) -> names[0] += span.name().length());
+    assertThat(names[0]).isPositive();
+    batch.clear();
+    return new java.lang.ref.WeakReference<>(bytes);
+  }
+
+  @Test
   void visitingABatchOfAnotherSignalIsAProgrammingError() {
     Batch logs = new Batch(Signal.LOGS);
 
