@@ -1,31 +1,49 @@
 package dev.sluice.exporter.debug;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
-import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.json.OtlpJsonEncoder;
 import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.BatchView;
+import dev.sluice.pdata.otlp.LogRecordView;
 import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpFields;
+import dev.sluice.pdata.otlp.MetricView;
 import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.otlp.ResourceView;
+import dev.sluice.pdata.otlp.ScopeView;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.otlp.SpanView;
 import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireReader;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.logging.Logger;
 
 /**
  * Writes what passes through, for people: counts per batch, one line of OTLP/JSON per item, or the
- * whole batch as indented OTLP/JSON. Decoding happens here only, straight from the wire.
+ * whole batch as indented OTLP/JSON. Counts and items are read through the batch's views ({@link
+ * BatchView}), so {@code basic} and {@code normal} never marshal the batch; {@code detailed}
+ * marshals it once and writes it as JSON in one pass.
  */
 final class DebugExporter implements Exporter {
+  private static final JsonFactory JSON = new JsonFactory();
+  private static final int ITEM_BUFFER_BYTES = 4096;
+
   private final DebugConfig config;
   private final Logger logger;
   private final PrintStream stdout;
   private final OutputSampler sampler;
+  // Reused across batches; export is synchronized.
+  private final BatchView views = new BatchView();
+  private final ProtoWriter item = new ProtoWriter(ITEM_BUFFER_BYTES);
+  private final OtlpJsonEncoder encoder = new OtlpJsonEncoder();
+  private final ItemLines itemLines = new ItemLines();
 
   DebugExporter(ComponentSettings settings, DebugConfig config, PrintStream stdout) {
     this.config = config;
@@ -39,17 +57,15 @@ final class DebugExporter implements Exporter {
     if (!sampler.take(System.nanoTime())) {
       return ExportResult.SUCCESS;
     }
-    MarshalContext context = new MarshalContext(new ProtoWriter(4096));
-    int size = OtlpMarshaler.marshal(batch, context);
-    byte[] request = context.output().array();
     Signal signal = batch.signal();
-    StringBuilder text = new StringBuilder();
-    text.append(summary(signal, request, size, batch.unitCount()));
+    StringBuilder text = new StringBuilder(summary(batch));
     if (config.verbosity() == DebugConfig.Verbosity.NORMAL) {
-      appendItems(text, signal, request, size);
+      itemLines.append(batch, text);
     } else if (config.verbosity() == DebugConfig.Verbosity.DETAILED) {
+      MarshalContext context = new MarshalContext(new ProtoWriter(ITEM_BUFFER_BYTES));
+      int size = OtlpMarshaler.marshal(batch, context);
       ByteArrayOutputStream json = new ByteArrayOutputStream();
-      new OtlpJsonEncoder().encode(signal, request, 0, size, json, true);
+      encoder.encode(signal, context.output().array(), 0, size, json, true);
       text.append('\n').append(json.toString(StandardCharsets.UTF_8));
     }
     if (config.useInternalLogger()) {
@@ -60,19 +76,20 @@ final class DebugExporter implements Exporter {
     return ExportResult.SUCCESS;
   }
 
-  private static String summary(Signal signal, byte[] request, int size, long units) {
-    int[] counts = countBlocks(request, size);
+  /** Counts as the batch is marshaled: coalesced resource and scope blocks, items, units. */
+  private static String summary(Batch batch) {
+    Signal signal = batch.signal();
     return signal.name().charAt(0)
-        + signal.name().substring(1).toLowerCase(java.util.Locale.ROOT)
+        + signal.name().substring(1).toLowerCase(Locale.ROOT)
         + ": "
-        + counts[0]
+        + BatchView.resourceBlockCount(batch)
         + " resource blocks, "
-        + counts[1]
+        + BatchView.scopeBlockCount(batch)
         + " scope blocks, "
-        + counts[2]
+        + BatchView.itemCount(batch)
         + " "
         + itemName(signal)
-        + (signal == Signal.METRICS ? ", " + units + " data points" : "");
+        + (signal == Signal.METRICS ? ", " + batch.unitCount() + " data points" : "");
   }
 
   private static String itemName(Signal signal) {
@@ -86,79 +103,62 @@ final class DebugExporter implements Exporter {
     }
   }
 
-  /** Resource blocks, scope blocks and items in a marshaled request. */
-  private static int[] countBlocks(byte[] request, int size) {
-    int[] counts = new int[3];
-    walk(
-        request, size, (item, offset, length) -> counts[2]++, () -> counts[1]++, () -> counts[0]++);
-    return counts;
-  }
+  /**
+   * A line of compact OTLP/JSON per span, log record or metric part (a metric that slice boundaries
+   * cut shows only its own data points, as the marshaler writes it).
+   */
+  private final class ItemLines
+      implements BatchView.SpanVisitor, BatchView.LogRecordVisitor, BatchView.MetricVisitor {
+    private final ByteArrayOutputStream json = new ByteArrayOutputStream();
+    private StringBuilder text;
+    private Signal signal;
 
-  private static void appendItems(StringBuilder text, Signal signal, byte[] request, int size) {
-    OtlpJsonEncoder encoder = new OtlpJsonEncoder();
-    walk(
-        request,
-        size,
-        (item, offset, length) -> {
-          ByteArrayOutputStream json = new ByteArrayOutputStream();
-          try (com.fasterxml.jackson.core.JsonGenerator generator =
-              new com.fasterxml.jackson.core.JsonFactory().createGenerator(json)) {
-            encoder.write(signal.item(), request, offset, length, generator);
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-          text.append('\n').append(json.toString(StandardCharsets.UTF_8));
-        },
-        () -> {},
-        () -> {});
-  }
-
-  private interface ItemVisitor {
-    void item(int index, int offset, int length);
-  }
-
-  /** Walks the three levels of a marshaled request, which the marshaler wrote and is valid. */
-  private static void walk(
-      byte[] request, int size, ItemVisitor items, Runnable scopeSeen, Runnable resourceSeen) {
-    WireReader resources = new WireReader().wrap(request, 0, size);
-    WireReader scopes = new WireReader();
-    WireReader itemReader = new WireReader();
-    int index = 0;
-    try {
-      while (resources.hasRemaining()) {
-        int tag = resources.readTag();
-        if ((tag >>> 3) != OtlpFields.Request.RESOURCE_BLOCKS) {
-          resources.skipValue(tag, 8);
-          continue;
-        }
-        int length = resources.readLength();
-        resourceSeen.run();
-        scopes.wrap(request, resources.position(), length);
-        resources.position(resources.position() + length);
-        while (scopes.hasRemaining()) {
-          int scopeTag = scopes.readTag();
-          if ((scopeTag >>> 3) != OtlpFields.ResourceBlock.SCOPE_BLOCKS) {
-            scopes.skipValue(scopeTag, 8);
-            continue;
-          }
-          int scopeLength = scopes.readLength();
-          scopeSeen.run();
-          itemReader.wrap(request, scopes.position(), scopeLength);
-          scopes.position(scopes.position() + scopeLength);
-          while (itemReader.hasRemaining()) {
-            int itemTag = itemReader.readTag();
-            if ((itemTag >>> 3) != OtlpFields.ScopeBlock.ITEMS) {
-              itemReader.skipValue(itemTag, 8);
-              continue;
-            }
-            int itemLength = itemReader.readLength();
-            items.item(index++, itemReader.position(), itemLength);
-            itemReader.position(itemReader.position() + itemLength);
-          }
-        }
+    void append(Batch batch, StringBuilder text) {
+      this.text = text;
+      this.signal = batch.signal();
+      switch (signal) {
+        case TRACES:
+          views.forEachSpan(batch, this);
+          break;
+        case LOGS:
+          views.forEachLogRecord(batch, this);
+          break;
+        default:
+          views.forEachMetric(batch, this);
+          break;
       }
-    } catch (MalformedOtlpException e) {
-      throw new IllegalStateException("the marshaler wrote an unreadable request", e);
+      this.text = null;
+    }
+
+    @Override
+    public void visit(ResourceView resource, ScopeView scope, SpanView span) {
+      item.reset();
+      span.writeTo(item);
+      line();
+    }
+
+    @Override
+    public void visit(ResourceView resource, ScopeView scope, LogRecordView logRecord) {
+      item.reset();
+      logRecord.writeTo(item);
+      line();
+    }
+
+    @Override
+    public void visit(ResourceView resource, ScopeView scope, MetricView metric) {
+      item.reset();
+      metric.writeTo(item);
+      line();
+    }
+
+    private void line() {
+      json.reset();
+      try (JsonGenerator generator = JSON.createGenerator(json)) {
+        encoder.write(signal.item(), item.array(), 0, item.size(), generator);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      text.append('\n').append(json.toString(StandardCharsets.UTF_8));
     }
   }
 }

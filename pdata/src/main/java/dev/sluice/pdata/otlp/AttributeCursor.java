@@ -1,0 +1,169 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.wire.WireType;
+
+/**
+ * Walks a list of {@code KeyValue}s in place: the attributes of a resource, scope, span, event,
+ * link, log record or data point, a metric's metadata, or the entries of a {@code kvlist_value}.
+ * Made once by the caller ({@code new AttributeCursor()}) and pointed at a list by a view; {@link
+ * #next()} moves to the next entry, whose key and value are read without allocating.
+ *
+ * <pre>{@code
+ * AttributeCursor attributes = new AttributeCursor(); // once
+ * span.attributes(attributes);
+ * while (attributes.next()) {
+ *   if (attributes.key().contentEquals("http.route")) { ... attributes.value().stringValue() ... }
+ * }
+ * }</pre>
+ *
+ * <p>Valid as long as the view that pointed it (see {@link BatchView}).
+ */
+public final class AttributeCursor {
+  private static final int KEY_TAG = WireType.tag(1, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(2, WireType.LEN);
+  private static final int KEY_STRINDEX_TAG = WireType.tag(3, WireType.VARINT);
+
+  private byte[] bytes = MessageView.NO_BYTES;
+  private int from;
+  private int end;
+  private int tag;
+  private int position;
+  private int keyIndex;
+  private final TextView key = new TextView();
+  private final AnyValueView value = new AnyValueView();
+
+  public AttributeCursor() {}
+
+  /** Points the cursor before the first {@code fieldNumber} field of {@code [from, end)}. */
+  void wrap(byte[] bytes, int from, int end, int fieldNumber) {
+    if (this.bytes != bytes) {
+      this.bytes = bytes;
+    }
+    this.from = from;
+    this.end = end;
+    this.tag = WireType.tag(fieldNumber, WireType.LEN);
+    reset();
+  }
+
+  /** Back before the first entry. */
+  public void reset() {
+    position = from;
+    key.clear();
+    value.clear();
+    keyIndex = 0;
+  }
+
+  /** Moves to the next entry; false (and an empty entry) after the last. */
+  public boolean next() {
+    int p = position < end ? ViewWire.next(bytes, position, end, tag) : -1;
+    if (p < 0) {
+      position = end;
+      key.clear();
+      value.clear();
+      keyIndex = 0;
+      return false;
+    }
+    long prefix = ViewWire.lengthPrefix(bytes, p);
+    int entryStart = ViewWire.from(prefix);
+    position = entryStart + ViewWire.length(prefix);
+    read(entryStart, position);
+    return true;
+  }
+
+  private void read(int entryStart, int entryEnd) {
+    boolean hasKey = false;
+    boolean hasValue = false;
+    keyIndex = 0;
+    int p = entryStart;
+    while (p < entryEnd) {
+      int fieldTag = bytes[p] >= 0 ? bytes[p++] : -1;
+      if (fieldTag < 0) {
+        fieldTag = (int) ViewWire.varint(bytes, p);
+        p = ViewWire.skipVarint(bytes, p);
+      }
+      if (fieldTag == KEY_TAG || fieldTag == VALUE_TAG) {
+        long prefix = ViewWire.lengthPrefix(bytes, p);
+        int from = ViewWire.from(prefix);
+        int length = ViewWire.length(prefix);
+        if (fieldTag == KEY_TAG) {
+          key.wrap(bytes, from, length);
+          hasKey = true;
+        } else {
+          value.wrapRegion(bytes, from, from + length);
+          hasValue = true;
+        }
+        p = from + length;
+      } else if (fieldTag == KEY_STRINDEX_TAG) {
+        keyIndex = (int) ViewWire.varint(bytes, p);
+        p = ViewWire.skipVarint(bytes, p);
+      } else {
+        p = ViewWire.skipValue(bytes, p, fieldTag);
+      }
+    }
+    if (!hasKey) {
+      key.clear();
+    }
+    if (!hasValue) {
+      value.clear();
+    }
+  }
+
+  /** The current entry's key (empty before the first {@link #next()}). */
+  public TextView key() {
+    return key;
+  }
+
+  public boolean keyEquals(CharSequence text) {
+    return key.contentEquals(text);
+  }
+
+  public boolean keyEquals(byte[] utf8) {
+    return key.contentEquals(utf8);
+  }
+
+  /** {@code key_strindex}: an index into a string table (profiles); 0 when not set. */
+  public int keyIndex() {
+    return keyIndex;
+  }
+
+  /** The current entry's value. */
+  public AnyValueView value() {
+    return value;
+  }
+
+  /**
+   * Moves to the first entry whose key is {@code text}, from the start of the list; false (and the
+   * cursor after the last entry) when there is none.
+   */
+  public boolean find(CharSequence text) {
+    reset();
+    while (next()) {
+      if (key.contentEquals(text)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@link #find(CharSequence)} with the key as UTF-8 bytes. */
+  public boolean find(byte[] utf8) {
+    reset();
+    while (next()) {
+      if (key.contentEquals(utf8)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Entries in the list; walks it, leaves the cursor where it was. */
+  public int count() {
+    int count = 0;
+    int p = ViewWire.next(bytes, from, end, tag);
+    while (p >= 0) {
+      count++;
+      p = ViewWire.next(bytes, ViewWire.payloadEnd(bytes, p), end, tag);
+    }
+    return count;
+  }
+}

@@ -1,0 +1,182 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.otlp.OtlpFields.MetricData;
+import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.WireType;
+
+/**
+ * A metric read in place, as far as a batch holds it: a slice may cover only some of a metric's
+ * data points, and then {@link #dataPointCount()}, {@link #dataPoints} and {@link #writeTo} see
+ * only those. Handed to visitors by {@link BatchView}; valid only during that visit.
+ */
+public final class MetricView extends MessageView {
+  private static final int NAME = OtlpFields.Metric.NAME;
+  private static final int DESCRIPTION = OtlpFields.Metric.DESCRIPTION;
+  private static final int UNIT = OtlpFields.Metric.UNIT;
+  private static final int METADATA = OtlpFields.Metric.METADATA;
+
+  private final TextView name = new TextView();
+  private final TextView description = new TextView();
+  private final TextView unit = new TextView();
+  private OtlpIndex index;
+  private int metric;
+  private int pointFrom;
+  private int pointTo;
+
+  MetricView() {
+    super(METADATA);
+  }
+
+  /** Wraps data points {@code [pointFrom, pointTo)} of metric {@code metric}. */
+  void wrap(OtlpIndex index, int metric, int pointFrom, int pointTo) {
+    if (this.index != index) {
+      this.index = index;
+    }
+    this.metric = metric;
+    this.pointFrom = pointFrom;
+    this.pointTo = pointTo;
+    byte[] source = index.source();
+    wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(metric)));
+  }
+
+  @Override
+  void release() {
+    super.release();
+    index = null;
+    name.release();
+    description.release();
+    unit.release();
+  }
+
+  /** The request the view reads, the metric's row and the data points covered: for edits. */
+  OtlpIndex index() {
+    return index;
+  }
+
+  int item() {
+    return metric;
+  }
+
+  int pointFrom() {
+    return pointFrom;
+  }
+
+  int pointTo() {
+    return pointTo;
+  }
+
+  public TextView name() {
+    return text(NAME, name);
+  }
+
+  public boolean nameEquals(CharSequence text) {
+    return name().contentEquals(text);
+  }
+
+  public boolean nameEquals(byte[] utf8) {
+    return name().contentEquals(utf8);
+  }
+
+  public TextView description() {
+    return text(DESCRIPTION, description);
+  }
+
+  public TextView unit() {
+    return text(UNIT, unit);
+  }
+
+  public MetricType type() {
+    return MetricType.ofField(index.metric(metric, OtlpIndex.M_DATA_FIELD));
+  }
+
+  /** {@code AggregationTemporality} of a sum, histogram or exponential histogram (0 otherwise). */
+  public int aggregationTemporality() {
+    MetricType type = type();
+    if (type != MetricType.SUM
+        && type != MetricType.HISTOGRAM
+        && type != MetricType.EXPONENTIAL_HISTOGRAM) {
+      return 0;
+    }
+    return (int) dataHeaderVarint(MetricData.AGGREGATION_TEMPORALITY);
+  }
+
+  /** {@code Sum.is_monotonic} (false for other types). */
+  public boolean isMonotonic() {
+    return type() == MetricType.SUM && dataHeaderVarint(MetricData.IS_MONOTONIC) != 0;
+  }
+
+  /** Points {@code cursor} at the metric's {@code metadata}. */
+  public AttributeCursor metadata(AttributeCursor cursor) {
+    return attributes(METADATA, cursor);
+  }
+
+  /** Data points this view covers (all of the metric's, unless a slice cut it). */
+  public int dataPointCount() {
+    return pointTo - pointFrom;
+  }
+
+  /** Whether a slice boundary cut this metric, so the view covers only some of its data points. */
+  public boolean isPartial() {
+    return pointFrom > 0 || pointTo < index.dataPointCount(metric);
+  }
+
+  /** Points {@code points} before the first covered data point; {@code next()} walks them. */
+  public DataPointView dataPoints(DataPointView points) {
+    int first = index.metric(metric, OtlpIndex.M_DP_FIRST);
+    points.point(index, type(), first + pointFrom, first + pointTo);
+    return points;
+  }
+
+  /**
+   * Appends the metric's {@code Metric} message (without a tag or length) to {@code out}: its own
+   * bytes when it is whole, otherwise its headers around the covered data points, as the marshaler
+   * writes a cut metric.
+   */
+  public void writeTo(ProtoWriter out) {
+    if (!isPartial()) {
+      out.writeBytes(bytes, start, end - start);
+      return;
+    }
+    int dataField = index.metric(metric, OtlpIndex.M_DATA_FIELD);
+    int first = index.metric(metric, OtlpIndex.M_DP_FIRST);
+    int pointBytes = 0;
+    for (int p = first + pointFrom; p < first + pointTo; p++) {
+      pointBytes += index.dataPointEnd(p) - index.dataPointStart(p);
+    }
+    int dataSize = index.metric(metric, OtlpIndex.M_DATA_HEADER_BYTES) + pointBytes;
+    int metricSegFirst = index.metric(metric, OtlpIndex.M_SEG_FIRST);
+    int metricSegCount = index.metric(metric, OtlpIndex.M_SEG_COUNT);
+    int dataSegFirst = index.metric(metric, OtlpIndex.M_DATA_SEG_FIRST);
+    int dataSegCount = index.metric(metric, OtlpIndex.M_DATA_SEG_COUNT);
+    writeSegments(out, metricSegFirst, metricSegCount, 0, dataField);
+    out.writeLengthDelimitedHeader(dataField, dataSize);
+    writeSegments(out, dataSegFirst, dataSegCount, 0, MetricData.DATA_POINTS);
+    for (int p = first + pointFrom; p < first + pointTo; p++) {
+      out.writeBytes(
+          bytes, index.dataPointStart(p), index.dataPointEnd(p) - index.dataPointStart(p));
+    }
+    writeSegments(out, dataSegFirst, dataSegCount, MetricData.DATA_POINTS, Integer.MAX_VALUE);
+    writeSegments(out, metricSegFirst, metricSegCount, dataField, Integer.MAX_VALUE);
+  }
+
+  private void writeSegments(ProtoWriter out, int first, int count, int above, int below) {
+    for (int s = first; s < first + count; s++) {
+      int field = index.segField(s);
+      if (field > above && field < below) {
+        out.writeBytes(bytes, index.segOffset(s), index.segLength(s));
+      }
+    }
+  }
+
+  private long dataHeaderVarint(int field) {
+    int first = index.metric(metric, OtlpIndex.M_DATA_SEG_FIRST);
+    int tag = WireType.tag(field, WireType.VARINT);
+    long value = 0;
+    for (int s = first; s < first + index.metric(metric, OtlpIndex.M_DATA_SEG_COUNT); s++) {
+      if (index.segField(s) == field && ViewWire.varint(bytes, index.segOffset(s)) == tag) {
+        value = ViewWire.varint(bytes, ViewWire.skipVarint(bytes, index.segOffset(s)));
+      }
+    }
+    return value;
+  }
+}

@@ -1,0 +1,56 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.wire.WireType;
+
+/** A view that is also a cursor over the occurrences of a repeated message field of its parent. */
+abstract class RepeatedView extends MessageView {
+  private byte[] parent = NO_BYTES;
+  private int from;
+  private int parentEnd;
+  private int tag;
+  private int position;
+
+  RepeatedView(int maxFieldNumber) {
+    super(maxFieldNumber);
+  }
+
+  final void point(byte[] parent, int from, int parentEnd, int fieldNumber) {
+    if (this.parent != parent) {
+      this.parent = parent;
+    }
+    this.from = from;
+    this.parentEnd = parentEnd;
+    this.tag = WireType.tag(fieldNumber, WireType.LEN);
+    reset();
+  }
+
+  /** Back before the first element. */
+  public final void reset() {
+    position = from;
+    clear();
+  }
+
+  /** Moves to the next element and reads it from now on; false (and empty) after the last. */
+  public final boolean next() {
+    int p = position < parentEnd ? ViewWire.next(parent, position, parentEnd, tag) : -1;
+    if (p < 0) {
+      position = parentEnd;
+      clear();
+      return false;
+    }
+    wrapPayload(parent, p);
+    position = end;
+    return true;
+  }
+
+  /** Elements in the list; walks it, leaves the cursor where it was. */
+  public final int count() {
+    int count = 0;
+    int p = ViewWire.next(parent, from, parentEnd, tag);
+    while (p >= 0) {
+      count++;
+      p = ViewWire.next(parent, ViewWire.payloadEnd(parent, p), parentEnd, tag);
+    }
+    return count;
+  }
+}

@@ -1,0 +1,54 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
+
+/**
+ * The resource of a resource block (its {@code Resource} and the block's {@code schema_url}), read
+ * in place. Handed to visitors by {@link BatchView}; valid only during that visit.
+ */
+public final class ResourceView extends MessageView {
+  private static final int ATTRIBUTES = 1;
+  private static final int DROPPED_ATTRIBUTES_COUNT = 2;
+
+  private final TextView schemaUrl = new TextView();
+
+  ResourceView() {
+    super(DROPPED_ATTRIBUTES_COUNT);
+  }
+
+  void wrap(OtlpIndex index, int resource) {
+    clear();
+    schemaUrl.clear();
+    byte[] source = index.source();
+    int first = index.resourceSegFirst(resource);
+    for (int s = first; s < first + index.resourceSegCount(resource); s++) {
+      int lengthAt = ViewWire.skipVarint(source, index.segOffset(s));
+      if (index.segField(s) == ResourceBlock.RESOURCE) {
+        wrapPayload(source, lengthAt);
+      } else if (index.segField(s) == ResourceBlock.SCHEMA_URL) {
+        int from = ViewWire.payloadStart(source, lengthAt);
+        schemaUrl.wrap(source, from, ViewWire.payloadEnd(source, lengthAt) - from);
+      }
+    }
+  }
+
+  @Override
+  void release() {
+    super.release();
+    schemaUrl.release();
+  }
+
+  /** Points {@code cursor} at the resource's attributes. */
+  public AttributeCursor attributes(AttributeCursor cursor) {
+    return attributes(ATTRIBUTES, cursor);
+  }
+
+  public int droppedAttributesCount() {
+    return (int) varint(DROPPED_ATTRIBUTES_COUNT);
+  }
+
+  /** The resource block's {@code schema_url}. */
+  public TextView schemaUrl() {
+    return schemaUrl;
+  }
+}

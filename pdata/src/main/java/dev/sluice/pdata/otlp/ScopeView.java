@@ -1,0 +1,69 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
+
+/**
+ * The instrumentation scope of a scope block (its {@code InstrumentationScope} and the block's
+ * {@code schema_url}), read in place. Handed to visitors by {@link BatchView}; valid only during
+ * that visit.
+ */
+public final class ScopeView extends MessageView {
+  private static final int NAME = 1;
+  private static final int VERSION = 2;
+  private static final int ATTRIBUTES = 3;
+  private static final int DROPPED_ATTRIBUTES_COUNT = 4;
+
+  private final TextView name = new TextView();
+  private final TextView version = new TextView();
+  private final TextView schemaUrl = new TextView();
+
+  ScopeView() {
+    super(DROPPED_ATTRIBUTES_COUNT);
+  }
+
+  void wrap(OtlpIndex index, int scope) {
+    clear();
+    schemaUrl.clear();
+    byte[] source = index.source();
+    int first = index.scopeSegFirst(scope);
+    for (int s = first; s < first + index.scopeSegCount(scope); s++) {
+      int lengthAt = ViewWire.skipVarint(source, index.segOffset(s));
+      if (index.segField(s) == ScopeBlock.SCOPE) {
+        wrapPayload(source, lengthAt);
+      } else if (index.segField(s) == ScopeBlock.SCHEMA_URL) {
+        int from = ViewWire.payloadStart(source, lengthAt);
+        schemaUrl.wrap(source, from, ViewWire.payloadEnd(source, lengthAt) - from);
+      }
+    }
+  }
+
+  @Override
+  void release() {
+    super.release();
+    name.release();
+    version.release();
+    schemaUrl.release();
+  }
+
+  public TextView name() {
+    return text(NAME, name);
+  }
+
+  public TextView version() {
+    return text(VERSION, version);
+  }
+
+  /** Points {@code cursor} at the scope's attributes. */
+  public AttributeCursor attributes(AttributeCursor cursor) {
+    return attributes(ATTRIBUTES, cursor);
+  }
+
+  public int droppedAttributesCount() {
+    return (int) varint(DROPPED_ATTRIBUTES_COUNT);
+  }
+
+  /** The scope block's {@code schema_url}. */
+  public TextView schemaUrl() {
+    return schemaUrl;
+  }
+}

@@ -1,0 +1,206 @@
+package dev.sluice.pdata.otlp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.management.ThreadMXBean;
+import dev.sluice.testkit.RandomRequests;
+import java.lang.management.ManagementFactory;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Visiting an indexed batch allocates nothing: every span, log record and data point is read
+ * through the same few flyweights, every attribute (nested values included) through caller-made
+ * cursors. Measured in bytes allocated on the calling thread around warm visits, not in time.
+ */
+class ViewAllocationTest {
+  private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private static final int WARM_UP_VISITS = 300;
+  private static final int MEASURED_VISITS = 100;
+
+  @BeforeAll
+  static void allocationIsMeasurable() {
+    assertThat(THREADS.isThreadAllocatedMemorySupported()).isTrue();
+    THREADS.setThreadAllocatedMemoryEnabled(true);
+    allocated();
+    long before = allocated();
+    assertThat(allocated() - before).isZero();
+  }
+
+  private static long allocated() {
+    return THREADS.getCurrentThreadAllocatedBytes();
+  }
+
+  /** Reads every field a filter or the debug exporter would, and keeps a sum so none is dead. */
+  private static final class Reader
+      implements BatchView.SpanVisitor, BatchView.LogRecordVisitor, BatchView.DataPointVisitor {
+    final AttributeCursor attributes = new AttributeCursor();
+    final AttributeCursor nested = new AttributeCursor();
+    final ArrayCursor elements = new ArrayCursor();
+    final SpanEventView events = new SpanEventView();
+    final SpanLinkView links = new SpanLinkView();
+    final byte[] traceId = new byte[SpanView.TRACE_ID_BYTES];
+    final byte[] keyBuffer = new byte[256];
+    long sum;
+
+    @Override
+    public void visit(ResourceView resource, ScopeView scope, SpanView span) {
+      headers(resource, scope);
+      span.copyTraceId(traceId);
+      sum += traceId[3] + span.traceIdHigh() + span.spanIdLong() + span.kind() + span.statusCode();
+      sum += span.startTimeUnixNano() + span.name().length() + (span.nameEquals("GET") ? 1 : 0);
+      readAll(span.attributes(attributes));
+      span.events(events);
+      while (events.next()) {
+        sum += events.timeUnixNano() + events.name().length();
+        readAll(events.attributes(attributes));
+      }
+      span.links(links);
+      while (links.next()) {
+        sum += links.spanIdLong();
+        readAll(links.attributes(attributes));
+      }
+    }
+
+    @Override
+    public void visit(ResourceView resource, ScopeView scope, LogRecordView log) {
+      headers(resource, scope);
+      sum += log.timeUnixNano() + log.severityNumber() + log.severityText().length();
+      readValue(log.body(), 0);
+      readAll(log.attributes(attributes));
+    }
+
+    @Override
+    public void visit(
+        ResourceView resource, ScopeView scope, MetricView metric, DataPointView point) {
+      headers(resource, scope);
+      sum += metric.name().length() + metric.aggregationTemporality() + point.timeUnixNano();
+      sum += (long) (point.doubleValue() + point.sum()) + point.intValue() + point.count();
+      for (int i = 0; i < point.bucketCountsCount(); i++) {
+        sum += point.bucketCount(i) + (long) point.explicitBound(i);
+      }
+      for (int i = 0; i < point.positiveBucketCountsCount(); i++) {
+        sum += point.positiveBucketCount(i);
+      }
+      for (int i = 0; i < point.quantileValuesCount(); i++) {
+        sum += (long) point.quantileValue(i);
+      }
+      readAll(point.attributes(attributes));
+    }
+
+    private void headers(ResourceView resource, ScopeView scope) {
+      if (resource.attributes(attributes).find("service.name")) {
+        sum += attributes.value().stringValue().length();
+      }
+      sum += scope.name().length() + scope.version().length();
+    }
+
+    private void readAll(AttributeCursor cursor) {
+      while (cursor.next()) {
+        sum += cursor.key().copyTo(keyBuffer, 0);
+        readValue(cursor.value(), 0);
+      }
+    }
+
+    /** Nested values are read with the shared cursors one level deep, their scalars below that. */
+    private void readValue(AnyValueView value, int depth) {
+      switch (value.type()) {
+        case STRING:
+          sum += value.stringValue().length();
+          break;
+        case BOOL:
+          sum += value.boolValue() ? 1 : 0;
+          break;
+        case INT:
+          sum += value.intValue();
+          break;
+        case DOUBLE:
+          sum += (long) value.doubleValue();
+          break;
+        case BYTES:
+          sum += value.bytesLength();
+          break;
+        case ARRAY:
+          if (depth == 0) {
+            value.array(elements);
+            while (elements.next()) {
+              readValue(elements.value(), 1);
+            }
+          }
+          break;
+        case KVLIST:
+          if (depth == 0) {
+            value.kvlist(nested);
+            while (nested.next()) {
+              sum += nested.key().length();
+              readValue(nested.value(), 1);
+            }
+          }
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  @Test
+  void visitingEveryAttributeOfAThousandSpansAllocatesNothing() throws Exception {
+    byte[] request = OtlpTestData.realisticTraces(2, 500).toByteArray();
+    Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
+    assertThat(batch.unitCount()).isEqualTo(1000);
+
+    assertVisitsAllocateNothing(batch);
+  }
+
+  @Test
+  void visitingRichRandomRequestsOfEverySignalAllocatesNothing() throws Exception {
+    for (Signal signal : Signal.values()) {
+      Batch batch = new Batch(signal);
+      Random random = new Random(signal.ordinal());
+      for (int r = 0; r < 5; r++) {
+        batch.add(
+            new OtlpIndexer()
+                .index(
+                    signal,
+                    RandomRequests.request(signal, random, RandomRequests.Sizes.DEFAULT, null)
+                        .toByteArray()));
+      }
+      Batch cut = new Batch(signal);
+      batch.moveTo(cut, batch.unitCount() / 3);
+      cut.addAll(batch);
+
+      assertVisitsAllocateNothing(cut);
+    }
+  }
+
+  private static void assertVisitsAllocateNothing(Batch batch) {
+    BatchView views = new BatchView();
+    Reader reader = new Reader();
+    for (int i = 0; i < WARM_UP_VISITS; i++) {
+      visit(views, batch, reader);
+    }
+    long before = allocated();
+    for (int i = 0; i < MEASURED_VISITS; i++) {
+      visit(views, batch, reader);
+    }
+    long bytes = allocated() - before;
+
+    assertThat(bytes).as(MEASURED_VISITS + " visits of " + batch).isZero();
+    assertThat(reader.sum).isNotZero();
+  }
+
+  private static void visit(BatchView views, Batch batch, Reader reader) {
+    switch (batch.signal()) {
+      case TRACES:
+        views.forEachSpan(batch, reader);
+        break;
+      case LOGS:
+        views.forEachLogRecord(batch, reader);
+        break;
+      default:
+        views.forEachDataPoint(batch, reader);
+        break;
+    }
+  }
+}
