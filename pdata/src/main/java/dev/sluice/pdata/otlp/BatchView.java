@@ -1,7 +1,5 @@
 package dev.sluice.pdata.otlp;
 
-import java.util.Arrays;
-
 /**
  * Reads every item of a {@link Batch} in place: one reusable set of flyweight views ({@link
  * ResourceView}, {@link ScopeView}, {@link SpanView}, {@link LogRecordView}, {@link MetricView},
@@ -147,7 +145,7 @@ public final class BatchView {
     Slice previous = null;
     for (int i = 0; i < batch.sliceCount(); i++) {
       Slice slice = batch.slice(i);
-      if (previous == null || !sameResource(previous, slice)) {
+      if (previous == null || !OtlpMarshaler.sameResource(previous, slice)) {
         count++;
       }
       previous = slice;
@@ -164,9 +162,9 @@ public final class BatchView {
     Slice previous = null;
     for (int i = 0; i < batch.sliceCount(); i++) {
       Slice slice = batch.slice(i);
-      boolean sameResource = previous != null && sameResource(previous, slice);
+      boolean sameResource = previous != null && OtlpMarshaler.sameResource(previous, slice);
       if (slice.scope() >= 0
-          && !(sameResource && previous.scope() >= 0 && sameScope(previous, slice))) {
+          && !(sameResource && previous.scope() >= 0 && OtlpMarshaler.sameScope(previous, slice))) {
         count++;
       }
       previous = slice;
@@ -262,56 +260,5 @@ public final class BatchView {
       throw new IllegalArgumentException(
           "a " + batch.signal() + " batch has no " + expected.unitName());
     }
-  }
-
-  private static boolean sameResource(Slice a, Slice b) {
-    OtlpIndex x = a.index();
-    OtlpIndex y = b.index();
-    if (x == y && a.resource() == b.resource()) {
-      return true;
-    }
-    return x.resourceHash(a.resource()) == y.resourceHash(b.resource())
-        && sameSegments(
-            x,
-            x.resourceSegFirst(a.resource()),
-            x.resourceSegCount(a.resource()),
-            y,
-            y.resourceSegFirst(b.resource()),
-            y.resourceSegCount(b.resource()));
-  }
-
-  private static boolean sameScope(Slice a, Slice b) {
-    OtlpIndex x = a.index();
-    OtlpIndex y = b.index();
-    if (x == y && a.scope() == b.scope()) {
-      return true;
-    }
-    return x.scopeHash(a.scope()) == y.scopeHash(b.scope())
-        && sameSegments(
-            x,
-            x.scopeSegFirst(a.scope()),
-            x.scopeSegCount(a.scope()),
-            y,
-            y.scopeSegFirst(b.scope()),
-            y.scopeSegCount(b.scope()));
-  }
-
-  /** The marshaler's test for merging blocks: the same header segments, byte for byte. */
-  private static boolean sameSegments(
-      OtlpIndex x, int firstX, int countX, OtlpIndex y, int firstY, int countY) {
-    if (countX != countY) {
-      return false;
-    }
-    for (int s = 0; s < countX; s++) {
-      int offX = x.segOffset(firstX + s);
-      int lenX = x.segLength(firstX + s);
-      int offY = y.segOffset(firstY + s);
-      int lenY = y.segLength(firstY + s);
-      if (lenX != lenY
-          || !Arrays.equals(x.source(), offX, offX + lenX, y.source(), offY, offY + lenY)) {
-        return false;
-      }
-    }
-    return true;
   }
 }

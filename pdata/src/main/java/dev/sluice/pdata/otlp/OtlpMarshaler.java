@@ -133,7 +133,8 @@ public final class OtlpMarshaler {
     return end;
   }
 
-  private static boolean sameResource(Slice a, Slice b) {
+  /** Whether the two slices' resource blocks are written as one: the same header bytes. */
+  static boolean sameResource(Slice a, Slice b) {
     if (resourceReplaced(a) || resourceReplaced(b)) {
       return resourceReplaced(a)
           && resourceReplaced(b)
@@ -160,7 +161,8 @@ public final class OtlpMarshaler {
             y.resourceSegCount(b.resource()));
   }
 
-  private static boolean sameScope(Slice a, Slice b) {
+  /** Whether the two slices' scope blocks are written as one: the same header bytes. */
+  static boolean sameScope(Slice a, Slice b) {
     if (scopeReplaced(a) || scopeReplaced(b)) {
       return scopeReplaced(a)
           && scopeReplaced(b)
