@@ -13,6 +13,8 @@ import dev.sluice.pdata.otlp.FieldKind;
 import dev.sluice.pdata.otlp.FieldSchema;
 import dev.sluice.pdata.otlp.IndexLimits;
 import dev.sluice.pdata.otlp.MessageSchema;
+import dev.sluice.pdata.otlp.OtlpFields;
+import dev.sluice.pdata.otlp.OtlpSchema;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.pdata.wire.ProtoWriter;
 import java.io.IOException;
@@ -148,6 +150,9 @@ public final class OtlpJsonDecoder {
   private void readMessage(MessageSchema schema) throws IOException, MalformedOtlpException {
     JsonParser p = parser;
     JsonToken token;
+    // A metric's data is a oneof: protobuf-java's JSON parser refuses a second member, and the
+    // indexer would refuse the protobuf written for it, at an offset the client never sent.
+    FieldSchema data = null;
     while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       FieldSchema field = schema.field(name);
@@ -162,6 +167,14 @@ public final class OtlpJsonDecoder {
       }
       pathField[depth] = field;
       pathIndex[depth] = -1;
+      if (schema == OtlpSchema.METRIC && OtlpFields.Metric.isData(field.number())) {
+        if (data != null) {
+          throw error(
+              Kind.DATA_MESSAGES,
+              "a metric holds one data message, found " + field.name() + " after " + data.name());
+        }
+        data = field;
+      }
       if (field.isRepeated()) {
         readRepeated(field, value);
       } else {

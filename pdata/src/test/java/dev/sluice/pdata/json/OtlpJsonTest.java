@@ -191,6 +191,25 @@ class OtlpJsonTest {
         .hasMessageEndingWith("at offset " + json.indexOf("\"xyz\""));
   }
 
+  /** A metric's data is a oneof; protobuf-java's JSON parser refuses a second member too. */
+  @Test
+  void rejectsASecondDataMessageInAMetricWithFieldPath() {
+    String json =
+        "{\"resourceMetrics\":[{\"scopeMetrics\":[{\"metrics\":[{\"name\":\"m\","
+            + "\"gauge\":{\"dataPoints\":[{\"asDouble\":1}]},"
+            + "\"histogram\":{\"dataPoints\":[]}}]}]}]}";
+
+    assertThatThrownBy(() -> decoder.decode(Signal.METRICS, json.getBytes(UTF8)))
+        .isInstanceOf(MalformedOtlpException.class)
+        .hasMessageStartingWith(
+            "resource_metrics[0].scope_metrics[0].metrics[0].histogram: "
+                + "a metric holds one data message, found histogram after gauge")
+        .satisfies(
+            e ->
+                assertThat(((MalformedOtlpException) e).kind())
+                    .isEqualTo(MalformedOtlpException.Kind.DATA_MESSAGES));
+  }
+
   @Test
   void rejectsWrongValueTypesWithFieldPath() {
     assertThatThrownBy(
