@@ -4,8 +4,8 @@ package dev.sluice.component;
  * An exporter's sending queue ({@code sending_queue}), with the OpenTelemetry Collector's keys and
  * defaults.
  *
- * @param enabled whether batches wait in a queue for consumer threads (otherwise the pipeline's
- *     thread sends them itself)
+ * @param enabled whether batches wait in a queue for consumer threads (otherwise each batch goes
+ *     straight to one of a few sending threads, or is refused, retryably, while all are busy)
  * @param numConsumers threads sending from the queue at once
  * @param queueSize how much the queue holds, counted by {@code sizer}
  * @param sizer what {@code queue_size} counts: {@code requests}, {@code items} or {@code bytes}
