@@ -45,6 +45,14 @@ final class QueueSender {
   private final Condition changed = lock.newCondition();
   private final ArrayDeque<SharedBatch> queue = new ArrayDeque<>();
   private final List<Thread> running = new ArrayList<>();
+
+  /**
+   * The threads waiting for a batch, the one that went idle last first. A batch wakes that one:
+   * under a load one thread can carry, the same thread sends every batch and the others never grow
+   * their marshal buffers, which each sending thread keeps for itself.
+   */
+  private final ArrayDeque<Condition> idle = new ArrayDeque<>();
+
   private long queued;
   private int busy;
   private boolean stopping;
@@ -124,7 +132,10 @@ final class QueueSender {
       if (!stopping) {
         queue.addLast(shared);
         queued += size(shared.batch());
-        changed.signal();
+        Condition waiting = idle.pollFirst();
+        if (waiting != null) {
+          waiting.signal();
+        }
         return;
       }
     } finally {
@@ -168,12 +179,18 @@ final class QueueSender {
   }
 
   private void sendLoop() {
+    Condition mine = lock.newCondition();
     while (true) {
       SharedBatch shared;
       lock.lock();
       try {
         while (queue.isEmpty() && !stopping) {
-          changed.await();
+          idle.addFirst(mine);
+          try {
+            mine.await();
+          } finally {
+            idle.remove(mine); // a spurious wake-up, or an interrupt, leaves it listed
+          }
         }
         shared = queue.pollFirst();
         if (shared == null) {
@@ -217,6 +234,9 @@ final class QueueSender {
     try {
       stopping = true;
       changed.signalAll();
+      for (Condition waiting : idle) {
+        waiting.signal();
+      }
       while ((!queue.isEmpty() || busy > 0) && deadlineNanos - System.nanoTime() > 0) {
         changed.awaitNanos(deadlineNanos - System.nanoTime());
       }

@@ -245,4 +245,59 @@ class SendingChainTest {
         .isTrue();
     chain.shutdown(fiveSecondsFromNow());
   }
+
+  /**
+   * Under a load one thread carries, the thread that went idle last takes the next batch: the
+   * others never send, and never grow the marshal buffers each sending thread keeps.
+   */
+  @Test
+  void aLightLoadIsCarriedByOneSendingThread() throws Exception {
+    Set<Thread> sendingThreads = ConcurrentHashMap.newKeySet();
+    RecordingExporter exporter = new RecordingExporter();
+    SendingChain chain =
+        direct(
+            (batch, deadlineNanos) -> {
+              sendingThreads.add(Thread.currentThread());
+              return exporter.export(batch, deadlineNanos);
+            });
+    Fanout fanout = new Fanout(List.of(chain));
+    awaitEverySendingThreadIdle();
+
+    for (int i = 0; i < 20; i++) {
+      assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", i, 1))))
+          .isEqualTo(Admission.ACCEPTED);
+      assertThat(exporter.awaitDeliveredUnits(i + 1, 10, TimeUnit.SECONDS)).isTrue();
+      // The thread that sent waits for work again before the next batch, as under a light load.
+      awaitEverySendingThreadIdle();
+    }
+    assertThat(sendingThreads).hasSize(1);
+    chain.shutdown(fiveSecondsFromNow());
+  }
+
+  private static void awaitEverySendingThreadIdle() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (deadline - System.nanoTime() > 0) {
+      List<Thread> sending =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(t -> t.getName().startsWith("sluice-exporter-otlp-direct-"))
+              .toList();
+      if (sending.size() == SendingChain.DIRECT_SENDS
+          && sending.stream().allMatch(SendingChainTest::waitsForABatch)) {
+        return;
+      }
+      Thread.sleep(1);
+    }
+    throw new AssertionError("the sending threads did not all wait for a batch within 10 s");
+  }
+
+  /** Whether the thread waits on a condition (for a batch), not for the lock or in a send. */
+  private static boolean waitsForABatch(Thread thread) {
+    for (StackTraceElement frame : thread.getStackTrace()) {
+      if (frame.getMethodName().equals("await")
+          && frame.getClassName().endsWith("ConditionObject")) {
+        return true;
+      }
+    }
+    return false;
+  }
 }
