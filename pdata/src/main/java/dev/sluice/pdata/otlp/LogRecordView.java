@@ -6,7 +6,7 @@ import dev.sluice.pdata.wire.ProtoWriter;
  * A log record read in place. Handed to visitors by {@link BatchView}; valid only during that
  * visit.
  */
-public final class LogRecordView extends MessageView {
+public final class LogRecordView extends ItemView {
   private static final int TIME_UNIX_NANO = 1;
   private static final int SEVERITY_NUMBER = 2;
   private static final int SEVERITY_TEXT = 3;
@@ -23,35 +23,13 @@ public final class LogRecordView extends MessageView {
   private final TextView eventName = new TextView();
   private final AnyValueView body = new AnyValueView();
 
-  private OtlpIndex index;
-  private int item;
-
   LogRecordView() {
     super(EVENT_NAME);
-  }
-
-  /** The request the view reads, and the item's row in its index: for edits of this item. */
-  OtlpIndex index() {
-    return index;
-  }
-
-  int item() {
-    return item;
-  }
-
-  void wrap(OtlpIndex index, int item) {
-    if (this.index != index) {
-      this.index = index;
-    }
-    this.item = item;
-    byte[] source = index.source();
-    wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(item)));
   }
 
   @Override
   void release() {
     super.release();
-    index = null;
     severityText.release();
     eventName.release();
     body.release();

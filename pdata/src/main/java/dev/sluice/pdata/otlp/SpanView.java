@@ -7,7 +7,7 @@ import dev.sluice.pdata.wire.ProtoWriter;
  * into the caller's buffers or read as longs, attributes, events and links through the caller's
  * cursors. Handed to visitors by {@link BatchView}; valid only during that visit.
  */
-public final class SpanView extends MessageView {
+public final class SpanView extends ItemView {
   /** Bytes of a trace ID. */
   public static final int TRACE_ID_BYTES = 16;
 
@@ -39,35 +39,13 @@ public final class SpanView extends MessageView {
   private final TextView statusMessage = new TextView();
   private final PlainMessage status = new PlainMessage(STATUS_CODE);
 
-  private OtlpIndex index;
-  private int item;
-
   SpanView() {
     super(FLAGS);
-  }
-
-  /** The request the view reads, and the item's row in its index: for edits of this item. */
-  OtlpIndex index() {
-    return index;
-  }
-
-  int item() {
-    return item;
-  }
-
-  void wrap(OtlpIndex index, int item) {
-    if (this.index != index) {
-      this.index = index;
-    }
-    this.item = item;
-    byte[] source = index.source();
-    wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(item)));
   }
 
   @Override
   void release() {
     super.release();
-    index = null;
     name.release();
     traceState.release();
     statusMessage.release();
