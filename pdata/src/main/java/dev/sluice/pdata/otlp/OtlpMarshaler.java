@@ -138,13 +138,13 @@ public final class OtlpMarshaler {
     if (resourceReplaced(a) || resourceReplaced(b)) {
       return resourceReplaced(a)
           && resourceReplaced(b)
-          && Arrays.equals(
-              a.overlay().bytes(),
+          && sameBytes(
+              a.overlay(),
               a.overlay().resourceOffset(a.resource()),
-              a.overlay().resourceOffset(a.resource()) + a.overlay().resourceLength(a.resource()),
-              b.overlay().bytes(),
+              a.overlay().resourceLength(a.resource()),
+              b.overlay(),
               b.overlay().resourceOffset(b.resource()),
-              b.overlay().resourceOffset(b.resource()) + b.overlay().resourceLength(b.resource()));
+              b.overlay().resourceLength(b.resource()));
     }
     OtlpIndex x = a.index();
     OtlpIndex y = b.index();
@@ -166,13 +166,13 @@ public final class OtlpMarshaler {
     if (scopeReplaced(a) || scopeReplaced(b)) {
       return scopeReplaced(a)
           && scopeReplaced(b)
-          && Arrays.equals(
-              a.overlay().bytes(),
+          && sameBytes(
+              a.overlay(),
               a.overlay().scopeOffset(a.scope()),
-              a.overlay().scopeOffset(a.scope()) + a.overlay().scopeLength(a.scope()),
-              b.overlay().bytes(),
+              a.overlay().scopeLength(a.scope()),
+              b.overlay(),
               b.overlay().scopeOffset(b.scope()),
-              b.overlay().scopeOffset(b.scope()) + b.overlay().scopeLength(b.scope()));
+              b.overlay().scopeLength(b.scope()));
     }
     OtlpIndex x = a.index();
     OtlpIndex y = b.index();
@@ -187,6 +187,13 @@ public final class OtlpMarshaler {
             y,
             y.scopeSegFirst(b.scope()),
             y.scopeSegCount(b.scope()));
+  }
+
+  /** Byte equality of two replaced headers in their overlays. */
+  private static boolean sameBytes(
+      Overlay x, int offsetX, int lengthX, Overlay y, int offsetY, int lengthY) {
+    return Arrays.equals(
+        x.bytes(), offsetX, offsetX + lengthX, y.bytes(), offsetY, offsetY + lengthY);
   }
 
   /**
