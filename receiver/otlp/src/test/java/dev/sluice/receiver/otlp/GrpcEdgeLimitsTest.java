@@ -244,10 +244,11 @@ class GrpcEdgeLimitsTest {
     RawHttp2 first = raw().handshake();
     RawHttp2 second = raw().handshake();
     first.exportHeaders(1);
-    second.exportHeaders(1);
     first.partialMessage(1, 3 * MIB, 700 * KIB);
     awaitTrue(() -> inFlightBytes() >= 700 * KIB);
-
+    // The second call is admitted only now, so that the first is the older: the two connections
+    // are read on different event loops, and the oldest call receiving is never refused.
+    second.exportHeaders(1);
     second.partialMessage(1, 3 * MIB, 700 * KIB);
     RawHttp2.Frame answer = second.readOn(1);
 
