@@ -1,0 +1,424 @@
+package dev.sluice.wal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+
+/**
+ * The log's one writer thread: takes every pending append as a group, copies headers and payloads
+ * into one reused direct buffer (the copy the JDK would make for heap arrays anyway, so each byte
+ * is copied once and nothing is allocated per record), writes it, forces the file once, and then
+ * answers the whole group. Between groups it persists the consumers' progress and deletes segments
+ * every consumer is done with.
+ *
+ * <p>A write that fails (ENOSPC, say) cuts the segment back to where the group began in it and
+ * answers the group's appends as retryable; records of the group that went into a segment closed
+ * (and forced) before the failure stay and are answered as written. A force that fails stops the
+ * log: what it covered may be gone, and going on would answer appends on lost data.
+ */
+final class LogWriter implements Runnable {
+  private static final System.Logger LOG = System.getLogger(LogWriter.class.getName());
+  private static final int STAGING_BYTES = 1 << 20;
+  private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  private final WriteAheadLog log;
+  private final Thread thread;
+  private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
+  private final CRC32C crc = new CRC32C();
+  private FileAccess.SegmentFile activeFile;
+  private Segment active;
+  private long[] persisted;
+  private long lastProgressNanos;
+
+  // Figures, updated under the log's lock.
+  private long groups;
+  private long groupedRecords;
+  private long forces;
+  private long forceNanos;
+  private long maxForceNanos;
+  private long failedWrites;
+
+  LogWriter(WriteAheadLog log) {
+    this.log = log;
+    this.thread = new Thread(this, "sluice-wal-writer");
+    thread.setDaemon(true);
+  }
+
+  void start() {
+    persisted = new long[log.progress.length];
+    Arrays.fill(persisted, -1);
+    thread.start();
+  }
+
+  void join(long timeoutMillis) throws InterruptedException {
+    thread.join(timeoutMillis);
+  }
+
+  LogStatistics statistics(
+      long sizeBytes, int segments, int pending, long recovered, long corrupt, long torn) {
+    return new LogStatistics(
+        sizeBytes,
+        segments,
+        pending,
+        recovered,
+        corrupt,
+        torn,
+        groups,
+        groupedRecords,
+        forces,
+        forceNanos,
+        maxForceNanos,
+        failedWrites);
+  }
+
+  @Override
+  public void run() {
+    try {
+      loop();
+    } catch (IOException e) {
+      stop("the log cannot go on: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      stop("the log's writer was interrupted", new IOException(e));
+    } catch (RuntimeException | Error e) {
+      stop("the log's writer failed: " + e, new IOException(e));
+      throw e;
+    }
+  }
+
+  private void loop() throws IOException, InterruptedException {
+    int capacity = log.payloads.length;
+    while (true) {
+      int first;
+      int n;
+      boolean closing;
+      log.lock.lock();
+      try {
+        if (log.count == 0 && !log.closing) {
+          log.pendingOrClosing.awaitNanos(PROGRESS_INTERVAL_NANOS);
+        }
+        long interval = log.options.commitIntervalNanos();
+        if (interval > 0 && log.count > 0 && log.count < capacity && !log.closing) {
+          log.pendingOrClosing.awaitNanos(interval);
+        }
+        first = log.head;
+        n = log.count;
+        closing = log.closing;
+      } finally {
+        log.lock.unlock();
+      }
+      if (n > 0 && !writeGroup(first, n)) {
+        return;
+      }
+      maintain(closing && n == 0);
+      if (closing && n == 0) {
+        closeActive();
+        return;
+      }
+    }
+  }
+
+  /** Writes, forces and answers appends {@code [first, first + n)}; false when the log stopped. */
+  private boolean writeGroup(int first, int n) throws IOException {
+    int capacity = log.payloads.length;
+    long segmentSize = log.options.segmentSizeBytes();
+    int durable = 0; // appends of the group already forced in a closed segment
+    long groupStartInActive = active == null ? 0 : active.sizeBytes;
+    long written = 0;
+    long recordBytes = 0;
+    long startSequence = log.sequences[first];
+    try {
+      for (int i = 0; i < n; i++) {
+        int slot = (first + i) % capacity;
+        long bytes = (long) RecordFormat.HEADER_BYTES + log.lengths[slot];
+        recordBytes += bytes;
+        long activeSize = active == null ? 0 : active.sizeBytes + staging.position();
+        if (active == null || (activeSize > 0 && activeSize + bytes > segmentSize)) {
+          flush();
+          roll(log.sequences[slot]);
+          durable = i;
+          groupStartInActive = 0;
+        }
+        stage(slot);
+        active.lastSequence = log.sequences[slot];
+      }
+      flush();
+    } catch (IOException e) {
+      failWrite(first, n, durable, groupStartInActive, e);
+      return true;
+    }
+    written = active.sizeBytes - groupStartInActive;
+    if (log.options.fsync()) {
+      long start = System.nanoTime();
+      try {
+        activeFile.force();
+      } catch (IOException e) {
+        stop("forcing the log to disk failed; data it held may be gone: " + e.getMessage(), e);
+        return false;
+      }
+      long took = System.nanoTime() - start;
+      forces++;
+      forceNanos += took;
+      maxForceNanos = Math.max(maxForceNanos, took);
+    }
+    answer(first, 0, n);
+    release(first, n, recordBytes, written);
+    if (LOG.isLoggable(System.Logger.Level.TRACE)) {
+      LOG.log(System.Logger.Level.TRACE, "group of " + n + " from " + startSequence);
+    }
+    return true;
+  }
+
+  /** Copies one record (header, then payload) into the staging buffer, flushing as it fills. */
+  private void stage(int slot) throws IOException {
+    byte[] payload = log.payloads[slot];
+    int offset = log.offsets[slot];
+    int length = log.lengths[slot];
+    if (staging.remaining() < RecordFormat.HEADER_BYTES) {
+      flush();
+    }
+    int payloadCrc = RecordFormat.payloadCrc(payload, offset, length, crc);
+    RecordFormat.writeHeader(
+        staging,
+        log.sequences[slot],
+        length,
+        payloadCrc,
+        log.routings[slot],
+        log.signals[slot],
+        crc);
+    int copied = 0;
+    while (copied < length) {
+      if (!staging.hasRemaining()) {
+        flush();
+      }
+      int chunk = Math.min(staging.remaining(), length - copied);
+      staging.put(payload, offset + copied, chunk);
+      copied += chunk;
+    }
+  }
+
+  private void flush() throws IOException {
+    if (staging.position() == 0) {
+      return;
+    }
+    staging.flip();
+    int bytes = staging.remaining();
+    try {
+      activeFile.append(staging);
+    } finally {
+      staging.clear();
+    }
+    active.sizeBytes += bytes;
+  }
+
+  /** Closes the active segment (forced first) and starts one named by {@code firstSequence}. */
+  private void roll(long firstSequence) throws IOException {
+    if (activeFile != null) {
+      activeFile.force();
+      activeFile.close();
+      activeFile = null;
+    }
+    Segment next =
+        new Segment(
+            Segment.pathOf(log.options.directory(), firstSequence),
+            firstSequence,
+            firstSequence - 1,
+            0);
+    activeFile = log.files.openForAppend(next.path);
+    log.files.forceDirectory(log.options.directory());
+    active = next;
+    log.lock.lock();
+    try {
+      log.segments.add(next);
+    } finally {
+      log.lock.unlock();
+    }
+  }
+
+  private void failWrite(int first, int n, int durable, long goodSize, IOException cause)
+      throws IOException {
+    staging.clear();
+    int capacity = log.payloads.length;
+    if (active != null) {
+      active.sizeBytes = goodSize;
+      try {
+        activeFile.truncate(goodSize);
+      } catch (IOException e) {
+        stop("cutting the log back after a failed write failed: " + e.getMessage(), e);
+        return;
+      }
+      active.lastSequence = log.sequences[(first + durable) % capacity] - 1;
+    }
+    answer(first, 0, durable);
+    String reason = "writing the log failed: " + cause.getMessage();
+    long recordBytes = 0;
+    for (int i = 0; i < n; i++) {
+      int slot = (first + i) % capacity;
+      recordBytes += RecordFormat.HEADER_BYTES + log.lengths[slot];
+      if (i >= durable) {
+        long sequence = log.sequences[slot];
+        for (ConsumerProgress consumer : log.progress) {
+          consumer.markDone(sequence); // never written: nothing to wait for
+        }
+        log.callbacks[slot].failed(reason, true);
+      }
+    }
+    log.lock.lock();
+    try {
+      failedWrites++;
+    } finally {
+      log.lock.unlock();
+    }
+    release(first, n, recordBytes, 0);
+    LOG.log(System.Logger.Level.WARNING, reason + "; " + (n - durable) + " appends refused");
+  }
+
+  /** Tells appends {@code [first + from, first + to)} they are written. */
+  private void answer(int first, int from, int to) {
+    int capacity = log.payloads.length;
+    for (int i = from; i < to; i++) {
+      int slot = (first + i) % capacity;
+      long sequence = log.sequences[slot];
+      int routed = log.options.consumersOfRouting().applyAsInt(log.routings[slot]);
+      for (int c = 0; c < log.progress.length; c++) {
+        if ((routed & (1 << c)) == 0) {
+          log.progress[c].markDone(sequence);
+        }
+      }
+      log.callbacks[slot].committed(sequence);
+    }
+  }
+
+  /** Frees the group's slots and counts it. */
+  private void release(int first, int n, long recordBytes, long written) {
+    int capacity = log.payloads.length;
+    log.lock.lock();
+    try {
+      for (int i = 0; i < n; i++) {
+        int slot = (first + i) % capacity;
+        log.payloads[slot] = null;
+        log.callbacks[slot] = null;
+      }
+      log.head = (first + n) % capacity;
+      log.count -= n;
+      log.pendingBytes -= recordBytes;
+      log.sizeBytes += written;
+      groups++;
+      groupedRecords += n;
+    } finally {
+      log.lock.unlock();
+    }
+  }
+
+  /**
+   * Persists the consumers' progress when it moved (at most every 100 ms, or now when {@code now}),
+   * then deletes the closed segments every consumer is done with.
+   */
+  private void maintain(boolean now) {
+    long time = System.nanoTime();
+    if (!now && time - lastProgressNanos < PROGRESS_INTERVAL_NANOS) {
+      return;
+    }
+    lastProgressNanos = time;
+    long[] watermarks = new long[log.progress.length];
+    boolean moved = false;
+    for (int c = 0; c < watermarks.length; c++) {
+      watermarks[c] = log.progress[c].watermark();
+      moved |= watermarks[c] != persisted[c];
+    }
+    if (!moved) {
+      return;
+    }
+    try {
+      log.files.writeAtomically(
+          log.options.directory().resolve(ProgressFile.NAME),
+          ProgressFile.encode(log.options.consumers(), watermarks));
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "persisting the log's progress failed: " + e);
+      return;
+    }
+    persisted = watermarks;
+    deleteDone();
+  }
+
+  private void deleteDone() {
+    long done = Long.MAX_VALUE;
+    for (long watermark : persisted) {
+      done = Math.min(done, watermark);
+    }
+    boolean deleted = false;
+    while (true) {
+      Segment oldest;
+      log.lock.lock();
+      try {
+        oldest = log.segments.isEmpty() ? null : log.segments.get(0);
+      } finally {
+        log.lock.unlock();
+      }
+      if (oldest == null || oldest == active || oldest.lastSequence >= done) {
+        break;
+      }
+      try {
+        log.files.delete(oldest.path);
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "deleting " + oldest.path + " failed: " + e);
+        break;
+      }
+      deleted = true;
+      log.lock.lock();
+      try {
+        log.segments.remove(0);
+        log.sizeBytes -= oldest.sizeBytes;
+      } finally {
+        log.lock.unlock();
+      }
+    }
+    if (deleted) {
+      try {
+        log.files.forceDirectory(log.options.directory());
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "forcing the log's directory failed: " + e);
+      }
+    }
+  }
+
+  private void closeActive() throws IOException {
+    if (activeFile != null) {
+      activeFile.force();
+      activeFile.close();
+      activeFile = null;
+    }
+  }
+
+  /** Stops the log: every pending append is refused for good, and the owner is told. */
+  private void stop(String message, IOException cause) {
+    int capacity = log.payloads.length;
+    log.lock.lock();
+    int first;
+    int n;
+    try {
+      log.stopped = true;
+      first = log.head;
+      n = log.count;
+    } finally {
+      log.lock.unlock();
+    }
+    LOG.log(System.Logger.Level.ERROR, message, cause);
+    log.fatal.fatal(message, cause);
+    for (int i = 0; i < n; i++) {
+      AppendCallback callback = log.callbacks[(first + i) % capacity];
+      if (callback != null) {
+        callback.failed(message, false);
+      }
+    }
+    release(first, n, 0, 0);
+    try {
+      if (activeFile != null) {
+        activeFile.close();
+      }
+    } catch (IOException e) {
+      // Stopping anyway.
+    }
+  }
+}

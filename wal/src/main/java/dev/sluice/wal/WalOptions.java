@@ -1,0 +1,55 @@
+package dev.sluice.wal;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * How a log is set up.
+ *
+ * @param directory where segments, the progress file and the lock file live; the log's alone
+ * @param fsync whether a group is forced to disk before its appends are answered
+ * @param maxSizeBytes bound on the bytes of all segments; appends past it are refused
+ * @param segmentSizeBytes a segment is closed and a new one started past this size
+ * @param commitIntervalNanos how long the writer may wait for more appends before it writes a group
+ *     (0: write what is there at once; later appends join the next group while the current one
+ *     syncs)
+ * @param maxPendingAppends appends accepted but not yet written; more are refused
+ * @param consumers the names of the log's consumers (durable exporters), whose progress is kept
+ *     apart: a record is deleted once every consumer it is routed to is done with it
+ * @param consumersOfRouting the consumers (a bit per index into {@code consumers}) that a record of
+ *     a given routing goes to
+ */
+public record WalOptions(
+    Path directory,
+    boolean fsync,
+    long maxSizeBytes,
+    long segmentSizeBytes,
+    long commitIntervalNanos,
+    int maxPendingAppends,
+    List<String> consumers,
+    IntUnaryOperator consumersOfRouting) {
+  /** At most 31 consumers: their set is an int bit mask. */
+  public static final int MAX_CONSUMERS = 31;
+
+  public WalOptions {
+    Objects.requireNonNull(directory, "directory");
+    consumers = List.copyOf(consumers);
+    Objects.requireNonNull(consumersOfRouting, "consumersOfRouting");
+    if (consumers.isEmpty() || consumers.size() > MAX_CONSUMERS) {
+      throw new IllegalArgumentException(
+          "a log has 1 to " + MAX_CONSUMERS + " consumers, not " + consumers.size());
+    }
+    if (segmentSizeBytes < RecordFormat.HEADER_BYTES || maxSizeBytes < segmentSizeBytes) {
+      throw new IllegalArgumentException(
+          "segment size "
+              + segmentSizeBytes
+              + " must be at least 32 and at most max size "
+              + maxSizeBytes);
+    }
+    if (maxPendingAppends < 1 || commitIntervalNanos < 0) {
+      throw new IllegalArgumentException("maxPendingAppends >= 1 and commitIntervalNanos >= 0");
+    }
+  }
+}

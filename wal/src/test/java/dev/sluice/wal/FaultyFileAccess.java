@@ -1,0 +1,110 @@
+package dev.sluice.wal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The real file system, with faults armed by tests: failed appends (ENOSPC) and forces (EIO). */
+final class FaultyFileAccess implements FileAccess {
+  private final FileAccess disk = DiskFileAccess.INSTANCE;
+
+  /** Appends that fail from now on, after writing half of what they were given. */
+  final AtomicInteger failingAppends = new AtomicInteger();
+
+  /** Forces that fail from now on. */
+  final AtomicInteger failingForces = new AtomicInteger();
+
+  final AtomicInteger forces = new AtomicInteger();
+  final AtomicInteger progressWrites = new AtomicInteger();
+
+  @Override
+  public void createDirectories(Path directory) throws IOException {
+    disk.createDirectories(directory);
+  }
+
+  @Override
+  public AutoCloseable lock(Path lockFile) throws IOException {
+    return disk.lock(lockFile);
+  }
+
+  @Override
+  public SegmentFile openForAppend(Path file) throws IOException {
+    SegmentFile real = disk.openForAppend(file);
+    return new SegmentFile() {
+      @Override
+      public void append(ByteBuffer buffer) throws IOException {
+        if (failingAppends.get() > 0) {
+          failingAppends.decrementAndGet();
+          ByteBuffer half = buffer.duplicate();
+          half.limit(half.position() + half.remaining() / 2);
+          real.append(half);
+          throw new IOException("No space left on device");
+        }
+        real.append(buffer);
+      }
+
+      @Override
+      public void force() throws IOException {
+        forces.incrementAndGet();
+        if (failingForces.get() > 0) {
+          failingForces.decrementAndGet();
+          throw new IOException("Input/output error");
+        }
+        real.force();
+      }
+
+      @Override
+      public void truncate(long size) throws IOException {
+        real.truncate(size);
+      }
+
+      @Override
+      public long size() throws IOException {
+        return real.size();
+      }
+
+      @Override
+      public void close() throws IOException {
+        real.close();
+      }
+    };
+  }
+
+  @Override
+  public int read(Path file, long position, ByteBuffer into) throws IOException {
+    return disk.read(file, position, into);
+  }
+
+  @Override
+  public long size(Path file) throws IOException {
+    return disk.size(file);
+  }
+
+  @Override
+  public List<Path> list(Path directory, String glob) throws IOException {
+    return disk.list(directory, glob);
+  }
+
+  @Override
+  public void delete(Path file) throws IOException {
+    disk.delete(file);
+  }
+
+  @Override
+  public void writeAtomically(Path file, byte[] content) throws IOException {
+    progressWrites.incrementAndGet();
+    disk.writeAtomically(file, content);
+  }
+
+  @Override
+  public byte[] readSmall(Path file, int maxBytes) throws IOException {
+    return disk.readSmall(file, maxBytes);
+  }
+
+  @Override
+  public void forceDirectory(Path directory) throws IOException {
+    disk.forceDirectory(directory);
+  }
+}
