@@ -94,7 +94,7 @@ final class FileExporter implements Exporter {
     }
     try {
       encoder.encode(batch);
-      if (!lock.tryLock(Math.max(0, deadlineNanos - scheduler.nanoTime()), TimeUnit.NANOSECONDS)) {
+      if (!lock.tryLock(remainingNanos(deadlineNanos), TimeUnit.NANOSECONDS)) {
         return failed("timed out waiting for another write to " + path);
       }
       try {
@@ -176,6 +176,14 @@ final class FileExporter implements Exporter {
     if (!stopped) {
       flushTimer = scheduler.schedule(this::flushTick, flushIntervalNanos);
     }
+  }
+
+  /** Nanoseconds until {@code deadlineNanos}; {@link Long#MAX_VALUE} stands for no deadline. */
+  private long remainingNanos(long deadlineNanos) {
+    if (deadlineNanos == Long.MAX_VALUE) {
+      return Long.MAX_VALUE;
+    }
+    return Math.max(0, deadlineNanos - scheduler.nanoTime());
   }
 
   private ExportResult failed(String message) {
