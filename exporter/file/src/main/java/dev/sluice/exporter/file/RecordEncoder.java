@@ -11,17 +11,26 @@ import java.io.ByteArrayOutputStream;
  * Turns a batch into the bytes of one record: the marshaled {@code Export*ServiceRequest}, as
  * OTLP/JSON for the {@code json} format, compressed on its own for {@code zstd}. One per sending
  * thread at a time (the exporter pools them); its buffers are reused, and those that an outsized
- * batch grew past {@link MarshalContext#MAX_RETAINED_OUTPUT_BYTES} are dropped after the write.
+ * batch grew past {@link MarshalContext#MAX_RETAINED_OUTPUT_BYTES} (protobuf) or {@link
+ * #MAX_RETAINED_JSON_BYTES} (JSON, compressed) are dropped after the write.
  */
 final class RecordEncoder {
   /** zstd's own default level, close to the Collector's (klauspost's SpeedDefault). */
   static final int ZSTD_LEVEL = 3;
+
+  /**
+   * The most JSON (and compressed-output) capacity kept between batches: OTLP/JSON is about two to
+   * three times the protobuf size (field names, hex IDs, integers as text), so the JSON of a batch
+   * that the marshaler's retained output fits also stays, and steady sending does not reallocate.
+   */
+  static final int MAX_RETAINED_JSON_BYTES = 3 * MarshalContext.MAX_RETAINED_OUTPUT_BYTES;
 
   private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
   private static final byte[] EMPTY = new byte[0];
 
   private final boolean json;
   private final boolean compress;
+  private final int maxRetainedJsonBytes;
   private final MarshalContext marshal = new MarshalContext();
   private final OtlpJsonEncoder jsonEncoder = new OtlpJsonEncoder();
   private final ExposedOutput jsonOut = new ExposedOutput();
@@ -30,8 +39,13 @@ final class RecordEncoder {
   private int length;
 
   RecordEncoder(FileExporterConfig.Format format, boolean compress) {
+    this(format, compress, MAX_RETAINED_JSON_BYTES);
+  }
+
+  RecordEncoder(FileExporterConfig.Format format, boolean compress, int maxRetainedJsonBytes) {
     this.json = format == FileExporterConfig.Format.JSON;
     this.compress = compress;
+    this.maxRetainedJsonBytes = maxRetainedJsonBytes;
   }
 
   Framing framing() {
@@ -78,10 +92,15 @@ final class RecordEncoder {
     array = EMPTY;
     length = 0;
     marshal.release();
-    jsonOut.release(MarshalContext.MAX_RETAINED_OUTPUT_BYTES);
-    if (compressed.length > MarshalContext.MAX_RETAINED_OUTPUT_BYTES) {
+    jsonOut.release(maxRetainedJsonBytes);
+    if (compressed.length > maxRetainedJsonBytes) {
       compressed = EMPTY;
     }
+  }
+
+  /** The capacity of the JSON and compressed-output buffers, kept for the next batch. */
+  int retainedJsonBytes() {
+    return jsonOut.capacity() + compressed.length;
   }
 
   /** A byte array stream whose array is read in place, not copied. */
@@ -92,6 +111,10 @@ final class RecordEncoder {
 
     byte[] array() {
       return buf;
+    }
+
+    int capacity() {
+      return buf.length;
     }
 
     void release(int maxRetainedBytes) {
