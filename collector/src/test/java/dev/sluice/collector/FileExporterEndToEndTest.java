@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.testkit.RandomRequests;
 import dev.sluice.testkit.SequencedSpans;
+import io.grpc.ManagedChannel;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.logs.Logger;
@@ -21,6 +22,7 @@ import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
@@ -41,6 +43,7 @@ import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -105,6 +108,74 @@ class FileExporterEndToEndTest {
                 .flatMap(r -> r.getScopeLogsList().stream())
                 .mapToLong(ScopeLogs::getLogRecordsCount)
                 .sum());
+  }
+
+  @Test
+  void aWriteThatFailsIsRetriedUntilTheDirectoryIsBackAndArrivesOnce(@TempDir Path dir)
+      throws Exception {
+    Path sub = Files.createDirectory(dir.resolve("sub"));
+    Path file = sub.resolve("traces.json");
+    String yaml =
+        String.join(
+            "\n",
+            "receivers:",
+            "  otlp:",
+            "    protocols:",
+            "      grpc:",
+            "        endpoint: 127.0.0.1:0",
+            "processors:",
+            "  batch:",
+            "    timeout: 10ms",
+            "exporters:",
+            "  file:",
+            "    path: " + file,
+            "    retry_on_failure:",
+            "      initial_interval: 50ms",
+            "      max_interval: 100ms",
+            "service:",
+            "  telemetry:",
+            "    metrics:",
+            "      level: none",
+            "  pipelines:",
+            "    traces:",
+            "      receivers: [otlp]",
+            "      processors: [batch]",
+            "      exporters: [file]",
+            "");
+    ExportTraceServiceRequest request = SequencedSpans.request("svc", 0, 30);
+    Collector collector = TestCollectors.start(yaml, Collector.Options.defaults());
+    try {
+      assertThat(TestCollectors.prometheus(collector))
+          .contains("sluice_exporter_file_write_failures_total{exporter=\"file\"} 0");
+      Files.delete(file);
+      Files.delete(sub);
+      ManagedChannel channel = TestCollectors.channel(collector);
+      try {
+        TraceServiceGrpc.newBlockingStub(channel)
+            .withDeadlineAfter(10, TimeUnit.SECONDS)
+            .export(request);
+      } finally {
+        channel.shutdownNow();
+      }
+      assertThat(
+              TestCollectors.eventually(
+                  () ->
+                      !TestCollectors.prometheus(collector)
+                          .contains(
+                              "sluice_exporter_file_write_failures_total{exporter=\"file\"} 0"),
+                  10))
+          .isTrue();
+
+      Files.createDirectory(sub);
+      assertThat(TestCollectors.eventually(() -> Files.exists(file), 10)).isTrue();
+    } finally {
+      collector.shutdown(TimeUnit.SECONDS.toNanos(10));
+    }
+
+    assertThat(FileSinkHarness.read(file).traces()).containsExactly(request);
+    assertThat(TestCollectors.prometheus(collector))
+        .contains("otelcol_exporter_sent_spans_total{exporter=\"file\"} 30")
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"file\"} 0");
   }
 
   private record Exporters(SpanExporter spans, LogRecordExporter logs, MetricExporter metrics) {}
