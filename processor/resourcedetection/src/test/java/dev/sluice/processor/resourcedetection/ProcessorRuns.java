@@ -28,7 +28,7 @@ final class ProcessorRuns {
 
   /** A processor whose output requests are collected into {@code outputs}. */
   static Processor processor(
-      TestEnvironment environment,
+      DetectionEnvironment environment,
       ResourceDetectionConfig config,
       Signal signal,
       List<byte[]> outputs) {
@@ -46,7 +46,10 @@ final class ProcessorRuns {
 
   /** Starts a processor and passes {@code request} through it; returns the request it emits. */
   static byte[] run(
-      TestEnvironment environment, ResourceDetectionConfig config, Signal signal, byte[] request)
+      DetectionEnvironment environment,
+      ResourceDetectionConfig config,
+      Signal signal,
+      byte[] request)
       throws Exception {
     List<byte[]> outputs = new ArrayList<>();
     Processor processor = processor(environment, config, signal, outputs);
