@@ -90,9 +90,4 @@ final class ResourceDetectionProcessor implements Processor {
   public Admission consume(Batch batch) {
     return stage.consume(batch);
   }
-
-  /** For tests: resources left unchanged because they did not parse. */
-  long malformedResources() {
-    return merge.malformedResources();
-  }
 }

@@ -9,7 +9,6 @@ import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.ItemVisitor;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -31,7 +30,6 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
   /** Each thread's editor of what to set; null until detection has found something. */
   private volatile ThreadLocal<ResourceVisitor> visitors;
 
-  private final LongAdder malformedResources = new LongAdder();
   private final RateLimitedLog malformedLog;
 
   ResourceMerge(Logger logger) {
@@ -62,11 +60,6 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
             });
   }
 
-  /** Resources left unchanged because their bytes did not parse. */
-  long malformedResources() {
-    return malformedResources.sum();
-  }
-
   @Override
   public Admission apply(Batch batch, ResourceDetectionConfig config) {
     ThreadLocal<ResourceVisitor> current = visitors;
@@ -77,7 +70,6 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
     batch.visit(visitor);
     long malformed = visitor.newlyMalformed();
     if (malformed > 0) {
-      malformedResources.add(malformed);
       malformedLog.log(
           "Left " + malformed + " resources without the detected attributes: they did not parse");
     }
