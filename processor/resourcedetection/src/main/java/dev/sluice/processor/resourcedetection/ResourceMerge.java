@@ -21,8 +21,9 @@ import java.util.logging.Logger;
  * offered again is safe.
  *
  * <p>Nothing is set until {@link #set} is called with what detection found. Batches may come from
- * several threads at once: each thread has its own editor (editors keep scratch buffers), built
- * from the same attributes, encoded when the editor is made.
+ * several threads at once: each thread has its own editor (editors keep scratch buffers), made from
+ * the same values, encoded once in {@link #set}; each editor encodes its key-value entries when it
+ * is made.
  */
 final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
   private static final long LOG_INTERVAL_MILLIS = 10_000;
@@ -42,18 +43,20 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
       visitors = null;
       return;
     }
-    Map<String, String> copy = Map.copyOf(attributes);
     String[] keys = attributes.keySet().toArray(new String[0]);
+    AttributeValue[] values = new AttributeValue[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      values[i] = AttributeValue.string(attributes.get(keys[i]));
+    }
     visitors =
         ThreadLocal.withInitial(
             () -> {
               AttributeEditor editor = new AttributeEditor();
-              for (String key : keys) {
-                AttributeValue value = AttributeValue.string(copy.get(key));
+              for (int i = 0; i < keys.length; i++) {
                 if (override) {
-                  editor.upsert(key, value);
+                  editor.upsert(keys[i], values[i]);
                 } else {
-                  editor.insert(key, value);
+                  editor.insert(keys[i], values[i]);
                 }
               }
               return new ResourceVisitor(editor);
