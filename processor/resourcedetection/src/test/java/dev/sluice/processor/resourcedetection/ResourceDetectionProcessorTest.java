@@ -14,6 +14,7 @@ import dev.sluice.testkit.AllocationBound;
 import dev.sluice.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -147,6 +148,34 @@ class ResourceDetectionProcessorTest {
                 .getResource()
                 .getAttributesCount())
         .isEqualTo(4);
+  }
+
+  /**
+   * Edits are made per item, so a block with no spans is not reached: it passes as it came (the Go
+   * processor would set the attributes on it too). Documented as a known difference.
+   */
+  @Test
+  void resourceBlockWithoutItemsPassesUnchanged() throws Exception {
+    ResourceSpans idle =
+        ResourceSpans.newBuilder()
+            .setResource(Requests.resource(Requests.attribute("service.name", "idle")))
+            .build();
+    ExportTraceServiceRequest request =
+        ExportTraceServiceRequest.newBuilder()
+            .addResourceSpans(idle)
+            .addResourceSpans(SequencedSpans.request("checkout", 0, 2).getResourceSpans(0))
+            .build();
+    ExportTraceServiceRequest out =
+        ExportTraceServiceRequest.parseFrom(
+            ProcessorRuns.run(
+                environment,
+                ProcessorRuns.config(true, "system"),
+                Signal.TRACES,
+                request.toByteArray()));
+    assertThat(out.getResourceSpans(0)).isEqualTo(idle);
+    assertThat(out.getResourceSpans(1).getResource().getAttributesList())
+        .extracting(KeyValue::getKey)
+        .contains("host.name", "os.type");
   }
 
   @Test
