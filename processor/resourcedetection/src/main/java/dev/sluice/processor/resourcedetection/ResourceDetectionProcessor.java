@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -29,6 +28,7 @@ final class ResourceDetectionProcessor implements Processor {
   private final FunctionProcessor<ResourceDetectionConfig> stage;
   private final Logger logger;
   private final String threadName;
+  private final String failurePrefix;
 
   ResourceDetectionProcessor(
       ComponentSettings settings,
@@ -41,13 +41,20 @@ final class ResourceDetectionProcessor implements Processor {
     this.logger = settings.logger();
     this.merge = new ResourceMerge(logger);
     this.stage = new FunctionProcessor<>(settings, config, signal, merge, next);
-    this.threadName = "resourcedetection " + settings.id() + " " + signal;
+    this.threadName = "sluice-resourcedetection-" + settings.id() + "-" + signal;
+    this.failurePrefix = "processor " + settings.id() + ": ";
   }
 
   @Override
   public void start() throws Exception {
     logger.info("began detecting resource information");
-    Detected detected = detectWithinTimeout();
+    Detected detected;
+    try {
+      detected = detectWithinTimeout();
+    } catch (DetectionException e) {
+      // The collector's start failure names no component: say which one failed.
+      throw new DetectionException(failurePrefix + e.getMessage(), true);
+    }
     merge.set(detected.attributes(), config.override());
     logger.info("detected resource information: " + detected.attributes());
   }
@@ -77,8 +84,8 @@ final class ResourceDetectionProcessor implements Processor {
           "resource detection did not finish within timeout " + GoDuration.format(config.timeout()),
           true);
     } catch (ExecutionException e) {
+      // The collector reports what fails its start; each failed try was logged as a warning.
       Throwable cause = e.getCause();
-      logger.log(Level.SEVERE, cause.getMessage());
       if (cause instanceof Exception exception) {
         throw exception;
       }

@@ -68,7 +68,8 @@ class ResourceDetectionProcessorTest {
     assertThatThrownBy(processor::start)
         .isInstanceOf(DetectionException.class)
         .hasMessage(
-            "resource detection failed: env detector: OTEL_RESOURCE_ATTRIBUTES: invalid resource"
+            "processor resourcedetection: resource detection failed: env detector:"
+                + " OTEL_RESOURCE_ATTRIBUTES: invalid resource"
                 + " format, invalid text: \"oops\"");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
   }
@@ -81,7 +82,8 @@ class ResourceDetectionProcessorTest {
             environment, withTimeout(Duration.ofMillis(200), "system"), Signal.TRACES, List.of());
     assertThatThrownBy(processor::start)
         .isInstanceOf(DetectionException.class)
-        .hasMessage("resource detection did not finish within timeout 200ms");
+        .hasMessage(
+            "processor resourcedetection: resource detection did not finish within timeout 200ms");
   }
 
   @Test
@@ -93,7 +95,8 @@ class ResourceDetectionProcessorTest {
             environment, withTimeout(Duration.ofMillis(300), "system"), Signal.TRACES, List.of());
     assertThatThrownBy(processor::start)
         .hasMessageStartingWith(
-            "resource detection failed: system detector: all hostname sources failed");
+            "processor resourcedetection: resource detection failed: system detector: all"
+                + " hostname sources failed");
     assertThat(environment.fqdnCalls.get()).isGreaterThan(1);
   }
 
