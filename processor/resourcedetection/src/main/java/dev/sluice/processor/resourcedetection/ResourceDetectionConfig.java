@@ -46,6 +46,13 @@ public record ResourceDetectionConfig(
 
   @Override
   public void validate(ConfigProblems problems) {
+    if (detectors.isEmpty()) {
+      // The Go collector fails at start then ("no detectors succeeded"); refuse it up front.
+      problems.add(
+          "detectors",
+          "must list at least one detector; this build has: "
+              + String.join(", ", SUPPORTED_DETECTORS));
+    }
     for (int i = 0; i < detectors.size(); i++) {
       String name = detectors.get(i).strip();
       if (!SUPPORTED_DETECTORS.contains(name)) {

@@ -77,6 +77,13 @@ class ResourceDetectionConfigTest {
   }
 
   @Test
+  void refusesAnEmptyDetectorList() {
+    assertThatThrownBy(() -> bind("detectors: []"))
+        .hasMessageContaining(
+            "detectors: must list at least one detector; this build has: env, system");
+  }
+
+  @Test
   void refusesOtherDetectorsSectionsListingTheKeysItTakes() {
     assertThatThrownBy(() -> bind("ec2: {tags: [a]}"))
         .isInstanceOf(ConfigException.class)

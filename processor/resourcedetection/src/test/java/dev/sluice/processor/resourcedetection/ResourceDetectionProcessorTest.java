@@ -28,6 +28,8 @@ class ResourceDetectionProcessorTest {
   private static final int SMALL_SPANS = 10;
   private static final int LARGE_SPANS = 1000;
   private static final int WARM_UP_ROUNDS = 5;
+  private static final int THREADS = 4;
+  private static final int BATCHES_PER_THREAD = 200;
 
   /** pdata's Overlay keeps an offset and a length per unit of an edited request. */
   private static final int REPLACEMENT_TABLE_BYTES_PER_UNIT = 2 * Integer.BYTES;
@@ -179,6 +181,53 @@ class ResourceDetectionProcessorTest {
     assertThat(out.getResourceSpans(1).getResource().getAttributesList())
         .extracting(KeyValue::getKey)
         .contains("host.name", "os.type");
+  }
+
+  /** Receivers' threads call one processor at once; each thread has its own editor. */
+  @Test
+  void threadsApplyingAtOnceEachGetTheDetectedResource() throws Exception {
+    Processor processor =
+        new ResourceDetectionProcessorFactory(environment, ProcessorRuns.TEST_BACKOFF_NANOS)
+            .create(
+                ProcessorRuns.settings(),
+                ProcessorRuns.config(true, "system"),
+                Signal.TRACES,
+                batch -> {
+                  byte[] out = OtlpMarshaler.toByteArray(batch);
+                  batch.clear();
+                  try {
+                    Map<String, String> attributes = resourceAttributes(out);
+                    if (!"host-1.example.com".equals(attributes.get("host.name"))
+                        || attributes.size() != 3) {
+                      throw new AssertionError("wrong resource: " + attributes);
+                    }
+                  } catch (Exception e) {
+                    throw new AssertionError(e);
+                  }
+                  return Admission.ACCEPTED;
+                });
+    processor.start();
+    OtlpIndex index = new OtlpIndexer().index(Signal.TRACES, spans(20));
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(THREADS);
+    try {
+      List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        runs.add(
+            threads.submit(
+                () -> {
+                  for (int i = 0; i < BATCHES_PER_THREAD; i++) {
+                    assertThat(processor.consume(Batch.of(index))).isEqualTo(Admission.ACCEPTED);
+                  }
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> run : runs) {
+        run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   @Test
