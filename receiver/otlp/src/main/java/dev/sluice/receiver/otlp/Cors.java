@@ -39,7 +39,7 @@ final class Cors {
       headers.add(header.toLowerCase(Locale.ROOT));
     }
     this.anyHeader = any;
-    this.maxAgeSeconds = config.maxAge().toSeconds();
+    this.maxAgeSeconds = config.maxAge();
   }
 
   boolean allows(String origin) {

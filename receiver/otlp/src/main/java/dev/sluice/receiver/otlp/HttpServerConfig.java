@@ -113,10 +113,19 @@ public record HttpServerConfig(
 
   /**
    * CORS: origins allowed (exact, or with {@code *} wildcards), extra request headers allowed
-   * beyond the CORS-safelisted ones, and how long browsers may cache a preflight answer.
+   * beyond the CORS-safelisted ones, and how long browsers may cache a preflight answer, in whole
+   * seconds as the OpenTelemetry Collector takes it ({@code max_age: 600}; 0: no caching header).
    */
-  public record Cors(List<String> allowedOrigins, List<String> allowedHeaders, Duration maxAge) {
-    public static final Cors DEFAULT = new Cors(List.of(), List.of(), Duration.ZERO);
+  public record Cors(List<String> allowedOrigins, List<String> allowedHeaders, long maxAge)
+      implements Validatable {
+    public static final Cors DEFAULT = new Cors(List.of(), List.of(), 0);
+
+    @Override
+    public void validate(ConfigProblems problems) {
+      if (maxAge < 0) {
+        problems.add("max_age", "must not be negative (seconds), was " + maxAge);
+      }
+    }
   }
 
   /** Checks this server's own keys; {@code tls}, {@code auth} and {@code cors} check themselves. */

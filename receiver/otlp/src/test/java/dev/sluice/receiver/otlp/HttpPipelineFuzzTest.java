@@ -56,8 +56,7 @@ class HttpPipelineFuzzTest {
       new HttpServerConfig(
           "127.0.0.1:0",
           null,
-          new HttpServerConfig.Cors(
-              List.of("https://*.example"), List.of("x-tenant"), java.time.Duration.ofMinutes(1)),
+          new HttpServerConfig.Cors(List.of("https://*.example"), List.of("x-tenant"), 60),
           LIMIT_BYTES,
           false,
           "/v1/traces",

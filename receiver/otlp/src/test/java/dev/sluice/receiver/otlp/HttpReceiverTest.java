@@ -54,8 +54,7 @@ class HttpReceiverTest {
         new HttpServerConfig(
             "127.0.0.1:0",
             null,
-            new HttpServerConfig.Cors(
-                List.of("https://*.shop.example"), List.of("x-tenant"), Duration.ofMinutes(10)),
+            new HttpServerConfig.Cors(List.of("https://*.shop.example"), List.of("x-tenant"), 600),
             MAX_BODY,
             false,
             "/v1/traces",

@@ -28,7 +28,6 @@ import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -97,7 +96,7 @@ class ReceiverAuthTest {
         new HttpServerConfig(
             "127.0.0.1:0",
             null,
-            new HttpServerConfig.Cors(List.of("https://web.example"), List.of(), Duration.ZERO),
+            new HttpServerConfig.Cors(List.of("https://web.example"), List.of(), 0),
             64 * 1024,
             false,
             "/v1/traces",
