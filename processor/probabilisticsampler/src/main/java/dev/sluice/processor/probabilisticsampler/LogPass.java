@@ -1,0 +1,422 @@
+package dev.sluice.processor.probabilisticsampler;
+
+import dev.sluice.component.telemetry.RateLimitedLog;
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.BatchItem;
+import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.WireReader;
+import dev.sluice.pdata.wire.WireType;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One thread's pass over the log records of a batch: reads each record's trace ID and the
+ * attributes sampling looks at, decides as the OpenTelemetry Collector does, drops the record or,
+ * when it is kept, writes its {@code sampling.randomness} and {@code sampling.threshold} attributes
+ * as the Collector does (replaced where they are, appended otherwise; every other field copied as
+ * bytes). Holds only reusable scratch state.
+ */
+final class LogPass implements ItemVisitor {
+  private static final int ATTRIBUTES = 6;
+  private static final int TRACE_ID = 9;
+  private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
+  private static final int TRACE_ID_TAG = WireType.tag(TRACE_ID, WireType.LEN);
+  private static final int KEY_VALUE_KEY = 1;
+  private static final int KEY_VALUE_VALUE = 2;
+  private static final int ANY_STRING = 1;
+
+  static final String RANDOMNESS_KEY = "sampling.randomness";
+  static final String THRESHOLD_KEY = "sampling.threshold";
+
+  private static final int RANDOMNESS = 0;
+  private static final int THRESHOLD = 1;
+  private static final int SOURCE = 2;
+  private static final int PRIORITY = 3;
+
+  private static final int MAX_RETAINED_BYTES = 1 << 20;
+  private static final long NO_INT_BITS = 0;
+  private static final double PERCENT = 100.0;
+
+  private final Sampler sampler;
+  private final boolean useTraceId;
+  private final RateLimitedLog malformedLog;
+  private final byte[][] keys;
+  private final FoundValue[] found = {
+    new FoundValue(), new FoundValue(), new FoundValue(), new FoundValue()
+  };
+  private final FoundValue[] wanted;
+  private final WireReader reader = new WireReader();
+  private final WireReader attributeReader = new WireReader();
+  private final ProtoWriter recordOut = new ProtoWriter();
+  private final byte[] digits = new byte[Long.toString(Long.MIN_VALUE).length()];
+  private final byte[] valueText = new byte[SamplingMath.HEX_DIGITS];
+  final long[] counts = SamplerCounters.newCounts();
+  long malformed;
+
+  private byte[] bytes;
+  private long traceIdHigh;
+  private long traceIdLow;
+  private boolean hasTraceId;
+
+  // The record's sampling state, as read and as changed.
+  private boolean hasRandomness;
+  private long randomnessValue;
+  private boolean hasThreshold;
+  private long thresholdValue;
+  private boolean setRandomness;
+  private boolean thresholdCleared;
+
+  LogPass(Sampler sampler, ProbabilisticSamplerConfig config, RateLimitedLog malformedLog) {
+    this.sampler = sampler;
+    this.useTraceId = config.logsUseTraceId();
+    this.malformedLog = malformedLog;
+    keys =
+        new byte[][] {
+          RANDOMNESS_KEY.getBytes(StandardCharsets.UTF_8),
+          THRESHOLD_KEY.getBytes(StandardCharsets.UTF_8),
+          config.fromAttribute().getBytes(StandardCharsets.UTF_8),
+          config.samplingPriority().getBytes(StandardCharsets.UTF_8)
+        };
+    // An attribute name left empty is not looked for.
+    wanted =
+        new FoundValue[] {
+          found[RANDOMNESS],
+          found[THRESHOLD],
+          config.fromAttribute().isEmpty() ? null : found[SOURCE],
+          config.samplingPriority().isEmpty() ? null : found[PRIORITY]
+        };
+  }
+
+  @Override
+  public void visit(BatchItem item) {
+    try {
+      read(item.array(), item.offset(), item.length());
+    } catch (MalformedOtlpException e) {
+      malformed++;
+      malformedLog.log("Keeping a log record that does not parse: " + e.getMessage());
+      return;
+    }
+    if (!decide(item)) {
+      item.drop();
+    }
+  }
+
+  void finishBatch() {
+    recordOut.release(MAX_RETAINED_BYTES);
+    bytes = null;
+  }
+
+  private void read(byte[] record, int offset, int length) throws MalformedOtlpException {
+    bytes = record;
+    hasTraceId = false;
+    traceIdHigh = 0;
+    traceIdLow = 0;
+    for (FoundValue value : found) {
+      value.reset();
+    }
+    reader.wrap(record, offset, length);
+    while (reader.hasRemaining()) {
+      int tag = reader.readTag();
+      if (tag == TRACE_ID_TAG) {
+        int idLength = reader.readLength();
+        int p = reader.position();
+        hasTraceId = false;
+        if (idLength == Long.BYTES * 2) {
+          traceIdHigh = FoundValue.bigEndian64(record, p);
+          traceIdLow = FoundValue.bigEndian64(record, p + Long.BYTES);
+          hasTraceId = (traceIdHigh | traceIdLow) != 0;
+        }
+        reader.position(p + idLength);
+      } else if (tag == ATTRIBUTES_TAG) {
+        int attributeLength = reader.readLength();
+        int p = reader.position();
+        FoundValue.match(attributeReader, record, p, attributeLength, keys, wanted);
+        reader.position(p + attributeLength);
+      } else {
+        reader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
+      }
+    }
+  }
+
+  /** Reads the string-valued sampling attributes; false when one is there and does not parse. */
+  private boolean readSamplingState() {
+    boolean ok = true;
+    hasRandomness = false;
+    hasThreshold = false;
+    thresholdValue = SamplingMath.ALWAYS;
+    setRandomness = false;
+    thresholdCleared = false;
+    FoundValue threshold = found[THRESHOLD];
+    if (threshold.type == FoundValue.STRING && threshold.length > 0) {
+      long parsed = SamplingMath.parseTValue(bytes, threshold.start, threshold.length);
+      if (parsed < 0) {
+        ok = false;
+      } else {
+        hasThreshold = true;
+        thresholdValue = parsed;
+      }
+    }
+    FoundValue randomness = found[RANDOMNESS];
+    if (randomness.type == FoundValue.STRING && randomness.length > 0) {
+      long parsed = SamplingMath.parseRValue(bytes, randomness.start, randomness.length);
+      if (parsed < 0) {
+        ok = false;
+      } else {
+        hasRandomness = true;
+        randomnessValue = parsed;
+      }
+    }
+    return ok;
+  }
+
+  private boolean decide(BatchItem item) {
+    boolean parsed = readSamplingState();
+    Policy policy;
+    long randomness = SamplingMath.ALL_RANDOMNESS;
+    boolean missing = false;
+    boolean carrier = true;
+    boolean error = false;
+    switch (sampler.kind) {
+      case NEVER:
+        policy = Policy.SAMPLING_PRIORITY;
+        error = !parsed;
+        break;
+      case HASH:
+        policy = Policy.MISSING_RANDOMNESS;
+        missing = true;
+        if (useTraceId && hasTraceId) {
+          policy = Policy.TRACE_ID_HASH;
+          randomness =
+              SamplingMath.hashRandomness(
+                  SamplingMath.fnvHash(sampler.hashSeed, traceIdHigh, traceIdLow));
+          missing = false;
+        } else if (sourceHashable()) {
+          policy = Policy.ATTRIBUTE;
+          randomness = SamplingMath.hashRandomness(sourceHash());
+          missing = false;
+        }
+        if (!parsed) {
+          error = true;
+          carrier = false;
+        } else if (hasRandomness || hasThreshold) {
+          if (!missing && sampledHereBefore(randomness)) {
+            SamplerCounters.count(counts, policy, true);
+            return true;
+          }
+          error = true;
+          carrier = false;
+        } else if (!missing) {
+          setRandomness = true;
+          randomnessValue = randomness;
+        }
+        break;
+      default:
+        if (!parsed) {
+          policy = Policy.MISSING_RANDOMNESS;
+          missing = true;
+          error = true;
+          carrier = false;
+        } else if (hasRandomness) {
+          policy = Policy.SAMPLING_RANDOMNESS;
+          randomness = randomnessValue;
+        } else if (hasTraceId) {
+          policy = Policy.TRACE_ID_W3C;
+          randomness = SamplingMath.traceIdRandomness(traceIdLow);
+        } else {
+          policy = Policy.MISSING_RANDOMNESS;
+          missing = true;
+        }
+    }
+    if (!error) {
+      if (missing) {
+        error = true;
+      } else if (hasThreshold && thresholdValue > randomness) {
+        hasThreshold = false;
+        thresholdValue = SamplingMath.ALWAYS;
+        thresholdCleared = true;
+        error = true;
+      }
+    }
+    long threshold = error ? sampler.onError() : sampler.decide(hasThreshold, thresholdValue);
+    long priorityThreshold = priorityThreshold();
+    if (priorityThreshold >= 0) {
+      threshold = priorityThreshold;
+      policy = Policy.SAMPLING_PRIORITY;
+    }
+    boolean sampled = threshold <= randomness;
+    SamplerCounters.count(counts, policy, sampled);
+    if (sampled && carrier) {
+      boolean writeThreshold = !(hasThreshold && threshold < thresholdValue);
+      if (writeThreshold || setRandomness || thresholdCleared) {
+        rewrite(item, writeThreshold ? threshold : -1);
+      }
+    }
+    return sampled;
+  }
+
+  private boolean sampledHereBefore(long randomness) {
+    return hasRandomness
+        && randomnessValue == randomness
+        && hasThreshold
+        && thresholdValue == sampler.hashThreshold();
+  }
+
+  /** Whether {@code from_attribute} is there with a value the hash takes (not empty). */
+  private boolean sourceHashable() {
+    FoundValue source = found[SOURCE];
+    switch (source.type) {
+      case FoundValue.STRING:
+      case FoundValue.BYTES:
+        return source.length > 0;
+      case FoundValue.INT:
+      case FoundValue.BOOL:
+        return true;
+      default:
+        // Empty values hash nothing; doubles, arrays and maps are not hashed (see the docs).
+        return false;
+    }
+  }
+
+  /** The hash of {@code from_attribute}'s value as the Collector's text of it. */
+  private int sourceHash() {
+    FoundValue source = found[SOURCE];
+    switch (source.type) {
+      case FoundValue.INT:
+        return SamplingMath.fnvHash(sampler.hashSeed, digits, 0, decimal(source.bits));
+      case FoundValue.BOOL:
+        byte[] text = source.bits != 0 ? TRUE : FALSE;
+        return SamplingMath.fnvHash(sampler.hashSeed, text, 0, text.length);
+      default:
+        return SamplingMath.fnvHash(sampler.hashSeed, bytes, source.start, source.length);
+    }
+  }
+
+  private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+
+  /** Writes {@code value} in decimal into {@link #digits}; returns the length. */
+  private int decimal(long value) {
+    if (value == Long.MIN_VALUE) {
+      byte[] min = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(min, 0, digits, 0, min.length);
+      return min.length;
+    }
+    int end = digits.length;
+    int p = end;
+    long rest = Math.abs(value);
+    do {
+      digits[--p] = (byte) ('0' + rest % 10);
+      rest /= 10;
+    } while (rest != 0);
+    if (value < 0) {
+      digits[--p] = '-';
+    }
+    int length = end - p;
+    System.arraycopy(digits, p, digits, 0, length);
+    return length;
+  }
+
+  /** The threshold {@code sampling_priority} sets, or -1 when it sets none. */
+  private long priorityThreshold() {
+    FoundValue priority = found[PRIORITY];
+    double percent;
+    if (priority.type == FoundValue.INT) {
+      percent = priority.bits;
+    } else if (priority.type == FoundValue.DOUBLE) {
+      percent = Double.longBitsToDouble(priority.bits);
+    } else {
+      return -1;
+    }
+    double probability = percent / PERCENT;
+    if (probability == 0) {
+      return -1;
+    }
+    return SamplingMath.probabilityToThreshold(probability, sampler.precision);
+  }
+
+  /**
+   * Writes the record anew: {@code sampling.randomness} set when this sampler computed it, {@code
+   * sampling.threshold} set to {@code threshold} (unless -1) or removed when it was found false.
+   */
+  private void rewrite(BatchItem item, long threshold) {
+    byte[] record = item.array();
+    boolean randomnessDone = !setRandomness;
+    boolean thresholdDone = threshold < 0;
+    recordOut.reset();
+    reader.wrap(record, item.offset(), item.length());
+    try {
+      while (reader.hasRemaining()) {
+        int fieldStart = reader.position();
+        int tag = reader.readTag();
+        reader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
+        int fieldEnd = reader.position();
+        if (tag == ATTRIBUTES_TAG && !(randomnessDone && thresholdDone)) {
+          int key = keyOf(record, fieldStart, fieldEnd);
+          if (key == RANDOMNESS && !randomnessDone) {
+            SamplingMath.writeRValue(randomnessValue, valueText, 0);
+            writeStringAttribute(keys[RANDOMNESS], SamplingMath.HEX_DIGITS);
+            randomnessDone = true;
+            continue;
+          }
+          if (key == THRESHOLD && !thresholdDone) {
+            thresholdDone = true;
+            if (thresholdCleared) {
+              continue; // removed, as the Collector removes it; the new one goes at the end
+            }
+            writeStringAttribute(
+                keys[THRESHOLD], SamplingMath.writeTValue(threshold, valueText, 0));
+            continue;
+          }
+        }
+        recordOut.writeBytes(record, fieldStart, fieldEnd - fieldStart);
+      }
+    } catch (MalformedOtlpException e) {
+      throw new IllegalStateException("a log record read once does not read again", e);
+    }
+    if (!randomnessDone) {
+      SamplingMath.writeRValue(randomnessValue, valueText, 0);
+      writeStringAttribute(keys[RANDOMNESS], SamplingMath.HEX_DIGITS);
+    }
+    if (threshold >= 0 && (!thresholdDone || thresholdCleared)) {
+      writeStringAttribute(keys[THRESHOLD], SamplingMath.writeTValue(threshold, valueText, 0));
+    }
+    item.replace(recordOut.array(), 0, recordOut.size());
+  }
+
+  /** Which sampling key the attribute field at {@code [start, end)} has, or -1. */
+  private int keyOf(byte[] record, int start, int end) throws MalformedOtlpException {
+    attributeReader.wrap(record, start, end - start);
+    attributeReader.readTag();
+    int length = attributeReader.readLength();
+    int p = attributeReader.position();
+    attributeReader.wrap(record, p, length);
+    while (attributeReader.hasRemaining()) {
+      int tag = attributeReader.readTag();
+      if (tag == WireType.tag(KEY_VALUE_KEY, WireType.LEN)) {
+        int keyLength = attributeReader.readLength();
+        int keyStart = attributeReader.position();
+        if (FoundValue.equal(record, keyStart, keyLength, keys[RANDOMNESS])) {
+          return RANDOMNESS;
+        }
+        if (FoundValue.equal(record, keyStart, keyLength, keys[THRESHOLD])) {
+          return THRESHOLD;
+        }
+        return -1;
+      }
+      attributeReader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
+    }
+    return -1;
+  }
+
+  /** Writes {@code attributes { key, value { string_value: valueText[0, length) } }}. */
+  private void writeStringAttribute(byte[] key, int length) {
+    int any = 1 + 1 + length; // tag, one length byte (at most 14), the text
+    int keyValue = 1 + 1 + key.length + 1 + 1 + any;
+    recordOut.writeLengthDelimitedHeader(ATTRIBUTES, keyValue);
+    recordOut.writeLengthDelimitedHeader(KEY_VALUE_KEY, key.length);
+    recordOut.writeBytes(key, 0, key.length);
+    recordOut.writeLengthDelimitedHeader(KEY_VALUE_VALUE, any);
+    recordOut.writeLengthDelimitedHeader(ANY_STRING, length);
+    recordOut.writeBytes(valueText, 0, length);
+  }
+}
