@@ -51,7 +51,12 @@ final class SamplerHarness {
 
   /** The request after the processor; empty when nothing was passed on. */
   ExportTraceServiceRequest traces(ExportTraceServiceRequest request) {
-    byte[] out = run(Signal.TRACES, request.toByteArray());
+    return traces(request.toByteArray());
+  }
+
+  /** The request (as bytes, written however the test likes) after the processor. */
+  ExportTraceServiceRequest traces(byte[] request) {
+    byte[] out = run(Signal.TRACES, request);
     try {
       return out == null
           ? ExportTraceServiceRequest.getDefaultInstance()
