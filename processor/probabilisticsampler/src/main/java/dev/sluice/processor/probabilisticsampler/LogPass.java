@@ -1,26 +1,29 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.AnyValueView;
+import dev.sluice.pdata.otlp.AttributeCursor;
 import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.otlp.LogRecordView;
+import dev.sluice.pdata.otlp.TextView;
+import dev.sluice.pdata.otlp.ValueType;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * One thread's pass over the log records of a batch: reads each record's trace ID and the
- * attributes sampling looks at, decides as the OpenTelemetry Collector does, drops the record or,
- * when it is kept, writes its {@code sampling.randomness} and {@code sampling.threshold} attributes
- * as the Collector does (replaced where they are, appended otherwise; every other field copied as
- * bytes). Holds only reusable scratch state.
+ * attributes sampling looks at through the item's view, decides as the OpenTelemetry Collector
+ * does, drops the record or, when it is kept, writes its {@code sampling.randomness} and {@code
+ * sampling.threshold} attributes as the Collector does (replaced where they are, appended
+ * otherwise; every other field copied as bytes). Holds only reusable scratch state.
  */
 final class LogPass implements ItemVisitor {
   private static final int ATTRIBUTES = 6;
-  private static final int TRACE_ID = 9;
   private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
-  private static final int TRACE_ID_TAG = WireType.tag(TRACE_ID, WireType.LEN);
   private static final int KEY_VALUE_KEY = 1;
   private static final int KEY_VALUE_VALUE = 2;
   private static final int ANY_STRING = 1;
@@ -34,29 +37,39 @@ final class LogPass implements ItemVisitor {
   private static final int PRIORITY = 3;
 
   private static final int MAX_RETAINED_BYTES = 1 << 20;
-  private static final long NO_INT_BITS = 0;
+
+  /** Room for a bytes-valued {@code from_attribute}; a longer one grows it. */
+  private static final int SOURCE_BYTES = 64;
+
   private static final double PERCENT = 100.0;
 
   private final Sampler sampler;
   private final boolean useTraceId;
-  private final RateLimitedLog malformedLog;
   private final byte[][] keys;
-  private final FoundValue[] found = {
-    new FoundValue(), new FoundValue(), new FoundValue(), new FoundValue()
-  };
-  private final FoundValue[] wanted;
+  private final boolean[] wanted;
   private final WireReader reader = new WireReader();
   private final WireReader attributeReader = new WireReader();
+  private final AttributeCursor attributes = new AttributeCursor();
   private final ProtoWriter recordOut = new ProtoWriter();
   private final byte[] digits = new byte[Long.toString(Long.MIN_VALUE).length()];
   private final byte[] valueText = new byte[SamplingMath.HEX_DIGITS];
+  private byte[] sourceBytes = new byte[SOURCE_BYTES];
   final long[] counts = SamplerCounters.newCounts();
-  long malformed;
 
-  private byte[] bytes;
   private long traceIdHigh;
   private long traceIdLow;
   private boolean hasTraceId;
+
+  // The attributes looked at, as found (the first entry of a key counts, as in the Collector).
+  private final boolean[] found = new boolean[4];
+  private final byte[] randomnessText = new byte[SamplingMath.HEX_DIGITS + 1];
+  private int randomnessTextLength;
+  private final byte[] thresholdText = new byte[SamplingMath.HEX_DIGITS + 1];
+  private int thresholdTextLength;
+  private boolean sourceHashable;
+  private int sourceHash;
+  private boolean priorityIsNumber;
+  private double priorityPercent;
 
   // The record's sampling state, as read and as changed.
   private boolean hasRandomness;
@@ -66,10 +79,9 @@ final class LogPass implements ItemVisitor {
   private boolean setRandomness;
   private boolean thresholdCleared;
 
-  LogPass(Sampler sampler, ProbabilisticSamplerConfig config, RateLimitedLog malformedLog) {
+  LogPass(Sampler sampler, ProbabilisticSamplerConfig config) {
     this.sampler = sampler;
     this.useTraceId = config.logsUseTraceId();
-    this.malformedLog = malformedLog;
     keys =
         new byte[][] {
           RANDOMNESS_KEY.getBytes(StandardCharsets.UTF_8),
@@ -79,23 +91,14 @@ final class LogPass implements ItemVisitor {
         };
     // An attribute name left empty is not looked for.
     wanted =
-        new FoundValue[] {
-          found[RANDOMNESS],
-          found[THRESHOLD],
-          config.fromAttribute().isEmpty() ? null : found[SOURCE],
-          config.samplingPriority().isEmpty() ? null : found[PRIORITY]
+        new boolean[] {
+          true, true, !config.fromAttribute().isEmpty(), !config.samplingPriority().isEmpty()
         };
   }
 
   @Override
   public void visit(BatchItem item) {
-    try {
-      read(item.array(), item.offset(), item.length());
-    } catch (MalformedOtlpException e) {
-      malformed++;
-      malformedLog.log("Keeping a log record that does not parse: " + e.getMessage());
-      return;
-    }
+    read(item.logRecord());
     if (!decide(item)) {
       item.drop();
     }
@@ -103,38 +106,102 @@ final class LogPass implements ItemVisitor {
 
   void finishBatch() {
     recordOut.release(MAX_RETAINED_BYTES);
-    bytes = null;
   }
 
-  private void read(byte[] record, int offset, int length) throws MalformedOtlpException {
-    bytes = record;
-    hasTraceId = false;
-    traceIdHigh = 0;
-    traceIdLow = 0;
-    for (FoundValue value : found) {
-      value.reset();
-    }
-    reader.wrap(record, offset, length);
-    while (reader.hasRemaining()) {
-      int tag = reader.readTag();
-      if (tag == TRACE_ID_TAG) {
-        int idLength = reader.readLength();
-        int p = reader.position();
-        hasTraceId = false;
-        if (idLength == Long.BYTES * 2) {
-          traceIdHigh = FoundValue.bigEndian64(record, p);
-          traceIdLow = FoundValue.bigEndian64(record, p + Long.BYTES);
-          hasTraceId = (traceIdHigh | traceIdLow) != 0;
+  private void read(LogRecordView record) {
+    traceIdHigh = record.traceIdHigh();
+    traceIdLow = record.traceIdLow();
+    hasTraceId = (traceIdHigh | traceIdLow) != 0;
+    Arrays.fill(found, false);
+    randomnessTextLength = -1;
+    thresholdTextLength = -1;
+    sourceHashable = false;
+    priorityIsNumber = false;
+    record.attributes(attributes);
+    while (attributes.next()) {
+      TextView key = attributes.key();
+      for (int k = 0; k < keys.length; k++) {
+        if (wanted[k] && !found[k] && key.contentEquals(keys[k])) {
+          found[k] = true;
+          take(k, attributes.value());
         }
-        reader.position(p + idLength);
-      } else if (tag == ATTRIBUTES_TAG) {
-        int attributeLength = reader.readLength();
-        int p = reader.position();
-        FoundValue.match(attributeReader, record, p, attributeLength, keys, wanted);
-        reader.position(p + attributeLength);
-      } else {
-        reader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
       }
+    }
+  }
+
+  /** Keeps what decisions need of a wanted attribute's value. */
+  private void take(int key, AnyValueView value) {
+    switch (key) {
+      case RANDOMNESS:
+        randomnessTextLength = samplingText(value, randomnessText);
+        break;
+      case THRESHOLD:
+        thresholdTextLength = samplingText(value, thresholdText);
+        break;
+      case SOURCE:
+        hashSource(value);
+        break;
+      default:
+        if (value.type() == ValueType.INT) {
+          priorityIsNumber = true;
+          priorityPercent = value.intValue();
+        } else if (value.type() == ValueType.DOUBLE) {
+          priorityIsNumber = true;
+          priorityPercent = value.doubleValue();
+        }
+    }
+  }
+
+  /**
+   * Copies a string value of at most 15 bytes (one more than any valid value, so that a longer one
+   * still fails to parse) into {@code into}; returns its length, or -1 for no string.
+   */
+  private static int samplingText(AnyValueView value, byte[] into) {
+    if (value.type() != ValueType.STRING) {
+      return -1;
+    }
+    TextView text = value.stringValue();
+    int length = Math.min(text.length(), into.length);
+    for (int i = 0; i < length; i++) {
+      into[i] = text.byteAt(i);
+    }
+    return text.length() > into.length ? into.length : length;
+  }
+
+  /**
+   * Hashes {@code from_attribute}'s value as the Collector does: the bytes of a string or a bytes
+   * value, the decimal text of an int, {@code true}/{@code false}; an empty one is not hashed.
+   * Doubles, arrays and maps are not hashed either (see the docs).
+   */
+  private void hashSource(AnyValueView value) {
+    int seed = sampler.hashSeed;
+    switch (value.type()) {
+      case STRING:
+        TextView text = value.stringValue();
+        sourceHashable = text.length() > 0;
+        sourceHash = SamplingMath.fnvHash(seed, text);
+        break;
+      case BYTES:
+        sourceHashable = value.bytesLength() > 0;
+        if (sourceHashable) {
+          if (value.bytesLength() > sourceBytes.length) {
+            sourceBytes = new byte[value.bytesLength()];
+          }
+          int length = value.copyBytes(sourceBytes, 0);
+          sourceHash = SamplingMath.fnvHash(seed, sourceBytes, 0, length);
+        }
+        break;
+      case INT:
+        sourceHashable = true;
+        sourceHash = SamplingMath.fnvHash(seed, digits, 0, decimal(value.intValue()));
+        break;
+      case BOOL:
+        sourceHashable = true;
+        byte[] bool = value.boolValue() ? TRUE : FALSE;
+        sourceHash = SamplingMath.fnvHash(seed, bool, 0, bool.length);
+        break;
+      default:
+        sourceHashable = false;
     }
   }
 
@@ -146,9 +213,8 @@ final class LogPass implements ItemVisitor {
     thresholdValue = SamplingMath.ALWAYS;
     setRandomness = false;
     thresholdCleared = false;
-    FoundValue threshold = found[THRESHOLD];
-    if (threshold.type == FoundValue.STRING && threshold.length > 0) {
-      long parsed = SamplingMath.parseTValue(bytes, threshold.start, threshold.length);
+    if (thresholdTextLength > 0) {
+      long parsed = SamplingMath.parseTValue(thresholdText, 0, thresholdTextLength);
       if (parsed < 0) {
         ok = false;
       } else {
@@ -156,9 +222,8 @@ final class LogPass implements ItemVisitor {
         thresholdValue = parsed;
       }
     }
-    FoundValue randomness = found[RANDOMNESS];
-    if (randomness.type == FoundValue.STRING && randomness.length > 0) {
-      long parsed = SamplingMath.parseRValue(bytes, randomness.start, randomness.length);
+    if (randomnessTextLength > 0) {
+      long parsed = SamplingMath.parseRValue(randomnessText, 0, randomnessTextLength);
       if (parsed < 0) {
         ok = false;
       } else {
@@ -190,9 +255,9 @@ final class LogPass implements ItemVisitor {
               SamplingMath.hashRandomness(
                   SamplingMath.fnvHash(sampler.hashSeed, traceIdHigh, traceIdLow));
           missing = false;
-        } else if (sourceHashable()) {
+        } else if (sourceHashable) {
           policy = Policy.ATTRIBUTE;
-          randomness = SamplingMath.hashRandomness(sourceHash());
+          randomness = SamplingMath.hashRandomness(sourceHash);
           missing = false;
         }
         if (!parsed) {
@@ -261,36 +326,6 @@ final class LogPass implements ItemVisitor {
         && thresholdValue == sampler.hashThreshold();
   }
 
-  /** Whether {@code from_attribute} is there with a value the hash takes (not empty). */
-  private boolean sourceHashable() {
-    FoundValue source = found[SOURCE];
-    switch (source.type) {
-      case FoundValue.STRING:
-      case FoundValue.BYTES:
-        return source.length > 0;
-      case FoundValue.INT:
-      case FoundValue.BOOL:
-        return true;
-      default:
-        // Empty values hash nothing; doubles, arrays and maps are not hashed (see the docs).
-        return false;
-    }
-  }
-
-  /** The hash of {@code from_attribute}'s value as the Collector's text of it. */
-  private int sourceHash() {
-    FoundValue source = found[SOURCE];
-    switch (source.type) {
-      case FoundValue.INT:
-        return SamplingMath.fnvHash(sampler.hashSeed, digits, 0, decimal(source.bits));
-      case FoundValue.BOOL:
-        byte[] text = source.bits != 0 ? TRUE : FALSE;
-        return SamplingMath.fnvHash(sampler.hashSeed, text, 0, text.length);
-      default:
-        return SamplingMath.fnvHash(sampler.hashSeed, bytes, source.start, source.length);
-    }
-  }
-
   private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
 
@@ -318,16 +353,10 @@ final class LogPass implements ItemVisitor {
 
   /** The threshold {@code sampling_priority} sets, or -1 when it sets none. */
   private long priorityThreshold() {
-    FoundValue priority = found[PRIORITY];
-    double percent;
-    if (priority.type == FoundValue.INT) {
-      percent = priority.bits;
-    } else if (priority.type == FoundValue.DOUBLE) {
-      percent = Double.longBitsToDouble(priority.bits);
-    } else {
+    if (!priorityIsNumber) {
       return -1;
     }
-    double probability = percent / PERCENT;
+    double probability = priorityPercent / PERCENT;
     if (probability == 0) {
       return -1;
     }
@@ -348,7 +377,7 @@ final class LogPass implements ItemVisitor {
       while (reader.hasRemaining()) {
         int fieldStart = reader.position();
         int tag = reader.readTag();
-        reader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
+        reader.skipValue(tag, SpanPass.MAX_GROUP_DEPTH);
         int fieldEnd = reader.position();
         if (tag == ATTRIBUTES_TAG && !(randomnessDone && thresholdDone)) {
           int key = keyOf(record, fieldStart, fieldEnd);
@@ -395,17 +424,21 @@ final class LogPass implements ItemVisitor {
       if (tag == WireType.tag(KEY_VALUE_KEY, WireType.LEN)) {
         int keyLength = attributeReader.readLength();
         int keyStart = attributeReader.position();
-        if (FoundValue.equal(record, keyStart, keyLength, keys[RANDOMNESS])) {
+        if (equal(record, keyStart, keyLength, keys[RANDOMNESS])) {
           return RANDOMNESS;
         }
-        if (FoundValue.equal(record, keyStart, keyLength, keys[THRESHOLD])) {
+        if (equal(record, keyStart, keyLength, keys[THRESHOLD])) {
           return THRESHOLD;
         }
         return -1;
       }
-      attributeReader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
+      attributeReader.skipValue(tag, SpanPass.MAX_GROUP_DEPTH);
     }
     return -1;
+  }
+
+  private static boolean equal(byte[] bytes, int start, int length, byte[] key) {
+    return Arrays.equals(bytes, start, start + length, key, 0, key.length);
   }
 
   /** Writes {@code attributes { key, value { string_value: valueText[0, length) } }}. */

@@ -3,10 +3,8 @@ package dev.sluice.processor.probabilisticsampler;
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
-import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.Signal;
-import java.util.logging.Level;
 
 /**
  * The {@code probabilistic_sampler} of one traces or logs pipeline: visits every span or log record
@@ -15,8 +13,6 @@ import java.util.logging.Level;
  * are added to once per batch.
  */
 final class SamplerFunction implements BatchFunction<ProbabilisticSamplerConfig> {
-  private static final long LOG_INTERVAL_MILLIS = 10_000;
-
   private final SamplerCounters counters;
   private final ThreadLocal<SpanPass> spanPasses;
   private final ThreadLocal<LogPass> logPasses;
@@ -28,16 +24,14 @@ final class SamplerFunction implements BatchFunction<ProbabilisticSamplerConfig>
     }
     this.signal = signal;
     Sampler sampler = new Sampler(config);
-    RateLimitedLog malformedLog =
-        new RateLimitedLog(settings.logger(), Level.WARNING, LOG_INTERVAL_MILLIS);
     if (signal == Signal.TRACES) {
       counters = SamplerCounters.forSpans(settings.metrics(), settings.id());
-      spanPasses = ThreadLocal.withInitial(() -> new SpanPass(sampler, malformedLog));
+      spanPasses = ThreadLocal.withInitial(() -> new SpanPass(sampler));
       logPasses = null;
     } else {
       counters = SamplerCounters.forLogs(settings.metrics(), settings.id(), config.fromAttribute());
       spanPasses = null;
-      logPasses = ThreadLocal.withInitial(() -> new LogPass(sampler, config, malformedLog));
+      logPasses = ThreadLocal.withInitial(() -> new LogPass(sampler, config));
     }
   }
 

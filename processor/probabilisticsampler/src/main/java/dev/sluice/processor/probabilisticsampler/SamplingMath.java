@@ -1,5 +1,7 @@
 package dev.sluice.processor.probabilisticsampler;
 
+import dev.sluice.pdata.otlp.TextView;
+
 /**
  * The arithmetic of OpenTelemetry consistent probability sampling (56-bit randomness and
  * thresholds, {@code th} and {@code rv} values) and of the OpenTelemetry Collector's legacy hash
@@ -61,6 +63,18 @@ final class SamplingMath {
     }
     for (int i = offset; i < offset + length; i++) {
       hash = (hash ^ (bytes[i] & 0xFF)) * FNV_PRIME;
+    }
+    return hash;
+  }
+
+  /** FNV-1a (32 bits) over the seed's four little-endian bytes and then the text's UTF-8. */
+  static int fnvHash(int seed, TextView text) {
+    int hash = FNV_OFFSET_BASIS;
+    for (int i = 0; i < Integer.BYTES; i++) {
+      hash = (hash ^ ((seed >>> (8 * i)) & 0xFF)) * FNV_PRIME;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      hash = (hash ^ (text.byteAt(i) & 0xFF)) * FNV_PRIME;
     }
     return hash;
   }

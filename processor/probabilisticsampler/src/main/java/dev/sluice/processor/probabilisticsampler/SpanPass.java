@@ -1,70 +1,62 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.AnyValueView;
+import dev.sluice.pdata.otlp.AttributeCursor;
 import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * One thread's pass over the spans of a batch: reads each span's trace ID, {@code trace_state} and
- * {@code sampling.priority} from its bytes, decides as the OpenTelemetry Collector does, drops the
- * span or, when it is kept and its tracestate changes, writes it anew with the new {@code
+ * {@code sampling.priority} through the item's view, decides as the OpenTelemetry Collector does,
+ * drops the span or, when it is kept and its tracestate changes, writes it anew with the new {@code
  * trace_state} and every other field copied as bytes. Holds only reusable scratch state.
  */
 final class SpanPass implements ItemVisitor {
-  private static final int TRACE_ID = 1;
   private static final int TRACE_STATE = 3;
-  private static final int ATTRIBUTES = 9;
-  private static final int TRACE_ID_TAG = WireType.tag(TRACE_ID, WireType.LEN);
   private static final int TRACE_STATE_TAG = WireType.tag(TRACE_STATE, WireType.LEN);
-  private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
-  private static final byte[][] PRIORITY_KEY = {
-    "sampling.priority".getBytes(StandardCharsets.UTF_8)
-  };
+  private static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
+
+  /** Groups in unknown fields were checked at the edge; none nests deeper than this. */
+  static final int MAX_GROUP_DEPTH = 100;
 
   /** A rewritten span's buffer is given back past this size, so one huge span does not stay. */
   private static final int MAX_RETAINED_BYTES = 1 << 20;
 
+  /** Room for a string priority; a longer one (unusual) grows it. */
+  private static final int PRIORITY_TEXT_BYTES = 32;
+
   private final Sampler sampler;
-  private final RateLimitedLog malformedLog;
   private final WireReader reader = new WireReader();
-  private final WireReader attributeReader = new WireReader();
-  private final FoundValue priority = new FoundValue();
-  private final FoundValue[] priorityHolder = {priority};
+  private final AttributeCursor attributes = new AttributeCursor();
   private final TraceState traceState = new TraceState();
+  private final byte[] traceStateIn = new byte[TraceState.MAX_LENGTH];
   private final byte[] traceStateOut = new byte[TraceState.MAX_LENGTH + TraceState.MAX_GROWTH];
   private final ProtoWriter spanOut = new ProtoWriter();
+  private byte[] priorityText = new byte[PRIORITY_TEXT_BYTES];
   final long[] counts = SamplerCounters.newCounts();
-  long malformed;
 
   // The span being looked at.
-  private byte[] bytes;
   private long traceIdHigh;
   private long traceIdLow;
   private boolean hasTraceId;
-  private int traceStateStart;
   private int traceStateLength;
-  private int traceStateFieldStart;
+  private int priorityDecision;
 
-  SpanPass(Sampler sampler, RateLimitedLog malformedLog) {
+  SpanPass(Sampler sampler) {
     this.sampler = sampler;
-    this.malformedLog = malformedLog;
   }
 
   @Override
   public void visit(BatchItem item) {
-    try {
-      read(item.array(), item.offset(), item.length());
-    } catch (MalformedOtlpException e) {
-      // Validated at the edge, so a bug upstream: keep the span as it is rather than guess.
-      malformed++;
-      malformedLog.log("Keeping a span that does not parse: " + e.getMessage());
-      return;
-    }
+    read(item.span());
     if (!decide(item)) {
       item.drop();
     }
@@ -73,54 +65,53 @@ final class SpanPass implements ItemVisitor {
   /** Releases an outsized buffer at the end of a batch. */
   void finishBatch() {
     spanOut.release(MAX_RETAINED_BYTES);
-    bytes = null;
   }
 
-  private void read(byte[] span, int offset, int length) throws MalformedOtlpException {
-    bytes = span;
-    hasTraceId = false;
-    traceIdHigh = 0;
-    traceIdLow = 0;
-    traceStateStart = -1;
-    traceStateLength = 0;
-    traceStateFieldStart = -1;
-    priority.reset();
-    reader.wrap(span, offset, length);
-    while (reader.hasRemaining()) {
-      int fieldStart = reader.position();
-      int tag = reader.readTag();
-      if (tag == TRACE_ID_TAG) {
-        int idLength = reader.readLength();
-        int p = reader.position();
-        hasTraceId = false;
-        if (idLength == Long.BYTES * 2) {
-          traceIdHigh = FoundValue.bigEndian64(span, p);
-          traceIdLow = FoundValue.bigEndian64(span, p + Long.BYTES);
-          hasTraceId = (traceIdHigh | traceIdLow) != 0;
+  private void read(SpanView span) {
+    traceIdHigh = span.traceIdHigh();
+    traceIdLow = span.traceIdLow();
+    hasTraceId = (traceIdHigh | traceIdLow) != 0;
+    TextView text = span.traceState();
+    traceStateLength = text.length();
+    if (traceStateLength <= TraceState.MAX_LENGTH) {
+      text.copyTo(traceStateIn, 0);
+    }
+    priorityDecision = PriorityText.DEFER;
+    if (span.attributes(attributes).find(PRIORITY_KEY)) {
+      priorityDecision = priorityDecision(attributes.value());
+    }
+  }
+
+  /** What a {@code sampling.priority} value says, read as the Collector reads it. */
+  private int priorityDecision(AnyValueView value) {
+    switch (value.type()) {
+      case INT:
+        long number = value.intValue();
+        return number == 0
+            ? PriorityText.ZERO
+            : number > 0 ? PriorityText.POSITIVE : PriorityText.DEFER;
+      case DOUBLE:
+        double real = value.doubleValue();
+        return real == 0
+            ? PriorityText.ZERO
+            : real > 0 ? PriorityText.POSITIVE : PriorityText.DEFER;
+      case STRING:
+        TextView text = value.stringValue();
+        if (text.length() > priorityText.length) {
+          priorityText = new byte[text.length()];
         }
-        reader.position(p + idLength);
-      } else if (tag == TRACE_STATE_TAG) {
-        traceStateLength = reader.readLength();
-        traceStateStart = reader.position();
-        traceStateFieldStart = fieldStart;
-        reader.position(traceStateStart + traceStateLength);
-      } else if (tag == ATTRIBUTES_TAG) {
-        int attributeLength = reader.readLength();
-        int p = reader.position();
-        if (!priority.found()) {
-          FoundValue.match(attributeReader, span, p, attributeLength, PRIORITY_KEY, priorityHolder);
-        }
-        reader.position(p + attributeLength);
-      } else {
-        reader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
-      }
+        return PriorityText.classify(priorityText, 0, text.copyTo(priorityText, 0));
+      default:
+        return PriorityText.DEFER;
     }
   }
 
   /** Decides the span; writes its new tracestate when it is kept. Returns whether it is kept. */
   private boolean decide(BatchItem item) {
+    // Longer than the limit: refused without a look, as the Collector refuses it.
     boolean parsed =
-        traceState.parse(bytes, Math.max(traceStateStart, 0), Math.max(traceStateLength, 0));
+        traceStateLength <= TraceState.MAX_LENGTH
+            && traceState.parse(traceStateIn, 0, traceStateLength);
     Policy policy;
     long randomness;
     boolean missing = false;
@@ -191,7 +182,6 @@ final class SpanPass implements ItemVisitor {
         error
             ? sampler.onError()
             : sampler.decide(traceState.hasThreshold(), traceState.threshold());
-    int priorityDecision = priorityDecision();
     if (priorityDecision == PriorityText.ZERO) {
       threshold = SamplingMath.NEVER;
       policy = Policy.SAMPLING_PRIORITY;
@@ -220,69 +210,52 @@ final class SpanPass implements ItemVisitor {
         && traceState.threshold() == sampler.hashThreshold();
   }
 
-  private int priorityDecision() {
-    switch (priority.type) {
-      case FoundValue.INT:
-        return priority.bits == 0
-            ? PriorityText.ZERO
-            : priority.bits > 0 ? PriorityText.POSITIVE : PriorityText.DEFER;
-      case FoundValue.DOUBLE:
-        double value = Double.longBitsToDouble(priority.bits);
-        return value == 0
-            ? PriorityText.ZERO
-            : value > 0 ? PriorityText.POSITIVE : PriorityText.DEFER;
-      case FoundValue.STRING:
-        return PriorityText.classify(bytes, priority.start, priority.length);
-      default:
-        return PriorityText.DEFER;
-    }
-  }
-
   /** Rewrites the span with the new tracestate, unless it is byte for byte the old one. */
   private void writeTraceState(BatchItem item) {
     int length = traceState.writeTo(traceStateOut);
     if (length == traceStateLength
-        && java.util.Arrays.equals(
-            traceStateOut,
-            0,
-            length,
-            bytes,
-            Math.max(traceStateStart, 0),
-            Math.max(traceStateStart, 0) + length)) {
+        && Arrays.equals(traceStateOut, 0, length, traceStateIn, 0, length)) {
       return;
     }
     byte[] span = item.array();
-    int end = item.offset() + item.length();
-    spanOut.reset();
-    boolean written = false;
-    reader.wrap(span, item.offset(), item.length());
     try {
+      // The last trace_state field is the one in effect; the new one is written where it was.
+      int lastTraceState = -1;
+      reader.wrap(span, item.offset(), item.length());
       while (reader.hasRemaining()) {
         int fieldStart = reader.position();
         int tag = reader.readTag();
-        reader.skipValue(tag, FoundValue.MAX_GROUP_DEPTH);
-        int field = tag >>> 3;
+        reader.skipValue(tag, MAX_GROUP_DEPTH);
         if (tag == TRACE_STATE_TAG) {
-          // The last trace_state is the one in effect; it is written where that one was.
-          if (fieldStart == traceStateFieldStart) {
+          lastTraceState = fieldStart;
+        }
+      }
+      spanOut.reset();
+      boolean written = false;
+      reader.wrap(span, item.offset(), item.length());
+      while (reader.hasRemaining()) {
+        int fieldStart = reader.position();
+        int tag = reader.readTag();
+        reader.skipValue(tag, MAX_GROUP_DEPTH);
+        if (tag == TRACE_STATE_TAG) {
+          if (fieldStart == lastTraceState) {
             writeTraceStateField(length);
             written = true;
           }
           continue;
         }
-        if (!written && traceStateFieldStart < 0 && field > TRACE_STATE) {
+        if (!written && lastTraceState < 0 && (tag >>> 3) > TRACE_STATE) {
           writeTraceStateField(length);
           written = true;
         }
         spanOut.writeBytes(span, fieldStart, reader.position() - fieldStart);
       }
+      if (!written) {
+        writeTraceStateField(length);
+      }
     } catch (MalformedOtlpException e) {
-      throw new IllegalStateException("a span read once does not read again", e);
+      throw new IllegalStateException("a span validated at the edge does not parse", e);
     }
-    if (!written) {
-      writeTraceStateField(length);
-    }
-    assert reader.position() == end;
     item.replace(spanOut.array(), 0, spanOut.size());
   }
 

@@ -39,6 +39,10 @@ class SamplingMathTest {
     assertThat(SamplingMath.hashRandomness(-1)).isLessThan(SamplingMath.MAX_ADJUSTED_COUNT);
   }
 
+  private static long bigEndian64(byte[] bytes, int offset) {
+    return java.nio.ByteBuffer.wrap(bytes, offset, Long.BYTES).getLong();
+  }
+
   @Test
   void fnvHashOfSeedAndTraceIdIsFnv1aOverTheLittleEndianSeedThenTheIdBytes() {
     byte[] id = new byte[16];
@@ -55,8 +59,8 @@ class SamplingMathTest {
     for (byte b : seeded) {
       reference = (reference ^ (b & 0xFF)) * 0x01000193;
     }
-    long high = FoundValue.bigEndian64(id, 0);
-    long low = FoundValue.bigEndian64(id, 8);
+    long high = bigEndian64(id, 0);
+    long low = bigEndian64(id, 8);
     assertThat(SamplingMath.fnvHash(0x12345678, high, low)).isEqualTo(reference);
     assertThat(SamplingMath.fnvHash(0x12345678, id, 0, id.length)).isEqualTo(reference);
   }
