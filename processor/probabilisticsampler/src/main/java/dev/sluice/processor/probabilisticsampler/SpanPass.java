@@ -218,43 +218,39 @@ final class SpanPass implements ItemVisitor {
       return;
     }
     byte[] span = item.array();
+    int end = item.offset() + item.length();
+    spanOut.reset();
+    // One walk, copying runs of fields as they are: the new trace_state goes where the first old
+    // one was (or before the first later field), and any other old one is left out. Which of
+    // several is in effect does not matter: none of them is kept.
+    boolean written = false;
+    int run = item.offset();
     try {
-      // The last trace_state field is the one in effect; the new one is written where it was.
-      int lastTraceState = -1;
       reader.wrap(span, item.offset(), item.length());
       while (reader.hasRemaining()) {
         int fieldStart = reader.position();
         int tag = reader.readTag();
         reader.skipValue(tag, MAX_GROUP_DEPTH);
         if (tag == TRACE_STATE_TAG) {
-          lastTraceState = fieldStart;
-        }
-      }
-      spanOut.reset();
-      boolean written = false;
-      reader.wrap(span, item.offset(), item.length());
-      while (reader.hasRemaining()) {
-        int fieldStart = reader.position();
-        int tag = reader.readTag();
-        reader.skipValue(tag, MAX_GROUP_DEPTH);
-        if (tag == TRACE_STATE_TAG) {
-          if (fieldStart == lastTraceState) {
+          spanOut.writeBytes(span, run, fieldStart - run);
+          run = reader.position();
+          if (!written) {
             writeTraceStateField(length);
             written = true;
           }
-          continue;
-        }
-        if (!written && lastTraceState < 0 && (tag >>> 3) > TRACE_STATE) {
+        } else if (!written && (tag >>> 3) > TRACE_STATE) {
+          spanOut.writeBytes(span, run, fieldStart - run);
+          run = fieldStart;
           writeTraceStateField(length);
           written = true;
         }
-        spanOut.writeBytes(span, fieldStart, reader.position() - fieldStart);
-      }
-      if (!written) {
-        writeTraceStateField(length);
       }
     } catch (MalformedOtlpException e) {
       throw new IllegalStateException("a span validated at the edge does not parse", e);
+    }
+    spanOut.writeBytes(span, run, end - run);
+    if (!written) {
+      writeTraceStateField(length);
     }
     item.replace(spanOut.array(), 0, spanOut.size());
   }

@@ -212,8 +212,9 @@ class ProbabilisticSamplerTest {
   }
 
   @Test
-  void rewritesTheLastTraceStateFieldWhereItIsAndKeepsEveryOtherFieldAsItWas() {
-    // Fields out of number order, an unknown field, and two trace_state fields (the last counts).
+  void replacesEveryTraceStateFieldByOneAndKeepsEveryOtherFieldAsItWas() {
+    // Fields out of number order, an unknown field, and two trace_state fields (the last counts,
+    // as protobuf reads it).
     ByteString spanBytes =
         span("odd", KEPT_AT_25, "")
             .build()

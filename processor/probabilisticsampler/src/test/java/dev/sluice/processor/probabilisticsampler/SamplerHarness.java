@@ -112,6 +112,23 @@ final class SamplerHarness {
     return new ProbabilisticSamplerConfig(percent, seed, mode, true, 4, "traceID", "", "");
   }
 
+  /** A request of {@code count} realistic spans with distinct random trace IDs. */
+  static byte[] spansRequest(int count) {
+    io.opentelemetry.proto.trace.v1.ScopeSpans.Builder scope =
+        io.opentelemetry.proto.trace.v1.ScopeSpans.newBuilder();
+    java.util.SplittableRandom random = new java.util.SplittableRandom(count);
+    for (int i = 0; i < count; i++) {
+      String id =
+          String.format(java.util.Locale.ROOT, "%016x%016x", random.nextLong(), random.nextLong());
+      scope.addSpans(span(Integer.toString(i), id, ""));
+    }
+    return ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(
+            io.opentelemetry.proto.trace.v1.ResourceSpans.newBuilder().addScopeSpans(scope))
+        .build()
+        .toByteArray();
+  }
+
   static ByteString hex(String text) {
     return ByteString.copyFrom(HexFormat.of().parseHex(text));
   }
