@@ -1,6 +1,5 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.AnyValueView;
 import dev.sluice.pdata.otlp.AttributeCursor;
 import dev.sluice.pdata.otlp.BatchItem;
@@ -8,9 +7,6 @@ import dev.sluice.pdata.otlp.ItemVisitor;
 import dev.sluice.pdata.otlp.LogRecordView;
 import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.otlp.ValueType;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireReader;
-import dev.sluice.pdata.wire.WireType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -22,21 +18,11 @@ import java.util.Arrays;
  * otherwise; every other field copied as bytes). Holds only reusable scratch state.
  */
 final class LogPass implements ItemVisitor {
-  private static final int ATTRIBUTES = 6;
-  private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
-  private static final int KEY_VALUE_KEY = 1;
-  private static final int KEY_VALUE_VALUE = 2;
-  private static final int ANY_STRING = 1;
-
-  static final String RANDOMNESS_KEY = "sampling.randomness";
-  static final String THRESHOLD_KEY = "sampling.threshold";
 
   private static final int RANDOMNESS = 0;
   private static final int THRESHOLD = 1;
   private static final int SOURCE = 2;
   private static final int PRIORITY = 3;
-
-  private static final int MAX_RETAINED_BYTES = 1 << 20;
 
   /** Room for a bytes-valued {@code from_attribute}; a longer one grows it. */
   private static final int SOURCE_BYTES = 64;
@@ -47,12 +33,9 @@ final class LogPass implements ItemVisitor {
   private final boolean useTraceId;
   private final byte[][] keys;
   private final boolean[] wanted;
-  private final WireReader reader = new WireReader();
-  private final WireReader attributeReader = new WireReader();
   private final AttributeCursor attributes = new AttributeCursor();
-  private final ProtoWriter recordOut = new ProtoWriter();
+  private final SamplingAttributesWriter attributesWriter = new SamplingAttributesWriter();
   private final byte[] digits = new byte[Long.toString(Long.MIN_VALUE).length()];
-  private final byte[] valueText = new byte[SamplingMath.HEX_DIGITS];
   private byte[] sourceBytes = new byte[SOURCE_BYTES];
   final long[] counts = SamplerCounters.newCounts();
 
@@ -84,8 +67,8 @@ final class LogPass implements ItemVisitor {
     this.useTraceId = config.logsUseTraceId();
     keys =
         new byte[][] {
-          RANDOMNESS_KEY.getBytes(StandardCharsets.UTF_8),
-          THRESHOLD_KEY.getBytes(StandardCharsets.UTF_8),
+          SamplingAttributesWriter.RANDOMNESS_KEY,
+          SamplingAttributesWriter.THRESHOLD_KEY,
           config.fromAttribute().getBytes(StandardCharsets.UTF_8),
           config.samplingPriority().getBytes(StandardCharsets.UTF_8)
         };
@@ -105,7 +88,7 @@ final class LogPass implements ItemVisitor {
   }
 
   void finishBatch() {
-    recordOut.release(MAX_RETAINED_BYTES);
+    attributesWriter.finishBatch();
   }
 
   private void read(LogRecordView record) {
@@ -313,7 +296,11 @@ final class LogPass implements ItemVisitor {
     if (sampled && carrier) {
       boolean writeThreshold = !(hasThreshold && threshold < thresholdValue);
       if (writeThreshold || setRandomness || thresholdCleared) {
-        rewrite(item, writeThreshold ? threshold : -1);
+        attributesWriter.rewrite(
+            item,
+            setRandomness ? randomnessValue : -1,
+            writeThreshold ? threshold : -1,
+            thresholdCleared);
       }
     }
     return sampled;
@@ -361,95 +348,5 @@ final class LogPass implements ItemVisitor {
       return -1;
     }
     return SamplingMath.probabilityToThreshold(probability, sampler.precision);
-  }
-
-  /**
-   * Writes the record anew: {@code sampling.randomness} set when this sampler computed it, {@code
-   * sampling.threshold} set to {@code threshold} (unless -1) or removed when it was found false.
-   */
-  private void rewrite(BatchItem item, long threshold) {
-    byte[] record = item.array();
-    boolean randomnessDone = !setRandomness;
-    boolean thresholdDone = threshold < 0;
-    recordOut.reset();
-    reader.wrap(record, item.offset(), item.length());
-    try {
-      while (reader.hasRemaining()) {
-        int fieldStart = reader.position();
-        int tag = reader.readTag();
-        reader.skipValue(tag, SpanPass.MAX_GROUP_DEPTH);
-        int fieldEnd = reader.position();
-        if (tag == ATTRIBUTES_TAG && !(randomnessDone && thresholdDone)) {
-          int key = keyOf(record, fieldStart, fieldEnd);
-          if (key == RANDOMNESS && !randomnessDone) {
-            SamplingMath.writeRValue(randomnessValue, valueText, 0);
-            writeStringAttribute(keys[RANDOMNESS], SamplingMath.HEX_DIGITS);
-            randomnessDone = true;
-            continue;
-          }
-          if (key == THRESHOLD && !thresholdDone) {
-            thresholdDone = true;
-            if (thresholdCleared) {
-              continue; // removed, as the Collector removes it; the new one goes at the end
-            }
-            writeStringAttribute(
-                keys[THRESHOLD], SamplingMath.writeTValue(threshold, valueText, 0));
-            continue;
-          }
-        }
-        recordOut.writeBytes(record, fieldStart, fieldEnd - fieldStart);
-      }
-    } catch (MalformedOtlpException e) {
-      throw new IllegalStateException("a log record read once does not read again", e);
-    }
-    if (!randomnessDone) {
-      SamplingMath.writeRValue(randomnessValue, valueText, 0);
-      writeStringAttribute(keys[RANDOMNESS], SamplingMath.HEX_DIGITS);
-    }
-    if (threshold >= 0 && (!thresholdDone || thresholdCleared)) {
-      writeStringAttribute(keys[THRESHOLD], SamplingMath.writeTValue(threshold, valueText, 0));
-    }
-    item.replace(recordOut.array(), 0, recordOut.size());
-  }
-
-  /** Which sampling key the attribute field at {@code [start, end)} has, or -1. */
-  private int keyOf(byte[] record, int start, int end) throws MalformedOtlpException {
-    attributeReader.wrap(record, start, end - start);
-    attributeReader.readTag();
-    int length = attributeReader.readLength();
-    int p = attributeReader.position();
-    attributeReader.wrap(record, p, length);
-    while (attributeReader.hasRemaining()) {
-      int tag = attributeReader.readTag();
-      if (tag == WireType.tag(KEY_VALUE_KEY, WireType.LEN)) {
-        int keyLength = attributeReader.readLength();
-        int keyStart = attributeReader.position();
-        if (equal(record, keyStart, keyLength, keys[RANDOMNESS])) {
-          return RANDOMNESS;
-        }
-        if (equal(record, keyStart, keyLength, keys[THRESHOLD])) {
-          return THRESHOLD;
-        }
-        return -1;
-      }
-      attributeReader.skipValue(tag, SpanPass.MAX_GROUP_DEPTH);
-    }
-    return -1;
-  }
-
-  private static boolean equal(byte[] bytes, int start, int length, byte[] key) {
-    return Arrays.equals(bytes, start, start + length, key, 0, key.length);
-  }
-
-  /** Writes {@code attributes { key, value { string_value: valueText[0, length) } }}. */
-  private void writeStringAttribute(byte[] key, int length) {
-    int any = 1 + 1 + length; // tag, one length byte (at most 14), the text
-    int keyValue = 1 + 1 + key.length + 1 + 1 + any;
-    recordOut.writeLengthDelimitedHeader(ATTRIBUTES, keyValue);
-    recordOut.writeLengthDelimitedHeader(KEY_VALUE_KEY, key.length);
-    recordOut.writeBytes(key, 0, key.length);
-    recordOut.writeLengthDelimitedHeader(KEY_VALUE_VALUE, any);
-    recordOut.writeLengthDelimitedHeader(ANY_STRING, length);
-    recordOut.writeBytes(valueText, 0, length);
   }
 }

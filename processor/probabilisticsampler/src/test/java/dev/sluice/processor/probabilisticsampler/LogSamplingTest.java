@@ -127,4 +127,49 @@ class LogSamplingTest {
     once.forEach(r -> again.add(r.toBuilder()));
     assertThat(run(sampler, again)).isEqualTo(once);
   }
+
+  @Test
+  void aBytesValueHashesAsTheStringOfTheSameBytesEvenPastTheScratchSize() {
+    List<LogRecord.Builder> asBytes = new ArrayList<>();
+    List<LogRecord.Builder> asText = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      String id = String.format(Locale.ROOT, "%0100d", i * 7919L); // 100 bytes: past 64
+      asText.add(
+          SamplerHarness.log("r" + i, NO_TRACE)
+              .addAttributes(attribute("request.id", AnyValue.newBuilder().setStringValue(id))));
+      asBytes.add(
+          SamplerHarness.log("r" + i, NO_TRACE)
+              .addAttributes(
+                  attribute(
+                      "request.id",
+                      AnyValue.newBuilder()
+                          .setBytesValue(com.google.protobuf.ByteString.copyFromUtf8(id)))));
+    }
+    List<String> keptText =
+        run(new SamplerHarness(byRecord(40, true), Signal.LOGS), asText).stream()
+            .map(r -> r.getBody().getStringValue())
+            .toList();
+    List<String> keptBytes =
+        run(new SamplerHarness(byRecord(40, true), Signal.LOGS), asBytes).stream()
+            .map(r -> r.getBody().getStringValue())
+            .toList();
+    assertThat(keptBytes).isEqualTo(keptText).hasSizeBetween(40, 120);
+  }
+
+  @Test
+  void aKeptRecordLargerThanTheRetainedBufferIsWrittenWhole() {
+    String big = "x".repeat(SamplingAttributesWriter.MAX_RETAINED_BYTES + 1000);
+    LogRecord.Builder record =
+        withId(1).addAttributes(attribute("big", AnyValue.newBuilder().setStringValue(big)));
+    ProbabilisticSamplerConfig all =
+        new ProbabilisticSamplerConfig(100, 0, "", true, 4, "record", "request.id", "");
+    SamplerHarness sampler = new SamplerHarness(all, Signal.LOGS);
+    List<LogRecord> kept = run(sampler, List.of(record, withId(2)));
+    assertThat(kept).hasSize(2);
+    assertThat(kept.get(0).getAttributes(3).getValue().getStringValue()).isEqualTo(big);
+    assertThat(kept.get(0).getAttributesList())
+        .extracting(KeyValue::getKey)
+        .endsWith("sampling.randomness", "sampling.threshold");
+    assertThat(run(sampler, List.of(withId(3)))).hasSize(1);
+  }
 }

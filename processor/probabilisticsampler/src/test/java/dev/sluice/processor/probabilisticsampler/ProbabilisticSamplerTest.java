@@ -255,6 +255,22 @@ class ProbabilisticSamplerTest {
   }
 
   @Test
+  void aKeptSpanLargerThanTheRetainedBufferIsWrittenWhole() {
+    String big = "y".repeat((1 << 20) + 1000); // past the rewrite buffer's retained size
+    Span.Builder large =
+        span("large", KEPT_AT_25, "")
+            .addAttributes(attribute("big", AnyValue.newBuilder().setStringValue(big)));
+    SamplerHarness sampler = new SamplerHarness(config("hash_seed", 25, 0), Signal.TRACES);
+    List<Span> kept = allSpans(sampler.traces(request(resource("a", List.of(large)))));
+    assertThat(kept).hasSize(1);
+    assertThat(kept.get(0).getAttributes(1).getValue().getStringValue()).isEqualTo(big);
+    assertThat(kept.get(0).getTraceState()).isEqualTo("ot=rv:e0a00b19c6c7d7;th:c");
+    List<Span> next =
+        allSpans(sampler.traces(request(resource("a", List.of(span("small", KEPT_AT_25, ""))))));
+    assertThat(next).extracting(Span::getTraceState).containsExactly("ot=rv:e0a00b19c6c7d7;th:c");
+  }
+
+  @Test
   void refusesMetricsPipelines() {
     ProbabilisticSamplerProcessorFactory factory = new ProbabilisticSamplerProcessorFactory();
     assertThat(factory.signals()).containsExactlyInAnyOrder(Signal.TRACES, Signal.LOGS);
