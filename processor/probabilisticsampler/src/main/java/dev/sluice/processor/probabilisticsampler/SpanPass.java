@@ -22,6 +22,9 @@ import java.util.Arrays;
 final class SpanPass implements ItemVisitor {
   private static final int TRACE_STATE = 3;
   private static final int TRACE_STATE_TAG = WireType.tag(TRACE_STATE, WireType.LEN);
+  private static final int ATTRIBUTES = 9;
+  private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
+  private static final byte KEY_TAG = (byte) WireType.tag(1, WireType.LEN);
   private static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
 
   /** Groups in unknown fields were checked at the edge; none nests deeper than this. */
@@ -56,7 +59,7 @@ final class SpanPass implements ItemVisitor {
 
   @Override
   public void visit(BatchItem item) {
-    read(item.span());
+    read(item, item.span());
     if (!decide(item)) {
       item.drop();
     }
@@ -67,7 +70,7 @@ final class SpanPass implements ItemVisitor {
     spanOut.release(MAX_RETAINED_BYTES);
   }
 
-  private void read(SpanView span) {
+  private void read(BatchItem item, SpanView span) {
     traceIdHigh = span.traceIdHigh();
     traceIdLow = span.traceIdLow();
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
@@ -77,9 +80,47 @@ final class SpanPass implements ItemVisitor {
       text.copyTo(traceStateIn, 0);
     }
     priorityDecision = PriorityText.DEFER;
-    if (span.attributes(attributes).find(PRIORITY_KEY)) {
+    if (mayHavePriority(item) && span.attributes(attributes).find(PRIORITY_KEY)) {
       priorityDecision = priorityDecision(attributes.value());
     }
+  }
+
+  /**
+   * False when no attribute of the span is keyed {@code sampling.priority}, found by a walk that
+   * reads only tags, lengths and keys (nearly every span has none, and a cursor would read every
+   * value); true when one may be, for the cursor to read.
+   */
+  private boolean mayHavePriority(BatchItem item) {
+    byte[] span = item.array();
+    try {
+      reader.wrap(span, item.offset(), item.length());
+      while (reader.hasRemaining()) {
+        int tag = reader.readTag();
+        if (tag != ATTRIBUTES_TAG) {
+          reader.skipValue(tag, MAX_GROUP_DEPTH);
+          continue;
+        }
+        int keyValueLength = reader.readLength();
+        int keyValueEnd = reader.position() + keyValueLength;
+        if (keyValueLength == 0) {
+          continue;
+        }
+        if (span[reader.position()] != KEY_TAG) {
+          return true; // the key is not written first: let the cursor look
+        }
+        reader.readTag();
+        int keyLength = reader.readLength();
+        int keyStart = reader.position();
+        if (keyLength == PRIORITY_KEY.length
+            && Arrays.equals(span, keyStart, keyStart + keyLength, PRIORITY_KEY, 0, keyLength)) {
+          return true;
+        }
+        reader.position(keyValueEnd);
+      }
+    } catch (MalformedOtlpException e) {
+      return true; // validated at the edge; the cursor reads what there is
+    }
+    return false;
   }
 
   /** What a {@code sampling.priority} value says, read as the Collector reads it. */

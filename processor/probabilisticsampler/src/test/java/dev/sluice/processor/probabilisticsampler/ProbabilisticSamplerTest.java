@@ -271,6 +271,23 @@ class ProbabilisticSamplerTest {
   }
 
   @Test
+  void findsAPriorityWhoseKeyIsWrittenAfterItsValue() {
+    ByteString keyValue =
+        ByteString.copyFrom(new byte[] {0x12, 0x02, 0x18, 0x00}) // value { int_value: 0 }
+            .concat(ByteString.copyFrom(new byte[] {0x0A, 0x11}))
+            .concat(ByteString.copyFromUtf8("sampling.priority"));
+    ByteString spanBytes =
+        span("late key", KEPT_AT_25, "").build().toByteString().concat(nest(9, keyValue));
+    byte[] request = nest(1, nest(2, nest(2, spanBytes))).toByteArray();
+    SamplerHarness sampler = new SamplerHarness(config("hash_seed", 100, 0), Signal.TRACES);
+    assertThat(allSpans(sampler.traces(request))).isEmpty();
+    assertThat(
+            allSpans(
+                sampler.traces(request(resource("a", List.of(span("plain", KEPT_AT_25, "")))))))
+        .hasSize(1);
+  }
+
+  @Test
   void refusesMetricsPipelines() {
     ProbabilisticSamplerProcessorFactory factory = new ProbabilisticSamplerProcessorFactory();
     assertThat(factory.signals()).containsExactlyInAnyOrder(Signal.TRACES, Signal.LOGS);
