@@ -5,6 +5,7 @@ import dev.sluice.component.ComponentFactory;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ExporterFactory;
+import dev.sluice.component.ProcessorFactory;
 import dev.sluice.component.ReceiverFactory;
 import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
@@ -370,6 +371,8 @@ final class ConfigAssembler {
       if (dcl.factory instanceof ReceiverFactory<?> f) {
         supported = f.signals();
       } else if (dcl.factory instanceof ExporterFactory<?> f) {
+        supported = f.signals();
+      } else if (dcl.factory instanceof ProcessorFactory<?> f) {
         supported = f.signals();
       }
       if (supported != null && !supported.contains(signal)) {

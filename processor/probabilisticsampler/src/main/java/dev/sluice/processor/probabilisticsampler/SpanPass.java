@@ -1,0 +1,305 @@
+package dev.sluice.processor.probabilisticsampler;
+
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.AnyValueView;
+import dev.sluice.pdata.otlp.AttributeCursor;
+import dev.sluice.pdata.otlp.BatchItem;
+import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.otlp.TextView;
+import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.WireReader;
+import dev.sluice.pdata.wire.WireType;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * One thread's pass over the spans of a batch: reads each span's trace ID, {@code trace_state} and
+ * {@code sampling.priority} through the item's view, decides as the OpenTelemetry Collector does,
+ * drops the span or, when it is kept and its tracestate changes, writes it anew with the new {@code
+ * trace_state} and every other field copied as bytes. Holds only reusable scratch state.
+ */
+final class SpanPass implements ItemVisitor {
+  private static final int TRACE_STATE = 3;
+  private static final int TRACE_STATE_TAG = WireType.tag(TRACE_STATE, WireType.LEN);
+  private static final int ATTRIBUTES = 9;
+  private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
+  private static final byte KEY_TAG = (byte) WireType.tag(1, WireType.LEN);
+  private static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
+
+  /** Groups in unknown fields were checked at the edge; none nests deeper than this. */
+  static final int MAX_GROUP_DEPTH = 100;
+
+  /** A rewritten span's buffer is given back past this size, so one huge span does not stay. */
+  private static final int MAX_RETAINED_BYTES = 1 << 20;
+
+  /** Room for a string priority; a longer one (unusual) grows it. */
+  private static final int PRIORITY_TEXT_BYTES = 32;
+
+  private final Sampler sampler;
+  private final WireReader reader = new WireReader();
+  private final AttributeCursor attributes = new AttributeCursor();
+  private final TraceState traceState = new TraceState();
+  private final byte[] traceStateIn = new byte[TraceState.MAX_LENGTH];
+  private final byte[] traceStateOut = new byte[TraceState.MAX_LENGTH + TraceState.MAX_GROWTH];
+  private final ProtoWriter spanOut = new ProtoWriter();
+  private byte[] priorityText = new byte[PRIORITY_TEXT_BYTES];
+  final long[] counts = SamplerCounters.newCounts();
+
+  // The span being looked at.
+  private long traceIdHigh;
+  private long traceIdLow;
+  private boolean hasTraceId;
+  private int traceStateLength;
+  private int priorityDecision;
+
+  SpanPass(Sampler sampler) {
+    this.sampler = sampler;
+  }
+
+  @Override
+  public void visit(BatchItem item) {
+    read(item, item.span());
+    if (!decide(item)) {
+      item.drop();
+    }
+  }
+
+  /** Releases an outsized buffer at the end of a batch. */
+  void finishBatch() {
+    spanOut.release(MAX_RETAINED_BYTES);
+  }
+
+  private void read(BatchItem item, SpanView span) {
+    traceIdHigh = span.traceIdHigh();
+    traceIdLow = span.traceIdLow();
+    hasTraceId = (traceIdHigh | traceIdLow) != 0;
+    TextView text = span.traceState();
+    traceStateLength = text.length();
+    if (traceStateLength <= TraceState.MAX_LENGTH) {
+      text.copyTo(traceStateIn, 0);
+    }
+    priorityDecision = PriorityText.DEFER;
+    if (mayHavePriority(item) && span.attributes(attributes).find(PRIORITY_KEY)) {
+      priorityDecision = priorityDecision(attributes.value());
+    }
+  }
+
+  /**
+   * False when no attribute of the span is keyed {@code sampling.priority}, found by a walk that
+   * reads only tags, lengths and keys (nearly every span has none, and a cursor would read every
+   * value); true when one may be, for the cursor to read.
+   */
+  private boolean mayHavePriority(BatchItem item) {
+    byte[] span = item.array();
+    try {
+      reader.wrap(span, item.offset(), item.length());
+      while (reader.hasRemaining()) {
+        int tag = reader.readTag();
+        if (tag != ATTRIBUTES_TAG) {
+          reader.skipValue(tag, MAX_GROUP_DEPTH);
+          continue;
+        }
+        int keyValueLength = reader.readLength();
+        int keyValueEnd = reader.position() + keyValueLength;
+        if (keyValueLength == 0) {
+          continue;
+        }
+        if (span[reader.position()] != KEY_TAG) {
+          return true; // the key is not written first: let the cursor look
+        }
+        reader.readTag();
+        int keyLength = reader.readLength();
+        int keyStart = reader.position();
+        if (keyLength == PRIORITY_KEY.length
+            && Arrays.equals(span, keyStart, keyStart + keyLength, PRIORITY_KEY, 0, keyLength)) {
+          return true;
+        }
+        reader.position(keyValueEnd);
+      }
+    } catch (MalformedOtlpException e) {
+      return true; // validated at the edge; the cursor reads what there is
+    }
+    return false;
+  }
+
+  /** What a {@code sampling.priority} value says, read as the Collector reads it. */
+  private int priorityDecision(AnyValueView value) {
+    switch (value.type()) {
+      case INT:
+        long number = value.intValue();
+        return number == 0
+            ? PriorityText.ZERO
+            : number > 0 ? PriorityText.POSITIVE : PriorityText.DEFER;
+      case DOUBLE:
+        double real = value.doubleValue();
+        return real == 0
+            ? PriorityText.ZERO
+            : real > 0 ? PriorityText.POSITIVE : PriorityText.DEFER;
+      case STRING:
+        TextView text = value.stringValue();
+        if (text.length() > priorityText.length) {
+          priorityText = new byte[text.length()];
+        }
+        return PriorityText.classify(priorityText, 0, text.copyTo(priorityText, 0));
+      default:
+        return PriorityText.DEFER;
+    }
+  }
+
+  /** Decides the span; writes its new tracestate when it is kept. Returns whether it is kept. */
+  private boolean decide(BatchItem item) {
+    // Longer than the limit: refused without a look, as the Collector refuses it.
+    boolean parsed =
+        traceStateLength <= TraceState.MAX_LENGTH
+            && traceState.parse(traceStateIn, 0, traceStateLength);
+    Policy policy;
+    long randomness;
+    boolean missing = false;
+    boolean carrier = true;
+    boolean error = false;
+    switch (sampler.kind) {
+      case NEVER:
+        // Randomness does not matter: only a priority can sample.
+        policy = Policy.SAMPLING_PRIORITY;
+        randomness = SamplingMath.ALL_RANDOMNESS;
+        error = !parsed;
+        break;
+      case HASH:
+        if (hasTraceId) {
+          policy = Policy.TRACE_ID_HASH;
+          randomness =
+              SamplingMath.hashRandomness(
+                  SamplingMath.fnvHash(sampler.hashSeed, traceIdHigh, traceIdLow));
+        } else {
+          policy = Policy.MISSING_RANDOMNESS;
+          randomness = SamplingMath.ALL_RANDOMNESS;
+          missing = true;
+        }
+        if (!parsed) {
+          error = true;
+          carrier = false;
+        } else if (traceState.hasRandomness() || traceState.hasThreshold()) {
+          if (!missing && sampledHereBefore(randomness)) {
+            SamplerCounters.count(counts, policy, true);
+            return true;
+          }
+          // Another sampler's consistent-sampling values: left alone, the span is an error.
+          error = true;
+          carrier = false;
+        } else {
+          traceState.setRandomness(randomness);
+        }
+        break;
+      default:
+        if (!parsed) {
+          policy = Policy.MISSING_RANDOMNESS;
+          randomness = SamplingMath.ALL_RANDOMNESS;
+          missing = true;
+          error = true;
+          carrier = false;
+        } else if (traceState.hasRandomness()) {
+          policy = Policy.SAMPLING_RANDOMNESS;
+          randomness = traceState.randomness();
+        } else if (hasTraceId) {
+          policy = Policy.TRACE_ID_W3C;
+          randomness = SamplingMath.traceIdRandomness(traceIdLow);
+        } else {
+          policy = Policy.MISSING_RANDOMNESS;
+          randomness = SamplingMath.ALL_RANDOMNESS;
+          missing = true;
+        }
+    }
+    if (!error) {
+      if (missing) {
+        error = true;
+      } else if (traceState.hasThreshold() && traceState.threshold() > randomness) {
+        // Sampled upstream at a threshold its randomness does not meet: the threshold is false.
+        traceState.clearThreshold();
+        error = true;
+      }
+    }
+    long threshold =
+        error
+            ? sampler.onError()
+            : sampler.decide(traceState.hasThreshold(), traceState.threshold());
+    if (priorityDecision == PriorityText.ZERO) {
+      threshold = SamplingMath.NEVER;
+      policy = Policy.SAMPLING_PRIORITY;
+    } else if (priorityDecision == PriorityText.POSITIVE) {
+      threshold = SamplingMath.ALWAYS;
+      policy = Policy.SAMPLING_PRIORITY;
+    }
+    boolean sampled = threshold <= randomness;
+    SamplerCounters.count(counts, policy, sampled);
+    if (sampled && carrier) {
+      traceState.updateThreshold(threshold);
+      writeTraceState(item);
+    }
+    return sampled;
+  }
+
+  /**
+   * Whether the span carries exactly what this sampler writes on a span it keeps ({@code rv} from
+   * the hash, {@code th} at this percentage): it passed here already, as a batch the next stage
+   * refused and that is offered again. Kept unchanged, so that sampling twice is sampling once.
+   */
+  private boolean sampledHereBefore(long randomness) {
+    return traceState.hasRandomness()
+        && traceState.randomness() == randomness
+        && traceState.hasThreshold()
+        && traceState.threshold() == sampler.hashThreshold();
+  }
+
+  /** Rewrites the span with the new tracestate, unless it is byte for byte the old one. */
+  private void writeTraceState(BatchItem item) {
+    int length = traceState.writeTo(traceStateOut);
+    if (length == traceStateLength
+        && Arrays.equals(traceStateOut, 0, length, traceStateIn, 0, length)) {
+      return;
+    }
+    byte[] span = item.array();
+    int end = item.offset() + item.length();
+    spanOut.reset();
+    // One walk, copying runs of fields as they are: the new trace_state goes where the first old
+    // one was (or before the first later field), and any other old one is left out. Which of
+    // several is in effect does not matter: none of them is kept.
+    boolean written = false;
+    int run = item.offset();
+    try {
+      reader.wrap(span, item.offset(), item.length());
+      while (reader.hasRemaining()) {
+        int fieldStart = reader.position();
+        int tag = reader.readTag();
+        reader.skipValue(tag, MAX_GROUP_DEPTH);
+        if (tag == TRACE_STATE_TAG) {
+          spanOut.writeBytes(span, run, fieldStart - run);
+          run = reader.position();
+          if (!written) {
+            writeTraceStateField(length);
+            written = true;
+          }
+        } else if (!written && (tag >>> 3) > TRACE_STATE) {
+          spanOut.writeBytes(span, run, fieldStart - run);
+          run = fieldStart;
+          writeTraceStateField(length);
+          written = true;
+        }
+      }
+    } catch (MalformedOtlpException e) {
+      throw new IllegalStateException("a span validated at the edge does not parse", e);
+    }
+    spanOut.writeBytes(span, run, end - run);
+    if (!written) {
+      writeTraceStateField(length);
+    }
+    item.replace(spanOut.array(), 0, spanOut.size());
+  }
+
+  private void writeTraceStateField(int length) {
+    if (length > 0) {
+      spanOut.writeLengthDelimitedHeader(TRACE_STATE, length);
+      spanOut.writeBytes(traceStateOut, 0, length);
+    }
+  }
+}
