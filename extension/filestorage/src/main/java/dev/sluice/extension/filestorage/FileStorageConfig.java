@@ -1,7 +1,7 @@
 package dev.sluice.extension.filestorage;
 
-import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ConfigProblems;
+import dev.sluice.component.DurableStorageConfig;
 import java.time.Duration;
 
 /**
@@ -27,7 +27,7 @@ public record FileStorageConfig(
     long maxSizeMib,
     long segmentSizeMib,
     Duration commitInterval)
-    implements ComponentConfig {
+    implements DurableStorageConfig {
   static final long MAX_SIZE_MIB_DEFAULT = 1024;
   static final long SEGMENT_SIZE_MIB_DEFAULT = 64;
   private static final long MAX_MIB = 1L << 30;
