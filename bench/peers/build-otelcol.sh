@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds the OpenTelemetry Collector peer (bench/peers/otelcol, a Go module) into
+# bench/target/peers/otelcol and prints the binary's path as its last line of output.
+#
+# Idempotent: the go command rebuilds only what changed and leaves an up-to-date binary alone.
+# Needs only Go (the version go.mod names, or newer) and the Go module proxy: every module is
+# pinned by go.mod and checked against go.sum, so a fresh machine builds exactly the committed
+# set. On a shared machine, `GOMAXPROCS=1 bench/peers/build-otelcol.sh` builds one package at
+# a time.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+module="$here/otelcol"
+out_dir="$here/../target/peers"
+binary="$out_dir/otelcol"
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "build-otelcol: the go command is not on PATH" >&2
+  exit 1
+fi
+
+mkdir -p "$out_dir"
+binary="$(cd "$out_dir" && pwd)/otelcol"
+
+# -mod=readonly: build the versions go.mod and go.sum pin, and fail rather than change them
+# (no vendor tree is kept). -buildvcs=false: a git worktree or an export without .git builds the
+# same. -trimpath: the binary does not depend on where the checkout lives.
+export GOFLAGS="-mod=readonly -buildvcs=false"
+export CGO_ENABLED=0
+
+started=$SECONDS
+(cd "$module" && go build -trimpath -o "$binary" .)
+echo "build-otelcol: $(go version | cut -d' ' -f3), $((SECONDS - started)) s" >&2
+echo "$binary"

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs the OpenTelemetry Collector peer's `otelcol validate` on every config/examples/*.yaml and
+# bench/scenarios/*.yaml, so that a configuration Sluice accepts and the Go collector refuses (or
+# the reverse) shows up. One line per file:
+#
+#   ok       FILE
+#   failed   FILE: the Go collector's message
+#   skipped  FILE: why (a component the peer does not have, or not a collector configuration)
+#
+# Exits 1 when a file failed. Builds the peer first (bench/peers/build-otelcol.sh; a no-op when
+# it is up to date). Component ids are read from block-style YAML (`exporters:` then one id per
+# two-space-indented line), which is how every file here is written.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+otelcol="$("$here/build-otelcol.sh" | tail -n 1)"
+
+# Component types that only Sluice has: a file using one cannot run in the Go collector.
+declare -A sluice_only=(
+  [exporters.blackhole]="Sluice's discarding benchmark sink"
+  [processors.naive_protobuf]="a bench-only processor of Sluice"
+)
+# Go components that this peer leaves out: their modules at the pinned release need modules
+# the Go module proxy does not serve (see README.md).
+declare -A not_in_peer=(
+  [extensions.basicauth]="not in the peer build: basicauthextension v0.161.0 does not resolve"
+  [processors.resourcedetection]="not in the peer build: resourcedetectionprocessor v0.161.0 does not resolve"
+)
+
+# The scenarios' ports come from the runner; any value does for validation, which binds nothing.
+export SLUICE_BENCH_OTLP_PORT=14317
+export SLUICE_BENCH_OTLP_HTTP_PORT=14318
+export SLUICE_BENCH_METRICS_PORT=18888
+export SLUICE_BENCH_SINK_PORT=14319
+
+# Prints "section.type" for every component id declared under a top-level component section.
+component_types() {
+  awk '
+    /^[^ #][^:]*:/ { section = $0; sub(/:.*/, "", section); next }
+    section ~ /^(receivers|processors|exporters|extensions|connectors)$/ && /^  [^ #-][^:]*:/ {
+      id = $0; sub(/^  /, "", id); sub(/:.*/, "", id); sub(/\/.*/, "", id)
+      print section "." id
+    }' "$1"
+}
+
+ok=0 failed=0 skipped=0
+for file in "$root"/config/examples/*.yaml "$root"/bench/scenarios/*.yaml; do
+  name="${file#"$root"/}"
+
+  if ! grep -qv '^[[:space:]]*\(#.*\)\?$' "$file"; then
+    echo "skipped  $name: not a collector configuration (comments and bench directives only)"
+    skipped=$((skipped + 1))
+    continue
+  fi
+
+  reasons=()
+  while read -r type; do
+    if [[ -n "${sluice_only[$type]:-}" ]]; then
+      reasons+=("${type#*.} (${sluice_only[$type]})")
+    elif [[ -n "${not_in_peer[$type]:-}" ]]; then
+      reasons+=("${type#*.} (${not_in_peer[$type]})")
+    fi
+  done < <(component_types "$file" | sort -u)
+  if ((${#reasons[@]} > 0)); then
+    joined="$(printf '%s; ' "${reasons[@]}")"
+    echo "skipped  $name: uses ${joined%; }"
+    skipped=$((skipped + 1))
+    continue
+  fi
+
+  if output="$("$otelcol" validate --config "$file" 2>&1)"; then
+    echo "ok       $name"
+    ok=$((ok + 1))
+  else
+    # The binary prints its error once, after "otelcol: "; the decoder's message spans lines.
+    message="$(printf '%s\n' "$output" | sed -n '/^otelcol: /,$p' | sed 's/^otelcol: //' \
+      | grep -v '^[[:space:]]*$' | paste -sd' ' -)"
+    echo "failed   $name: ${message:-$output}"
+    failed=$((failed + 1))
+  fi
+done
+
+echo "validate-examples: $ok ok, $failed failed, $skipped skipped ($("$otelcol" --version))"
+((failed == 0))

@@ -1,0 +1,92 @@
+package dev.sluice.processor.resourcedetection;
+
+import dev.sluice.processor.resourcedetection.Detector.Detected;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs the configured detectors once and merges what they find, as the Go collector does: where two
+ * detectors set the same attribute the one listed first wins, and the schema URL is the first one
+ * given. A detector that fails transiently is retried with exponential backoff (doubling from
+ * {@code initialBackoffNanos}, with jitter) while a retry still fits before the deadline. Any
+ * detector still failing fails detection, even when others succeeded, as in Go.
+ */
+final class Detection {
+  /** The longest wait between two tries (Go's backoff default). */
+  private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+  /** Each wait is the backoff times a random factor in [0.5, 1.5). */
+  private static final double JITTER_LOW = 0.5;
+
+  private final List<Detector> detectors;
+  private final long initialBackoffNanos;
+  private final LongSupplier clock;
+  private final Logger logger;
+
+  Detection(List<Detector> detectors, long initialBackoffNanos, LongSupplier clock, Logger logger) {
+    this.detectors = detectors;
+    this.initialBackoffNanos = initialBackoffNanos;
+    this.clock = clock;
+    this.logger = logger;
+  }
+
+  /**
+   * Detects, retrying until {@code deadlineNanos} (a {@link #clock} value).
+   *
+   * @throws DetectionException naming every detector that failed and why
+   */
+  Detected run(long deadlineNanos) throws DetectionException, InterruptedException {
+    Map<String, String> merged = new LinkedHashMap<>();
+    String schemaUrl = "";
+    List<String> failures = new ArrayList<>();
+    for (Detector detector : detectors) {
+      Detected detected;
+      try {
+        detected = detectWithRetries(detector, deadlineNanos);
+      } catch (DetectionException e) {
+        failures.add(detector.name() + " detector: " + e.getMessage());
+        continue;
+      }
+      detected.attributes().forEach(merged::putIfAbsent);
+      if (schemaUrl.isEmpty()) {
+        schemaUrl = detected.schemaUrl();
+      }
+    }
+    if (!failures.isEmpty()) {
+      throw new DetectionException(
+          "resource detection failed: " + String.join("; ", failures), true);
+    }
+    return new Detected(merged, schemaUrl);
+  }
+
+  private Detected detectWithRetries(Detector detector, long deadlineNanos)
+      throws DetectionException, InterruptedException {
+    long backoffNanos = initialBackoffNanos;
+    while (true) {
+      try {
+        return detector.detect();
+      } catch (DetectionException e) {
+        logger.log(
+            Level.WARNING,
+            "failed to detect resource with the "
+                + detector.name()
+                + " detector: "
+                + e.getMessage());
+        long delayNanos =
+            (long) (backoffNanos * (JITTER_LOW + ThreadLocalRandom.current().nextDouble()));
+        if (e.permanent() || clock.getAsLong() + delayNanos - deadlineNanos >= 0) {
+          throw e;
+        }
+        TimeUnit.NANOSECONDS.sleep(delayNanos);
+        backoffNanos = Math.min(backoffNanos * 2, MAX_BACKOFF_NANOS);
+      }
+    }
+  }
+}

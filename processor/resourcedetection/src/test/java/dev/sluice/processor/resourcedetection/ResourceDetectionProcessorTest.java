@@ -1,0 +1,283 @@
+package dev.sluice.processor.resourcedetection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.component.Admission;
+import dev.sluice.component.Processor;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.OtlpIndexer;
+import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.AllocationBound;
+import dev.sluice.testkit.SequencedSpans;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class ResourceDetectionProcessorTest {
+  private static final int SMALL_SPANS = 10;
+  private static final int LARGE_SPANS = 1000;
+  private static final int WARM_UP_ROUNDS = 5;
+  private static final int THREADS = 4;
+  private static final int BATCHES_PER_THREAD = 200;
+
+  /** pdata's Overlay keeps an offset and a length per unit of an edited request. */
+  private static final int REPLACEMENT_TABLE_BYTES_PER_UNIT = 2 * Integer.BYTES;
+
+  private final TestEnvironment environment = new TestEnvironment();
+
+  private static ResourceDetectionConfig withTimeout(Duration timeout, String... detectors) {
+    return new ResourceDetectionConfig(
+        List.of(detectors),
+        true,
+        timeout,
+        Duration.ZERO,
+        EnvDetectorConfig.DEFAULT,
+        SystemDetectorConfig.DEFAULT);
+  }
+
+  private static Map<String, String> resourceAttributes(byte[] request) throws Exception {
+    return ExportTraceServiceRequest.parseFrom(request)
+        .getResourceSpans(0)
+        .getResource()
+        .getAttributesList()
+        .stream()
+        .collect(
+            Collectors.toMap(KeyValue::getKey, kv -> kv.getValue().getStringValue(), (a, b) -> b));
+  }
+
+  private static byte[] spans(int count) {
+    return SequencedSpans.request("checkout", 0, count).toByteArray();
+  }
+
+  @Test
+  void malformedEnvironmentVariableFailsStartAtOnce() {
+    environment.variable("OTEL_RESOURCE_ATTRIBUTES", "service.name=a,oops");
+    Processor processor =
+        ProcessorRuns.processor(
+            environment, withTimeout(Duration.ofMinutes(1), "env"), Signal.TRACES, List.of());
+    long start = System.nanoTime();
+    assertThatThrownBy(processor::start)
+        .isInstanceOf(DetectionException.class)
+        .hasMessage(
+            "processor resourcedetection: resource detection failed: env detector:"
+                + " OTEL_RESOURCE_ATTRIBUTES: invalid resource"
+                + " format, invalid text: \"oops\"");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void lookupThatBlocksFailsStartAtTheTimeout() {
+    environment.fqdnBlocks = true;
+    Processor processor =
+        ProcessorRuns.processor(
+            environment, withTimeout(Duration.ofMillis(200), "system"), Signal.TRACES, List.of());
+    assertThatThrownBy(processor::start)
+        .isInstanceOf(DetectionException.class)
+        .hasMessage(
+            "processor resourcedetection: resource detection did not finish within timeout 200ms");
+  }
+
+  @Test
+  void hostnameThatNeverAnswersFailsStartWithinTheTimeoutAfterRetries() {
+    environment.fqdn = null;
+    environment.osHostname = null;
+    Processor processor =
+        ProcessorRuns.processor(
+            environment, withTimeout(Duration.ofMillis(300), "system"), Signal.TRACES, List.of());
+    assertThatThrownBy(processor::start)
+        .hasMessageStartingWith(
+            "processor resourcedetection: resource detection failed: system detector: all"
+                + " hostname sources failed");
+    assertThat(environment.fqdnCalls.get()).isGreaterThan(1);
+  }
+
+  @Test
+  void passesBatchesUnchangedBeforeStart() throws Exception {
+    List<byte[]> outputs = new ArrayList<>();
+    Processor processor =
+        ProcessorRuns.processor(
+            environment, ProcessorRuns.config(true, "system"), Signal.TRACES, outputs);
+    byte[] request = spans(3);
+    processor.consume(Batch.of(new OtlpIndexer().index(Signal.TRACES, request)));
+    assertThat(ExportTraceServiceRequest.parseFrom(outputs.get(0)))
+        .isEqualTo(ExportTraceServiceRequest.parseFrom(request));
+  }
+
+  @Test
+  void batchRefusedAndOfferedAgainComesOutAsIfProcessedOnce() throws Exception {
+    environment.variable("OTEL_RESOURCE_ATTRIBUTES", "service.name=renamed,team=core");
+    AtomicInteger offers = new AtomicInteger();
+    List<byte[]> outputs = new ArrayList<>();
+    Processor processor =
+        new ResourceDetectionProcessorFactory(environment, ProcessorRuns.TEST_BACKOFF_NANOS)
+            .create(
+                ProcessorRuns.settings(),
+                ProcessorRuns.config(true, "env", "system"),
+                Signal.TRACES,
+                batch -> {
+                  if (offers.incrementAndGet() == 1) {
+                    return Admission.FULL;
+                  }
+                  outputs.add(OtlpMarshaler.toByteArray(batch));
+                  batch.clear();
+                  return Admission.ACCEPTED;
+                });
+    processor.start();
+    byte[] request = spans(4);
+    Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
+    assertThat(processor.consume(batch)).isEqualTo(Admission.FULL);
+    assertThat(processor.consume(batch)).isEqualTo(Admission.ACCEPTED);
+
+    byte[] once =
+        ProcessorRuns.run(
+            environment, ProcessorRuns.config(true, "env", "system"), Signal.TRACES, request);
+    assertThat(outputs.get(0)).isEqualTo(once);
+    assertThat(resourceAttributes(once))
+        .containsEntry("service.name", "renamed")
+        .containsEntry("team", "core")
+        .containsEntry("host.name", "host-1.example.com");
+    assertThat(
+            ExportTraceServiceRequest.parseFrom(once)
+                .getResourceSpans(0)
+                .getResource()
+                .getAttributesCount())
+        .isEqualTo(4);
+  }
+
+  /**
+   * Edits are made per item, so a block with no spans is not reached: it passes as it came (the Go
+   * processor would set the attributes on it too). Documented as a known difference.
+   */
+  @Test
+  void resourceBlockWithoutItemsPassesUnchanged() throws Exception {
+    ResourceSpans idle =
+        ResourceSpans.newBuilder()
+            .setResource(Requests.resource(Requests.attribute("service.name", "idle")))
+            .build();
+    ExportTraceServiceRequest request =
+        ExportTraceServiceRequest.newBuilder()
+            .addResourceSpans(idle)
+            .addResourceSpans(SequencedSpans.request("checkout", 0, 2).getResourceSpans(0))
+            .build();
+    ExportTraceServiceRequest out =
+        ExportTraceServiceRequest.parseFrom(
+            ProcessorRuns.run(
+                environment,
+                ProcessorRuns.config(true, "system"),
+                Signal.TRACES,
+                request.toByteArray()));
+    assertThat(out.getResourceSpans(0)).isEqualTo(idle);
+    assertThat(out.getResourceSpans(1).getResource().getAttributesList())
+        .extracting(KeyValue::getKey)
+        .contains("host.name", "os.type");
+  }
+
+  /** Receivers' threads call one processor at once; each thread has its own editor. */
+  @Test
+  void threadsApplyingAtOnceEachGetTheDetectedResource() throws Exception {
+    Processor processor =
+        new ResourceDetectionProcessorFactory(environment, ProcessorRuns.TEST_BACKOFF_NANOS)
+            .create(
+                ProcessorRuns.settings(),
+                ProcessorRuns.config(true, "system"),
+                Signal.TRACES,
+                batch -> {
+                  byte[] out = OtlpMarshaler.toByteArray(batch);
+                  batch.clear();
+                  try {
+                    Map<String, String> attributes = resourceAttributes(out);
+                    if (!"host-1.example.com".equals(attributes.get("host.name"))
+                        || attributes.size() != 3) {
+                      throw new AssertionError("wrong resource: " + attributes);
+                    }
+                  } catch (Exception e) {
+                    throw new AssertionError(e);
+                  }
+                  return Admission.ACCEPTED;
+                });
+    processor.start();
+    OtlpIndex index = new OtlpIndexer().index(Signal.TRACES, spans(20));
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(THREADS);
+    try {
+      List<java.util.concurrent.Future<?>> runs = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        runs.add(
+            threads.submit(
+                () -> {
+                  for (int i = 0; i < BATCHES_PER_THREAD; i++) {
+                    assertThat(processor.consume(Batch.of(index))).isEqualTo(Admission.ACCEPTED);
+                  }
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> run : runs) {
+        run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void detectsTheRealMachine() throws Exception {
+    byte[] out =
+        ProcessorRuns.run(
+            DetectionEnvironment.host(),
+            ProcessorRuns.config(true, "system"),
+            Signal.TRACES,
+            spans(2));
+    Map<String, String> attributes = resourceAttributes(out);
+    assertThat(attributes.get("host.name")).isNotBlank();
+    assertThat(attributes.get("os.type"))
+        .isEqualTo(SystemDetector.osType(System.getProperty("os.name")))
+        .matches("[a-z_]+");
+  }
+
+  /**
+   * Replacing a resource makes pdata's replacement tables for the request (two ints per unit, see
+   * {@code Overlay}), once per request and batch; beyond those, merging allocates nothing per item.
+   */
+  @Test
+  void allocatesNothingPerItemBeyondTheBatchsReplacementTables() throws Exception {
+    ResourceMerge merge = new ResourceMerge(Logger.getLogger("test"));
+    merge.set(Map.of("host.name", "host-1", "os.type", "linux"), true);
+    ResourceDetectionConfig config = ProcessorRuns.config(true, "system");
+    OtlpIndex small = new OtlpIndexer().index(Signal.TRACES, spans(SMALL_SPANS));
+    OtlpIndex large = new OtlpIndexer().index(Signal.TRACES, spans(LARGE_SPANS));
+    long smallBytes = 0;
+    long largeBytes = 0;
+    for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+      smallBytes = allocation(merge, config, small);
+      largeBytes = allocation(merge, config, large);
+    }
+    int moreSpans = LARGE_SPANS - SMALL_SPANS;
+    long beyondTables =
+        largeBytes - smallBytes - (long) REPLACEMENT_TABLE_BYTES_PER_UNIT * moreSpans;
+    assertThat(beyondTables)
+        .as("%d more spans cost %d bytes against %d", moreSpans, largeBytes, smallBytes)
+        .isLessThan(moreSpans);
+    assertThat(largeBytes).isLessThan(AllocationBound.FIXED_BYTES);
+  }
+
+  private static long allocation(
+      ResourceMerge merge, ResourceDetectionConfig config, OtlpIndex index) {
+    Batch batch = Batch.of(index);
+    try {
+      return AllocationBound.measure(() -> merge.apply(batch, config)).allocatedBytes();
+    } finally {
+      batch.clear();
+    }
+  }
+}
