@@ -186,6 +186,9 @@ mapfile -t ports < <("$java" -jar "$bench_jar" ports 3)
 export SLUICE_BENCH_OTLP_PORT="${ports[0]}"
 export SLUICE_BENCH_OTLP_HTTP_PORT="${ports[1]}"
 export SLUICE_BENCH_METRICS_PORT="${ports[2]}"
+# Where scenarios keep files (a durable pipeline's write-ahead log): the run's work directory,
+# removed at the end, unless SLUICE_BENCH_DATA_DIR names a directory on the disk to measure.
+export SLUICE_BENCH_DATA_DIR="${SLUICE_BENCH_DATA_DIR:-$work/data}"
 
 # The sink, if any, first: the collector's configuration needs its port.
 sink_args=()

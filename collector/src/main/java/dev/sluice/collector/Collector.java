@@ -6,6 +6,7 @@ import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.DurableStorage;
 import dev.sluice.component.Endpoint;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.ExporterConfig;
@@ -26,6 +27,8 @@ import dev.sluice.config.ConfiguredComponent;
 import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.TelemetrySettings;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.service.DurableEntry;
+import dev.sluice.service.DurableLog;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
@@ -69,6 +72,13 @@ public final class Collector implements CollectorStatus {
   private final Map<ComponentId, Receiver> receivers = new LinkedHashMap<>();
   private final Map<ComponentId, Extension> extensions = new LinkedHashMap<>();
   private final List<PipelineEntry> entries = new ArrayList<>();
+  // Durable pipelines (those feeding an exporter with sending_queue.storage), by name in
+  // routing-bit order, with their first stages and the entries that log their requests.
+  private final List<String> durablePipelines = new ArrayList<>();
+  private final Map<String, BatchConsumer> durableStages = new LinkedHashMap<>();
+  private final List<DurableEntry> durableEntries = new ArrayList<>();
+  private ComponentId storageId;
+  private DurableLog durableLog;
   private final List<Lifecycle> startedExtensions = new ArrayList<>();
   private final List<SendingChain> startedExporters = new ArrayList<>();
   private final List<Processor> startedProcessors = new ArrayList<>();
@@ -143,17 +153,32 @@ public final class Collector implements CollectorStatus {
       processors.addAll(chain);
       firstStages.put(pipeline, next);
     }
+    findDurablePipelines(firstStages);
     for (ConfiguredComponent component : config.used(ComponentKind.RECEIVER)) {
       Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
       for (Signal signal : Signal.values()) {
         List<BatchConsumer> stages = new ArrayList<>();
-        firstStages.forEach(
-            (pipeline, stage) -> {
-              if (pipeline.signal() == signal && pipeline.receivers().contains(component.id())) {
-                stages.add(stage);
-              }
-            });
-        if (!stages.isEmpty()) {
+        int routing = 0;
+        for (Map.Entry<PipelineConfig, BatchConsumer> first : firstStages.entrySet()) {
+          PipelineConfig pipeline = first.getKey();
+          if (pipeline.signal() == signal && pipeline.receivers().contains(component.id())) {
+            stages.add(first.getValue());
+            int bit = durablePipelines.indexOf(pipeline.name());
+            if (bit >= 0) {
+              routing |= 1 << bit;
+            }
+          }
+        }
+        if (stages.isEmpty()) {
+          continue;
+        }
+        if (routing != 0) {
+          DurableEntry entry =
+              new DurableEntry(
+                  budget, stages, routing, signal.ordinal(), options.retryDelayMillis());
+          durableEntries.add(entry);
+          consumers.put(signal, entry);
+        } else {
           PipelineEntry entry = new PipelineEntry(budget, stages, options.retryDelayMillis());
           entries.add(entry);
           consumers.put(signal, entry);
@@ -170,6 +195,80 @@ public final class Collector implements CollectorStatus {
           id, factory.create(settings(component), (ComponentConfig) component.config(), this));
     }
   }
+
+  /**
+   * The pipelines that feed an exporter with {@code sending_queue.storage}: they log each request
+   * before it is answered. Every such exporter must name the same storage (validation says so).
+   */
+  private void findDurablePipelines(Map<PipelineConfig, BatchConsumer> firstStages) {
+    List<PipelineConfig> durable = new ArrayList<>();
+    for (PipelineConfig pipeline : firstStages.keySet()) {
+      for (ComponentId exporter : pipeline.exporters()) {
+        ConfiguredComponent component =
+            config.component(ComponentKind.EXPORTER, exporter).orElseThrow();
+        String storage = ((ExporterConfig) component.config()).sendingQueue().storage();
+        if (storage != null) {
+          ComponentId id = ComponentId.parse(storage);
+          if (storageId != null && !storageId.equals(id)) {
+            throw new IllegalStateException(
+                "durable exporters name two storages, "
+                    + storageId
+                    + " and "
+                    + id
+                    + ": Sluice keeps one write-ahead log");
+          }
+          storageId = id;
+          if (!durable.contains(pipeline)) {
+            durable.add(pipeline);
+          }
+        }
+      }
+    }
+    durable.sort(java.util.Comparator.comparing(PipelineConfig::name));
+    if (durable.size() > Integer.SIZE - 1) {
+      throw new IllegalStateException("at most 31 durable pipelines, not " + durable.size());
+    }
+    for (PipelineConfig pipeline : durable) {
+      durablePipelines.add(pipeline.name());
+      durableStages.put(pipeline.name(), firstStages.get(pipeline));
+    }
+  }
+
+  /** Opens the write-ahead log and replays it into the pipelines, before the receivers start. */
+  private void openDurableLog() throws Exception {
+    if (storageId == null) {
+      return;
+    }
+    Extension extension = extensions.get(storageId);
+    if (!(extension instanceof DurableStorage)) {
+      throw new IllegalStateException(
+          "sending_queue.storage names "
+              + storageId
+              + ", which is not a file_storage extension listed in service.extensions");
+    }
+    durableLog =
+        DurableLog.open(
+            (DurableStorage) extension,
+            durablePipelines,
+            durableStages,
+            budget,
+            metrics,
+            Collector::fatal);
+    durableEntries.forEach(entry -> entry.attach(durableLog));
+  }
+
+  /**
+   * The log stopped because data it held may be gone (a force to disk failed): going on would
+   * answer requests on lost data, so the process exits, as PostgreSQL does after a failed fsync.
+   */
+  private static void fatal(String message) {
+    LOGGER.severe(message + "; stopping the collector");
+    Thread exit = new Thread(() -> System.exit(EXIT_LOG_FAILED), "sluice-fatal");
+    exit.start();
+  }
+
+  /** The exit status after the write-ahead log failed. */
+  static final int EXIT_LOG_FAILED = 70;
 
   /**
    * Starts everything: extensions, the metrics endpoint, exporters, processors, receivers. On a
@@ -196,6 +295,7 @@ public final class Collector implements CollectorStatus {
         processor.start();
         startedProcessors.add(processor);
       }
+      openDurableLog();
       for (Receiver receiver : receivers.values()) {
         receiver.start(host);
         startedReceivers.add(receiver);
@@ -228,6 +328,10 @@ public final class Collector implements CollectorStatus {
     state = State.STOPPING;
     long deadline = System.nanoTime() + timeoutNanos;
     entries.forEach(PipelineEntry::close);
+    durableEntries.forEach(DurableEntry::close);
+    if (durableLog != null) {
+      durableLog.freezeAt(deadline);
+    }
     stopStarted(deadline);
     state = State.STOPPED;
     LOGGER.info("Shutdown complete");
@@ -251,6 +355,10 @@ public final class Collector implements CollectorStatus {
       } catch (RuntimeException e) {
         LOGGER.log(Level.WARNING, "An exporter failed to stop cleanly", e);
       }
+    }
+    if (durableLog != null) {
+      durableLog.close();
+      durableLog = null;
     }
     for (Lifecycle extension : startedExtensions) {
       stop(extension, deadline);

@@ -12,6 +12,9 @@ package dev.sluice.component;
  * @param blockOnOverflow accepted for compatibility; Sluice never drops on a full queue: it keeps
  *     the batch in the pipeline, whose memory bound then refuses new data at the receivers
  * @param waitForResult accepted for compatibility; receivers answer once data is in the pipeline
+ * @param storage the id of a {@code file_storage} extension, or null: with one, every pipeline that
+ *     feeds this exporter logs each request before it is answered, and replays what the exporter
+ *     had not finished after a crash
  */
 public record QueueConfig(
     boolean enabled,
@@ -19,7 +22,8 @@ public record QueueConfig(
     long queueSize,
     Sizer sizer,
     boolean blockOnOverflow,
-    boolean waitForResult)
+    boolean waitForResult,
+    String storage)
     implements Validatable {
 
   public enum Sizer {
@@ -29,9 +33,9 @@ public record QueueConfig(
   }
 
   public static final QueueConfig DEFAULT =
-      new QueueConfig(true, 10, 1000, Sizer.REQUESTS, false, false);
+      new QueueConfig(true, 10, 1000, Sizer.REQUESTS, false, false, null);
   public static final QueueConfig DISABLED =
-      new QueueConfig(false, 10, 1000, Sizer.REQUESTS, false, false);
+      new QueueConfig(false, 10, 1000, Sizer.REQUESTS, false, false, null);
 
   /** A disabled queue is not checked: its keys are not used. */
   @Override

@@ -14,6 +14,16 @@ public interface RequestConsumer {
   Admission consume(OtlpIndex request);
 
   /**
+   * Offers a request whose answer may come later: {@code answer} is told exactly once, on this
+   * thread before the call returns or afterwards on another one. The request's bytes are the
+   * pipelines' from the call on, whatever the answer (they must not change again). Receivers use
+   * this form; by default it answers at once with {@link #consume(OtlpIndex)}.
+   */
+  default void consume(OtlpIndex request, AnswerSink answer) {
+    answer.answer(consume(request));
+  }
+
+  /**
    * What a request offered now would most likely get, judged before it has been read: its size is
    * not known yet, so this says whether there is room at all. Receivers ask it at a request's
    * headers, to refuse without reading the body when the answer would be a refusal anyway; {@link

@@ -219,6 +219,17 @@ final class ConfigAssembler {
         }
       }
     }
+    StorageReferenceCheck storage =
+        new StorageReferenceCheck(
+            extensions, Set.copyOf(listed), id -> canonical(ComponentKind.EXTENSION, id), d);
+    Map<ComponentId, Location> locations = new LinkedHashMap<>();
+    declared.get(ComponentKind.EXTENSION).forEach((id, dcl) -> locations.put(id, dcl.location));
+    storage.checkDirectories(locations);
+    for (Declared dcl : declared.get(ComponentKind.EXPORTER).values()) {
+      if (dcl.used) {
+        storage.check(dcl.config, dcl.node, dcl.location, dcl.path);
+      }
+    }
   }
 
   /** The entry's value as a mapping: empty for null, null (after an error) for anything else. */

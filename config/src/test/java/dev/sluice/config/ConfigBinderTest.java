@@ -464,7 +464,7 @@ class ConfigBinderTest {
             Map.of());
     assertThat(errors()).isEmpty();
     assertThat(c.sendingQueue())
-        .isEqualTo(new QueueConfig(false, 0, 1000, QueueConfig.Sizer.REQUESTS, false, false));
+        .isEqualTo(new QueueConfig(false, 0, 1000, QueueConfig.Sizer.REQUESTS, false, false, null));
   }
 
   @Test

@@ -158,7 +158,7 @@ class ConfigLoaderTest {
         .containsExactly(Map.entry("authorization", "Bearer s3cr3t"), Map.entry("x-tenant", "42"));
     assertThat(exporter.timeout()).isEqualTo(Duration.ofSeconds(15));
     assertThat(exporter.sendingQueue())
-        .isEqualTo(new QueueConfig(true, 4, 5000, QueueConfig.Sizer.REQUESTS, false, false));
+        .isEqualTo(new QueueConfig(true, 4, 5000, QueueConfig.Sizer.REQUESTS, false, false, null));
     assertThat(exporter.retryOnFailure())
         .isEqualTo(
             new RetryConfig(

@@ -46,6 +46,15 @@ public final class MemoryBudget implements OtlpIndex.Releaser {
    * its batches.
    */
   public boolean tryAdmit(OtlpIndex request) {
+    return tryAdmit(request, this);
+  }
+
+  /**
+   * {@link #tryAdmit(OtlpIndex)}, with {@code releaser} told when the request is released instead
+   * of the budget; it must pass both calls on to the budget ({@link #released}, {@link
+   * #editBytesChanged}).
+   */
+  public boolean tryAdmit(OtlpIndex request, OtlpIndex.Releaser releaser) {
     long requestBytes = request.retainedBytes();
     long requestUnits = request.unitCount();
     if (bytes.addAndGet(requestBytes) > maxBytes) {
@@ -57,7 +66,7 @@ public final class MemoryBudget implements OtlpIndex.Releaser {
       bytes.addAndGet(-requestBytes);
       return false;
     }
-    request.hold(this);
+    request.hold(releaser);
     return true;
   }
 

@@ -62,7 +62,7 @@ public final class PipelineFixture {
   }
 
   public static QueueConfig queue(int consumers, long size) {
-    return new QueueConfig(true, consumers, size, QueueConfig.Sizer.REQUESTS, false, false);
+    return new QueueConfig(true, consumers, size, QueueConfig.Sizer.REQUESTS, false, false, null);
   }
 
   public static RetryConfig fastRetry() {

@@ -149,6 +149,7 @@ final class LogWriter implements Runnable {
       return true;
     }
     written = active.sizeBytes - groupStartInActive;
+    CrashPoints.check(CrashPoints.Point.FORCE);
     if (log.options.fsync()) {
       long start = System.nanoTime();
       try {
@@ -204,6 +205,11 @@ final class LogWriter implements Runnable {
     }
     staging.flip();
     int bytes = staging.remaining();
+    if (CrashPoints.reached(CrashPoints.Point.TORN_WRITE)) {
+      staging.limit(staging.position() + bytes / 2);
+      activeFile.append(staging);
+      CrashPoints.halt();
+    }
     try {
       activeFile.append(staging);
     } finally {
@@ -227,6 +233,7 @@ final class LogWriter implements Runnable {
             0);
     activeFile = log.files.openForAppend(next.path);
     log.files.forceDirectory(log.options.directory());
+    CrashPoints.check(CrashPoints.Point.ROLL);
     active = next;
     log.lock.lock();
     try {
@@ -330,6 +337,7 @@ final class LogWriter implements Runnable {
     if (!moved) {
       return;
     }
+    CrashPoints.check(CrashPoints.Point.PROGRESS);
     try {
       log.files.writeAtomically(
           log.options.directory().resolve(ProgressFile.NAME),
@@ -366,6 +374,7 @@ final class LogWriter implements Runnable {
         break;
       }
       deleted = true;
+      CrashPoints.check(CrashPoints.Point.DELETE);
       log.lock.lock();
       try {
         log.segments.remove(0);

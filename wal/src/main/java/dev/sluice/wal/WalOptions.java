@@ -33,6 +33,9 @@ public record WalOptions(
   /** At most 31 consumers: their set is an int bit mask. */
   public static final int MAX_CONSUMERS = 31;
 
+  /** A ring of pending appends that holds what thousands of requests in flight need. */
+  public static final int MAX_PENDING_DEFAULT = 4096;
+
   public WalOptions {
     Objects.requireNonNull(directory, "directory");
     consumers = List.copyOf(consumers);

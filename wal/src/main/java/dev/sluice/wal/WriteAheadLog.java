@@ -145,6 +145,7 @@ public final class WriteAheadLog implements AutoCloseable {
       }
     }
     found.sort(Comparator.comparingLong(Segment::firstSequenceOf));
+    replay.starting(this);
     Replayer replayer = new Replayer(replay, newConsumers);
     for (int i = 0; i < found.size(); i++) {
       Path file = found.get(i);

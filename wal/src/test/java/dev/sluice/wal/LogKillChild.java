@@ -8,8 +8,9 @@ import java.util.SplittableRandom;
 
 /**
  * The process {@link LogKillTest} kills: opens the log, prints what it replays ({@code R seq}),
- * then appends until killed, printing each record answered as written ({@code C seq}) and each it
- * marks done ({@code D seq}). A line is printed only after the fact it states.
+ * then appends until killed, printing each record appended ({@code A seq}), each answered as
+ * written ({@code C seq}) and each it marks done ({@code D seq}). A line is printed only after the
+ * fact it states.
  */
 public final class LogKillChild {
   private LogKillChild() {}
@@ -63,6 +64,12 @@ public final class LogKillChild {
               });
       if (sequence < 0) {
         Thread.sleep(1);
+      } else {
+        // Printed before the next append, so a record on disk is at most one past the last "A".
+        synchronized (out) {
+          out.println("A " + sequence);
+          out.flush();
+        }
       }
     }
   }

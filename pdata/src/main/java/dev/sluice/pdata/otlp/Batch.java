@@ -198,6 +198,17 @@ public final class Batch {
     return edits.visitMetrics(visitor);
   }
 
+  /**
+   * Marks every request the batch refers to as abandoned ({@link OtlpIndex#abandon}): the batch is
+   * being dropped only because its exporter stops, and durable pipelines must deliver it after the
+   * restart. The batch itself is not changed.
+   */
+  public void abandonRequests() {
+    for (int i = head; i < tail; i++) {
+      slices[i].index().abandon();
+    }
+  }
+
   /** Drops every span, log record or data point the predicate accepts; returns how many. */
   public long dropIf(Predicate<BatchItem> drop) {
     return visit(

@@ -91,6 +91,7 @@ public final class OtlpIndex {
   private static final VarHandle REFERENCES;
   private volatile int references;
   private volatile Releaser releaser;
+  private volatile boolean abandoned;
 
   static {
     try {
@@ -156,6 +157,20 @@ public final class OtlpIndex {
     RefCheck.created(this);
   }
 
+  /**
+   * Marks the request as dropped without being delivered or refused for good (its exporter was
+   * stopped with it still queued): a durable pipeline keeps such a request owed, to deliver it
+   * after the restart. Sticky; a request any part of which was abandoned stays owed whole.
+   */
+  public void abandon() {
+    abandoned = true;
+  }
+
+  /** Whether some part of the request was dropped at a shutdown ({@link #abandon}). */
+  public boolean abandoned() {
+    return abandoned;
+  }
+
   /** Lets go of the hold taken by {@link #hold}. */
   public void releaseHold() {
     release(1);
@@ -183,6 +198,21 @@ public final class OtlpIndex {
   /** The request bytes the index points into; never written after indexing. */
   byte[] source() {
     return source;
+  }
+
+  /** Is handed a request's bytes: {@code bytes[offset, offset + length)}, not to be changed. */
+  @FunctionalInterface
+  public interface SourceReader {
+    long read(byte[] bytes, int offset, int length);
+  }
+
+  /**
+   * Hands the request's bytes to {@code reader} (to write them to a log, say) without copying them;
+   * returns what it returns. The bytes never change, but they are only the request's while it is
+   * held: a reader that keeps them past the call must keep a hold too.
+   */
+  public long readSource(SourceReader reader) {
+    return reader.read(source, sourceOffset, sourceLength);
   }
 
   /** The size of the request, in bytes. */

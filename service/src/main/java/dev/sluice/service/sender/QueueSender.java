@@ -149,6 +149,7 @@ final class QueueSender {
             + " "
             + batch.signal().unitName()
             + ": exporter is stopping");
+    batch.abandonRequests();
     shared.release();
   }
 
@@ -251,6 +252,7 @@ final class QueueSender {
                 + " "
                 + batch.signal().unitName()
                 + ": the shutdown deadline passed");
+        batch.abandonRequests();
         left.release();
       }
     } finally {

@@ -101,6 +101,7 @@ final class RetrySender implements Sender {
       }
       delayNanos = Math.max(delayNanos, result.retryAfterNanos());
       if (stopping && nowNanos + delayNanos - stopDeadlineNanos > 0) {
+        batch.abandonRequests();
         dropped(batch, "shutting down: " + result.message());
         return result;
       }
@@ -112,6 +113,7 @@ final class RetrySender implements Sender {
       try {
         scheduler.sleep(delayNanos);
       } catch (InterruptedException e) {
+        batch.abandonRequests();
         dropped(batch, "the exporter stopped while waiting to retry: " + result.message());
         throw e;
       }

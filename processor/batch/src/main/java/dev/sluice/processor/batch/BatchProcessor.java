@@ -223,8 +223,11 @@ public final class BatchProcessor implements Processor {
         dropLog.log(
             "Dropping " + lost + " " + signal.unitName() + ": the shutdown deadline passed");
       }
+      // Dropped only because the collector stops: a durable pipeline delivers them after restart.
+      pending.abandonRequests();
       pending.clear();
       if (blocked != null) {
+        blocked.abandonRequests();
         blocked.clear();
         blocked = null;
       }

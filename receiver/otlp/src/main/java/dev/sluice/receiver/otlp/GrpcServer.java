@@ -243,7 +243,11 @@ final class GrpcServer {
       response.onError(request.error().asRuntimeException());
       return;
     }
-    RequestHandler.Result result = handler.handle(signal, request.body());
+    handler.handle(signal, request.body(), result -> answer(result, response));
+  }
+
+  /** Answers a call; once, from the event loop or from a durable pipeline's writer thread. */
+  private static void answer(RequestHandler.Result result, StreamObserver<byte[]> response) {
     switch (result.outcome()) {
       case ACCEPTED:
         response.onNext(RequestHandler.EMPTY_RESPONSE);

@@ -21,10 +21,12 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Answers OTLP/HTTP requests: {@code POST} of {@code application/x-protobuf} or {@code
@@ -60,12 +62,35 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
 
   private final Routes routes;
 
+  // Event-loop confined. While a request's answer is pending (a durable pipeline answers once the
+  // request is in its log), requests pipelined behind it wait here, and reading stops, so that
+  // answers go out in request order and a client cannot queue unbounded bodies.
+  private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
+  private boolean answering;
+
   OtlpHttpHandler(Routes routes) {
     this.routes = routes;
   }
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (answering) {
+      waiting.add(request.retain());
+      ctx.channel().config().setAutoRead(false);
+      return;
+    }
+    handle(ctx, request);
+  }
+
+  @Override
+  public void handlerRemoved(ChannelHandlerContext ctx) {
+    FullHttpRequest request;
+    while ((request = waiting.poll()) != null) {
+      request.release();
+    }
+  }
+
+  private void handle(ChannelHandlerContext ctx, FullHttpRequest request) {
     if (request.decoderResult().isFailure()) {
       // Netty's codec hands on what it could not parse as a request to "/bad-request".
       send(ctx, malformed(request.decoderResult().cause()), false);
@@ -106,12 +131,36 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
                   + "\", use application/x-protobuf or application/json",
               false);
     } else {
-      answer = export(signal, request, json);
+      answering = true;
+      export(signal, request, json, late -> finish(ctx, late, origin, keepAlive));
+      return;
+    }
+    answering = true;
+    finish(ctx, answer, origin, keepAlive);
+  }
+
+  /** Sends a request's answer, then handles the requests that waited behind it, in order. */
+  private void finish(ChannelHandlerContext ctx, Answer answer, String origin, boolean keepAlive) {
+    if (!ctx.executor().inEventLoop()) {
+      ctx.executor().execute(() -> finish(ctx, answer, origin, keepAlive));
+      return;
     }
     if (routes.cors != null && origin != null) {
       routes.cors.allow(origin, answer.headers);
     }
     send(ctx, answer, keepAlive);
+    answering = false;
+    while (!answering && !waiting.isEmpty()) {
+      FullHttpRequest next = waiting.poll();
+      try {
+        handle(ctx, next);
+      } finally {
+        next.release();
+      }
+    }
+    if (!answering && !ctx.channel().config().isAutoRead()) {
+      ctx.channel().config().setAutoRead(true);
+    }
   }
 
   /** The body's bytes in a new array, which is not zeroed before they are copied in. */
@@ -134,43 +183,56 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         status, RpcStatus.INVALID_ARGUMENT, "malformed HTTP request: " + reason, false);
   }
 
-  private Answer export(Signal signal, FullHttpRequest request, boolean json) {
+  /** Decodes and hands on an export request; {@code then} gets its answer, now or later. */
+  private void export(Signal signal, FullHttpRequest request, boolean json, Consumer<Answer> then) {
     String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
     if (!BodyDecoder.supports(encoding)) {
-      return Answer.error(
-          HttpResponseStatus.BAD_REQUEST,
-          RpcStatus.INVALID_ARGUMENT,
-          "unsupported Content-Encoding \""
-              + BodyDecoder.quoted(encoding)
-              + "\": use gzip, deflate, zstd or snappy",
-          json);
+      then.accept(
+          Answer.error(
+              HttpResponseStatus.BAD_REQUEST,
+              RpcStatus.INVALID_ARGUMENT,
+              "unsupported Content-Encoding \""
+                  + BodyDecoder.quoted(encoding)
+                  + "\": use gzip, deflate, zstd or snappy",
+              json));
+      return;
     }
     if (!routes.handler.accepts(signal)) {
       // Before decompressing and decoding: a body that no pipeline takes is not worth reading.
-      return noPipeline(signal, json);
+      then.accept(noPipeline(signal, json));
+      return;
     }
     byte[] body;
     try {
       body = BodyDecoder.decode(encoding, bytesOf(request.content()), routes.maxBodyBytes);
     } catch (BodyDecoder.TooLarge e) {
-      return Answer.error(
-          HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-          RpcStatus.RESOURCE_EXHAUSTED,
-          e.getMessage(),
-          json);
+      then.accept(
+          Answer.error(
+              HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+              RpcStatus.RESOURCE_EXHAUSTED,
+              e.getMessage(),
+              json));
+      return;
     } catch (BodyDecoder.Undecodable e) {
-      return Answer.error(
-          HttpResponseStatus.BAD_REQUEST, RpcStatus.INVALID_ARGUMENT, e.getMessage(), json);
+      then.accept(
+          Answer.error(
+              HttpResponseStatus.BAD_REQUEST, RpcStatus.INVALID_ARGUMENT, e.getMessage(), json));
+      return;
     }
     if (json) {
       try {
         body = JSON_DECODERS.get().decode(signal, body);
       } catch (MalformedOtlpException e) {
-        return Answer.error(
-            HttpResponseStatus.BAD_REQUEST, RpcStatus.INVALID_ARGUMENT, e.getMessage(), true);
+        then.accept(
+            Answer.error(
+                HttpResponseStatus.BAD_REQUEST, RpcStatus.INVALID_ARGUMENT, e.getMessage(), true));
+        return;
       }
     }
-    RequestHandler.Result result = routes.handler.handle(signal, body);
+    routes.handler.handle(signal, body, result -> then.accept(answerOf(signal, result, json)));
+  }
+
+  private static Answer answerOf(Signal signal, RequestHandler.Result result, boolean json) {
     switch (result.outcome()) {
       case ACCEPTED:
         return json

@@ -33,6 +33,8 @@ final class RequestHandler {
    */
   static final byte[] EMPTY_RESPONSE = new byte[0];
 
+  private static final Result ACCEPTED = new Result(Outcome.ACCEPTED, "", 0);
+
   private final Map<Signal, RequestConsumer> consumers;
   private final ReceiverTelemetry telemetry;
   private final ThreadLocal<OtlpIndexer> indexers = ThreadLocal.withInitial(OtlpIndexer::new);
@@ -69,30 +71,42 @@ final class RequestHandler {
   }
 
   /**
-   * Handles a whole protobuf request body; on ACCEPTED the pipelines own {@code body}, which the
-   * caller must not change again.
+   * Handles a whole protobuf request body and tells {@code then} the result once: at once, or later
+   * from another thread when a pipeline answers late (a durable one, once the request is in its
+   * log). The pipelines own {@code body} from the call on; the caller must not change it.
    */
-  Result handle(Signal signal, byte[] body) {
+  void handle(Signal signal, byte[] body, java.util.function.Consumer<Result> then) {
     RequestConsumer consumer = consumers.get(signal);
     if (consumer == null) {
-      return new Result(
-          Outcome.NO_PIPELINE,
-          "this receiver is not in a "
-              + signal.name().toLowerCase(java.util.Locale.ROOT)
-              + " pipeline",
-          0);
+      then.accept(
+          new Result(
+              Outcome.NO_PIPELINE,
+              "this receiver is not in a "
+                  + signal.name().toLowerCase(java.util.Locale.ROOT)
+                  + " pipeline",
+              0));
+      return;
     }
     OtlpIndex request;
     try {
       request = indexers.get().index(signal, body);
     } catch (MalformedOtlpException e) {
-      return new Result(Outcome.MALFORMED, e.getMessage(), 0);
+      then.accept(new Result(Outcome.MALFORMED, e.getMessage(), 0));
+      return;
     }
-    Admission admission = consumer.consume(request);
-    telemetry.record(signal, admission, request.unitCount());
+    long units = request.unitCount();
+    consumer.consume(
+        request,
+        admission -> {
+          telemetry.record(signal, admission, units);
+          then.accept(resultOf(admission, consumer));
+        });
+  }
+
+  private static Result resultOf(Admission admission, RequestConsumer consumer) {
     switch (admission) {
       case ACCEPTED:
-        return new Result(Outcome.ACCEPTED, "", 0);
+        return ACCEPTED;
       case FULL:
         return new Result(Outcome.FULL, EdgeAdmission.FULL_MESSAGE, consumer.retryDelayMillis());
       default:

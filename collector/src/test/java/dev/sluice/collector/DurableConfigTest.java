@@ -1,0 +1,101 @@
+package dev.sluice.collector;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigLoader;
+import org.junit.jupiter.api.Test;
+
+/** What validation says about file_storage and sending_queue.storage, before anything starts. */
+class DurableConfigTest {
+  private static String config(String extensions, String listed, String storageA, String storageB) {
+    return String.join(
+        "\n",
+        "extensions:",
+        extensions,
+        "receivers:",
+        "  otlp:",
+        "    protocols:",
+        "      grpc:",
+        "exporters:",
+        "  otlp/a:",
+        "    endpoint: a.example:4317",
+        "    sending_queue:",
+        "      storage: " + storageA,
+        "  otlp/b:",
+        "    endpoint: b.example:4317",
+        "    sending_queue:",
+        "      storage: " + storageB,
+        "service:",
+        "  extensions: " + listed,
+        "  pipelines:",
+        "    traces:",
+        "      receivers: [otlp]",
+        "      exporters: [otlp/a]",
+        "    logs:",
+        "      receivers: [otlp]",
+        "      exporters: [otlp/b]",
+        "");
+  }
+
+  private static void assertRefused(String yaml, String... messages) {
+    assertThatThrownBy(() -> new ConfigLoader().load(yaml, "durable.yaml"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContainingAll(messages);
+  }
+
+  @Test
+  void aStorageMustBeAConfiguredAndListedFileStorage() {
+    assertRefused(
+        config(
+            "  file_storage:\n    directory: /tmp/x",
+            "[file_storage]",
+            "file_storage/other",
+            "file_storage"),
+        "exporters.otlp/a.sending_queue.storage",
+        "references extension \"file_storage/other\" which is not configured");
+    assertRefused(
+        config("  file_storage:\n    directory: /tmp/x", "[]", "file_storage", "file_storage"),
+        "which is not listed in service.extensions");
+    assertRefused(
+        config("  health_check:", "[health_check]", "health_check", "health_check"),
+        "extension \"health_check\" is not a file_storage extension");
+  }
+
+  @Test
+  void durableExportersShareOneStorage() {
+    assertRefused(
+        config(
+            "  file_storage/a:\n    directory: /tmp/a\n  file_storage/b:\n    directory: /tmp/b",
+            "[file_storage/a, file_storage/b]",
+            "file_storage/a",
+            "file_storage/b"),
+        "exporters.otlp/b.sending_queue.storage",
+        "Sluice keeps one write-ahead log");
+  }
+
+  @Test
+  void twoStoragesCannotShareADirectory() {
+    assertRefused(
+        config(
+            "  file_storage/a:\n    directory: /tmp/same\n  file_storage/b:\n    directory: /tmp/same/",
+            "[file_storage/a, file_storage/b]",
+            "file_storage/a",
+            "file_storage/a"),
+        "extensions.file_storage/b.directory",
+        "each storage needs its own");
+  }
+
+  @Test
+  void aFileStorageNeedsADirectoryAndSaneSizes() {
+    assertRefused(
+        config(
+            "  file_storage:\n    segment_size_mib: 0\n    max_size_mib: 10\n    commit_interval: 5s",
+            "[file_storage]",
+            "file_storage",
+            "file_storage"),
+        "extensions.file_storage.directory: is required",
+        "extensions.file_storage.segment_size_mib: must be at least 1",
+        "extensions.file_storage.commit_interval: must be between 0s and 1s");
+  }
+}
