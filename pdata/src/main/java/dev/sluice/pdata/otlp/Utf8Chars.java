@@ -5,8 +5,10 @@ package dev.sluice.pdata.otlp;
  * against a key or string value without making a {@code String}; remembers where each char starts
  * in the bytes, so that a match's bounds map back to byte offsets. Malformed sequences (bytes the
  * edge did not check, written by another processor) decode as U+FFFD, one per byte.
+ *
+ * <p>Reused: one per thread, valid until the next {@link #decode}.
  */
-final class Utf8Chars implements CharSequence {
+public final class Utf8Chars implements CharSequence {
   private static final char REPLACEMENT = '\uFFFD';
   private static final int INITIAL_CHARS = 64;
 
@@ -16,7 +18,7 @@ final class Utf8Chars implements CharSequence {
   private int length;
 
   /** Decodes {@code [offset, offset + byteLength)} of {@code bytes}. */
-  Utf8Chars decode(byte[] bytes, int offset, int byteLength) {
+  public Utf8Chars decode(byte[] bytes, int offset, int byteLength) {
     if (chars.length < byteLength) {
       chars = new char[Math.max(byteLength, chars.length * 2)];
       byteOffsets = new int[chars.length + 1];
@@ -72,7 +74,7 @@ final class Utf8Chars implements CharSequence {
   }
 
   /** Where char {@code index} (or the end, at {@link #length()}) starts in the decoded bytes. */
-  int byteOffset(int index) {
+  public int byteOffset(int index) {
     return byteOffsets[index];
   }
 

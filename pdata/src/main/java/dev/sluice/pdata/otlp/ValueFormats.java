@@ -15,7 +15,7 @@ import java.util.List;
  * paths (ints, bools, bytes) write into the caller's buffer; doubles and nested values go through a
  * {@code String}, which allocates, as those conversions are rare.
  */
-final class ValueFormats {
+public final class ValueFormats {
   private static final byte[] BASE64 =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
           .getBytes(StandardCharsets.US_ASCII);
@@ -46,7 +46,7 @@ final class ValueFormats {
   private ValueFormats() {}
 
   /** Writes {@code value} in decimal at {@code out[at]}; returns the end. */
-  static int decimal(long value, byte[] out, int at) {
+  public static int decimal(long value, byte[] out, int at) {
     if (value == Long.MIN_VALUE) {
       byte[] min = "-9223372036854775808".getBytes(StandardCharsets.US_ASCII);
       System.arraycopy(min, 0, out, at, min.length);
@@ -72,7 +72,7 @@ final class ValueFormats {
   }
 
   /** The most bytes {@link #decimal} writes. */
-  static int decimalMaxBytes() {
+  public static int decimalMaxBytes() {
     return DECIMAL_DIGITS_MAX;
   }
 
@@ -122,7 +122,7 @@ final class ValueFormats {
    * otherwise {@code 1.5e-07} written {@code 1.5e-7} and {@code 1e+21}; NaN and infinities as the
    * JSON error text Go puts there.
    */
-  static String goDouble(double f) {
+  public static String goDouble(double f) {
     if (Double.isNaN(f)) {
       return "json: unsupported value: NaN";
     }
