@@ -112,7 +112,8 @@ public final class AttributeRewriter {
     return true;
   }
 
-  private boolean rewrite(byte[] message, int offset, int length, int attributesField) {
+  /** Rewrites the message into the table's output; whether anything changed. */
+  boolean rewrite(byte[] message, int offset, int length, int attributesField) {
     try {
       table.load(message, offset, length, attributesField);
       for (int a = 0; a < actions.length; a++) {
