@@ -5,6 +5,7 @@ import dev.sluice.component.BatchFunction;
 import dev.sluice.pdata.otlp.AttributeActions;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.processor.attraction.Rewriting;
 import java.util.logging.Logger;
 
@@ -36,7 +37,12 @@ final class ResourceProcessor implements BatchFunction<ResourceConfig> {
   @Override
   public Admission apply(Batch batch, ResourceConfig config) {
     Worker worker = workers.get();
-    batch.visit(worker.visitor);
+    if (batch.signal() == Signal.METRICS) {
+      // By metric: fewer calls than by data point, and metrics without points are seen too.
+      batch.visitMetrics(worker.visitor);
+    } else {
+      batch.visit(worker.visitor);
+    }
     worker.rewriting.report(logs);
     return Admission.ACCEPTED;
   }

@@ -160,7 +160,15 @@ class ResourceConformanceTest {
             metrics(SHOP, gauge("g", List.of(), List.of())),
             metrics(
                 resource(kv("service.name", str("shop")), kv("pid", str("42"))),
-                gauge("g", List.of(), List.of()))));
+                gauge("g", List.of(), List.of()))),
+        new Case(
+            "the resource of metrics without data points",
+            attributes("  - {key: env, value: prod, action: insert}"),
+            metrics(
+                SHOP, io.opentelemetry.proto.metrics.v1.Metric.newBuilder().setName("m").build()),
+            metrics(
+                SHOP.toBuilder().addAttributes(kv("env", str("prod"))).build(),
+                io.opentelemetry.proto.metrics.v1.Metric.newBuilder().setName("m").build())));
   }
 
   private static ResourceConfig bind(String yaml) throws ConfigException {
