@@ -112,6 +112,7 @@ final class ItemMatcher {
   private final Strings logBodies;
   private final Strings severityTexts;
   private final Strings metricNames;
+  private final LogSeverityNumber severityNumber;
   private final Attribute[] attributes;
   private final Attribute[] resources;
   private final Library[] libraries;
@@ -121,7 +122,7 @@ final class ItemMatcher {
 
   /** Properties already checked with {@link MatchProperties#problemsFor} for {@code signal}. */
   ItemMatcher(MatchProperties properties, Signal signal) {
-    this.regexp = properties.regexp();
+    this.regexp = properties.isRegexp();
     this.signal = signal;
     services = new Strings(properties.services());
     spanNames = new Strings(properties.spanNames());
@@ -129,6 +130,7 @@ final class ItemMatcher {
     logBodies = new Strings(properties.logBodies());
     severityTexts = new Strings(properties.logSeverityTexts());
     metricNames = new Strings(properties.metricNames());
+    severityNumber = properties.logSeverityNumber();
     attributes = attributes(properties.attributes());
     resources = attributes(properties.resources());
     libraries = new Library[properties.libraries().size()];
@@ -186,6 +188,9 @@ final class ItemMatcher {
       return false;
     }
     if (!severityTexts.isEmpty() && !severityTexts.matches(item.logRecord().severityText())) {
+      return false;
+    }
+    if (severityNumber != null && !severityNumber.matches(item.logRecord().severityNumber())) {
       return false;
     }
     return matchesCommon(item) && matchesAll(attributes, item.logRecord().attributes(cursor));

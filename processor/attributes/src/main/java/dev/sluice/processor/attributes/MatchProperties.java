@@ -1,6 +1,8 @@
 package dev.sluice.processor.attributes;
 
 import dev.sluice.component.ConfigProblems;
+import dev.sluice.component.OptionalSection;
+import dev.sluice.component.Unsupported;
 import dev.sluice.component.Validatable;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.processor.attraction.GoPattern;
@@ -30,8 +32,9 @@ public record MatchProperties(
     List<LibraryMatch> libraries,
     List<String> logBodies,
     List<String> logSeverityTexts,
-    Object logSeverityNumber,
-    List<String> metricNames)
+    @OptionalSection LogSeverityNumber logSeverityNumber,
+    List<String> metricNames,
+    Unsupported regexp)
     implements Validatable {
 
   static final List<String> MATCH_TYPES = List.of("strict", "regexp");
@@ -49,7 +52,7 @@ public record MatchProperties(
   /** An instrumentation scope to match: its name, and its version unless any will do. */
   public record LibraryMatch(String name, String version) {}
 
-  boolean regexp() {
+  boolean isRegexp() {
     return "regexp".equals(matchType);
   }
 
@@ -65,10 +68,7 @@ public record MatchProperties(
               + MATCH_TYPES);
       return;
     }
-    if (logSeverityNumber != null) {
-      problems.add("log_severity_number", "not supported yet; match on log_severity_texts");
-    }
-    if (regexp()) {
+    if (isRegexp()) {
       patterns("services", services, problems);
       patterns("span_names", spanNames, problems);
       patterns("span_kinds", spanKinds, problems);
@@ -105,10 +105,11 @@ public record MatchProperties(
       if (match.key() == null || match.key().isEmpty()) {
         p.add(at + ".key", "can't have an empty key in the list of " + field);
       }
-      if (!regexp() && (match.value() instanceof List || match.value() instanceof java.util.Map)) {
+      if (!isRegexp()
+          && (match.value() instanceof List || match.value() instanceof java.util.Map)) {
         p.add(at + ".value", "matching an array or map value is not supported; match a key");
       }
-      if (match.value() != null && regexp()) {
+      if (match.value() != null && isRegexp()) {
         if (match.value() instanceof String pattern) {
           pattern(at + ".value", pattern, p);
         } else {
@@ -151,6 +152,7 @@ public record MatchProperties(
       case TRACES -> {
         refuse(found, "log_bodies", logBodies, "trace spans");
         refuse(found, "log_severity_texts", logSeverityTexts, "trace spans");
+        refuse(found, "log_severity_number", logSeverityNumber, "trace spans");
         refuse(found, "metric_names", metricNames, "trace spans");
         if (services.isEmpty()
             && spanNames.isEmpty()
@@ -172,10 +174,12 @@ public record MatchProperties(
             && resources.isEmpty()
             && libraries.isEmpty()
             && logBodies.isEmpty()
-            && logSeverityTexts.isEmpty()) {
+            && logSeverityTexts.isEmpty()
+            && logSeverityNumber == null) {
           found.add(
-              "at least one of \"attributes\", \"libraries\", \"resources\", \"log_bodies\" or"
-                  + " \"log_severity_texts\" must be specified for log records");
+              "at least one of \"attributes\", \"libraries\", \"resources\", \"log_bodies\","
+                  + " \"log_severity_texts\" or \"log_severity_number\" must be specified for log"
+                  + " records");
         }
       }
       case METRICS -> {
@@ -186,6 +190,7 @@ public record MatchProperties(
         refuse(found, "libraries", libraries, "metrics");
         refuse(found, "log_bodies", logBodies, "metrics");
         refuse(found, "log_severity_texts", logSeverityTexts, "metrics");
+        refuse(found, "log_severity_number", logSeverityNumber, "metrics");
         if (metricNames.isEmpty() && resources.isEmpty()) {
           found.add(
               "at least one of \"metric_names\" or \"resources\" must be specified for metrics");
@@ -197,6 +202,12 @@ public record MatchProperties(
 
   private static void refuse(List<String> found, String field, List<?> values, String what) {
     if (!values.isEmpty()) {
+      found.add(field + " should not be specified for " + what);
+    }
+  }
+
+  private static void refuse(List<String> found, String field, Object value, String what) {
+    if (value != null) {
       found.add(field + " should not be specified for " + what);
     }
   }

@@ -83,7 +83,7 @@ class AttributesConfigTest {
           {match_type: regexp, span_names: ['(']}              | include.span_names[0]: invalid pattern "("
           {match_type: regexp, attributes: [{key: a, value: 1}]} | include.attributes[0].value: match_type=regexp for "a" only supports strings, but found Long
           {match_type: strict, attributes: [{value: 1}]}       | include.attributes[0].key: can't have an empty key
-          {match_type: strict, log_severity_number: {min: 9}}  | include.log_severity_number: not supported yet
+          {match_type: strict, log_severity_number: {min: loud}} | include.log_severity_number.min: unrecognized severity "loud"
           """)
   void reportsTheFieldOfTheMatchThatIsWrong(String include, String expected) {
     assertThat(
@@ -108,10 +108,11 @@ class AttributesConfigTest {
         .hasMessage(
             "attributes in a logs pipeline: include: span_names should not be specified for log"
                 + " records; include: at least one of \"attributes\", \"libraries\", \"resources\","
-                + " \"log_bodies\" or \"log_severity_texts\" must be specified for log records;"
-                + " exclude: metric_names should not be specified for log records; exclude: at"
-                + " least one of \"attributes\", \"libraries\", \"resources\", \"log_bodies\" or"
-                + " \"log_severity_texts\" must be specified for log records");
+                + " \"log_bodies\", \"log_severity_texts\" or \"log_severity_number\" must be"
+                + " specified for log records; exclude: metric_names should not be specified for log"
+                + " records; exclude: at least one of \"attributes\", \"libraries\", \"resources\","
+                + " \"log_bodies\", \"log_severity_texts\" or \"log_severity_number\" must be"
+                + " specified for log records");
     assertThatThrownBy(() -> factory.createFunction(Harness.SETTINGS, config, Signal.METRICS))
         .hasMessageContaining("include: span_names should not be specified for metrics");
     assertThatThrownBy(() -> factory.createFunction(Harness.SETTINGS, config, Signal.TRACES))
@@ -120,6 +121,16 @@ class AttributesConfigTest {
                 + " trace spans; exclude: at least one of \"services\", \"span_names\","
                 + " \"span_kinds\", \"attributes\", \"libraries\" or \"resources\" must be"
                 + " specified for spans");
+  }
+
+  @Test
+  void acceptsGosRegexpCacheSettingsAndIgnoresThem() throws ConfigException {
+    AttributesConfig config =
+        Harness.bind(
+            "include: {match_type: regexp, span_names: [a], regexp: {cacheenabled: true}}\n"
+                + "actions:\n  - {key: a, value: 1, action: upsert}\n");
+
+    assertThat(config.include().regexp()).isNotNull();
   }
 
   @Test

@@ -55,6 +55,11 @@ class AttributesConformanceTest {
     return spanWith(List.of(attributes));
   }
 
+  private static io.opentelemetry.proto.logs.v1.LogRecord severity(
+      io.opentelemetry.proto.logs.v1.LogRecord record, int number) {
+    return record.toBuilder().setSeverityNumberValue(number).build();
+  }
+
   private static String actions(String... lines) {
     return "actions:\n" + String.join("\n", lines) + "\n";
   }
@@ -347,6 +352,20 @@ class AttributesConformanceTest {
                 service("shop"),
                 log("keep", List.of(kv("hit", bool(true)))),
                 log("skip", List.of()))),
+        new Case(
+            "include log_severity_number selects records from min up, undefined ones if asked",
+            "include: {match_type: strict, log_severity_number: {min: WARN, match_undefined: true}}\n"
+                + actions("  - {key: hit, value: true, action: insert}"),
+            logs(
+                service("shop"),
+                severity(log("info", List.of()), 9),
+                severity(log("error", List.of()), 17),
+                severity(log("none", List.of()), 0)),
+            logs(
+                service("shop"),
+                severity(log("info", List.of()), 9),
+                severity(log("error", List.of(kv("hit", bool(true)))), 17),
+                severity(log("none", List.of(kv("hit", bool(true)))), 0))),
         new Case(
             "include metric_names selects the data points of the named metrics",
             "include: {match_type: regexp, metric_names: ['^http\\.']}\n"
