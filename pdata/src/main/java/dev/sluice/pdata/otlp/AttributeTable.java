@@ -39,6 +39,9 @@ final class AttributeTable {
 
   private static final int INITIAL_ENTRIES = 16;
 
+  /** Lengths below this take one varint byte. */
+  private static final int SHORT_LENGTH_LIMIT = 0x80;
+
   private final byte[][] constants;
   private final WireReader reader = new WireReader();
   private final WireReader entryReader = new WireReader();
@@ -100,6 +103,9 @@ final class AttributeTable {
       valueBuffer[i] = SOURCE;
       valueOffset[i] = 0;
       valueLength[i] = 0;
+      if (readCommonEntry(message, i, entryStart, end)) {
+        continue;
+      }
       entryReader.wrap(message, entryStart, entryLength);
       while (entryReader.hasRemaining()) {
         int entryTag = entryReader.readTag();
@@ -119,6 +125,60 @@ final class AttributeTable {
         }
       }
     }
+  }
+
+  /**
+   * Reads the entry as every SDK writes it, without a reader: the key field, then the value field
+   * ending the entry, each with a length of one or two bytes. False, with nothing read, for any
+   * other shape.
+   */
+  private boolean readCommonEntry(byte[] b, int i, int start, int end) {
+    int p = start;
+    if (p >= end || b[p] != KEY_TAG) {
+      return false;
+    }
+    int keyBytes = shortLength(b, p + 1, end);
+    if (keyBytes < 0) {
+      return false;
+    }
+    p += 1 + (keyBytes < SHORT_LENGTH_LIMIT ? 1 : 2);
+    int keyStart = p;
+    p += keyBytes;
+    if (p >= end || b[p] != VALUE_TAG) {
+      return false;
+    }
+    int valueBytes = shortLength(b, p + 1, end);
+    if (valueBytes < 0) {
+      return false;
+    }
+    int valueStart = p + 1 + (valueBytes < SHORT_LENGTH_LIMIT ? 1 : 2);
+    if (valueStart + valueBytes != end) {
+      return false;
+    }
+    keyOffset[i] = keyStart;
+    keyLength[i] = keyBytes;
+    valueOffset[i] = valueStart;
+    valueLength[i] = valueBytes;
+    return true;
+  }
+
+  /**
+   * A varint length of one byte, or two bytes (then at least {@link #SHORT_LENGTH_LIMIT}), at
+   * {@code p} before {@code end}; -1 for anything else.
+   */
+  private static int shortLength(byte[] b, int p, int end) {
+    if (p >= end) {
+      return -1;
+    }
+    int first = b[p];
+    if (first >= 0) {
+      return first;
+    }
+    // A second byte of 0 is a padded one-byte length: left to the reader.
+    if (p + 1 >= end || b[p + 1] <= 0) {
+      return -1;
+    }
+    return (first & 0x7F) | (b[p + 1] << 7);
   }
 
   boolean changed() {
