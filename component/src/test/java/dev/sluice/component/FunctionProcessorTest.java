@@ -141,4 +141,52 @@ class FunctionProcessorTest {
     assertThat(next.offers).isZero();
     assertThat(prometheus()).contains(incoming(5)).contains(outgoing(0));
   }
+
+  @Test
+  void aBatchRefusedDownstreamIsNotProcessedAgainWhenOfferedAgain() throws Exception {
+    Next next = new Next();
+    next.answer = Admission.FULL;
+    int[] calls = {0};
+    Processor processor =
+        processor(
+            3,
+            (batch, config) -> {
+              calls[0]++;
+              return KEEP_FIRST.apply(batch, config);
+            },
+            next);
+    Batch batch = Batch.of(SequencedSpans.indexed("a", 0, 5));
+
+    assertThat(processor.consume(batch)).isEqualTo(Admission.FULL);
+    assertThat(processor.consume(batch)).isEqualTo(Admission.FULL);
+    next.answer = Admission.ACCEPTED;
+    assertThat(processor.consume(batch)).isEqualTo(Admission.ACCEPTED);
+
+    assertThat(calls[0]).isEqualTo(1);
+    assertThat(next.spans).containsExactly(0, 1, 2);
+    assertThat(prometheus()).contains(outgoing(3));
+  }
+
+  @Test
+  void anotherBatchWithTheSameDataIsProcessedAgain() throws Exception {
+    Next next = new Next();
+    next.answer = Admission.FULL;
+    int[] calls = {0};
+    Processor processor =
+        processor(
+            3,
+            (batch, config) -> {
+              calls[0]++;
+              return KEEP_FIRST.apply(batch, config);
+            },
+            next);
+
+    assertThat(processor.consume(Batch.of(SequencedSpans.indexed("a", 0, 5))))
+        .isEqualTo(Admission.FULL);
+    next.answer = Admission.ACCEPTED;
+    assertThat(processor.consume(Batch.of(SequencedSpans.indexed("a", 0, 5))))
+        .isEqualTo(Admission.ACCEPTED);
+
+    assertThat(calls[0]).isEqualTo(2);
+  }
 }

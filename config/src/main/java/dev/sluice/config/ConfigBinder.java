@@ -64,11 +64,13 @@ import java.util.stream.Collectors;
  * {@code String} (any scalar, as written); {@code int}, {@code long}, {@code short}, {@code byte},
  * {@code double}, {@code float}, {@code boolean} and their boxes; {@link Duration} in Go's syntax
  * ({@code 5s}, {@code 1m30s}, {@code 0}); enums by constant name, ignoring case ({@code requests});
- * {@code List<T>}, {@code Map<String, T>} (file order kept; a list or map in the file replaces the
- * base's whole list or map); nested records. Scalars given as strings, as environment expansion
- * yields them, convert to numbers and booleans ({@code "4317"}, {@code "true"}); integers are
- * range-checked for their Java type; a float with a fraction is not an integer. Lists and maps are
- * immutable. A key of type {@link Unsupported} takes any value and is warned about as ignored.
+ * {@code Object} (whatever the file holds: {@code Long}, {@code Double}, {@code Boolean}, {@code
+ * String}, {@code List<Object>}, {@code Map<String, Object>}); {@code List<T>}, {@code Map<String,
+ * T>} (file order kept; a list or map in the file replaces the base's whole list or map); nested
+ * records. Scalars given as strings, as environment expansion yields them, convert to numbers and
+ * booleans ({@code "4317"}, {@code "true"}); integers are range-checked for their Java type; a
+ * float with a fraction is not an integer. Lists and maps are immutable. A key of type {@link
+ * Unsupported} takes any value and is warned about as ignored.
  *
  * <h2>Validation</h2>
  *
@@ -314,6 +316,9 @@ public final class ConfigBinder {
     if (raw == Unsupported.class) {
       return unsupportedKey(at, path, d);
     }
+    if (raw == Object.class) {
+      return untyped(node, at, path, d);
+    }
     if (raw == List.class) {
       return bindList(node, at, path, typeArgument(type, 0), d);
     }
@@ -364,6 +369,50 @@ public final class ConfigBinder {
     }
     return unsupported(type, at, path, d);
   }
+
+  /**
+   * A value whose type the file decides, as Go's {@code any}: a {@code Long}, {@code Double},
+   * {@code Boolean} or {@code String} as the YAML scalar reads, a {@code List<Object>} or a {@code
+   * Map<String, Object>}.
+   */
+  private Object untyped(ConfigNode node, Location at, String path, Diagnostics d) {
+    if (node instanceof Sequence) {
+      return bindList(node, at, path, Object.class, d);
+    }
+    if (node instanceof Mapping) {
+      return bindMap(node, at, path, MAP_OF_OBJECTS, null, d);
+    }
+    Scalar scalar = (Scalar) node;
+    return switch (scalar.tag()) {
+      case INT -> {
+        BigInteger v = integer(scalar, at, path, Long.MIN_VALUE, Long.MAX_VALUE, d);
+        yield v == null ? null : v.longValue();
+      }
+      case FLOAT -> decimal(scalar, at, path, Double.MAX_VALUE, d);
+      case BOOL -> bool(scalar, at, path, d);
+      case NULL -> mismatch(scalar, at, path, "a value", d);
+      case STRING -> scalar.text();
+    };
+  }
+
+  /** {@code Map<String, Object>}, for {@link #untyped}. */
+  private static final Type MAP_OF_OBJECTS =
+      new ParameterizedType() {
+        @Override
+        public Type[] getActualTypeArguments() {
+          return new Type[] {String.class, Object.class};
+        }
+
+        @Override
+        public Type getRawType() {
+          return Map.class;
+        }
+
+        @Override
+        public Type getOwnerType() {
+          return null;
+        }
+      };
 
   /** A key accepted for compatibility: any value, and a warning that it is ignored. */
   private static Unsupported unsupportedKey(Location at, String path, Diagnostics d) {

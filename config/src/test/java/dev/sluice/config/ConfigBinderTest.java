@@ -141,6 +141,8 @@ class ConfigBinderTest {
     }
   }
 
+  record Untyped(Object value, List<Object> values) {}
+
   private final Diagnostics diagnostics = new Diagnostics();
 
   private <R> R bind(String yaml, Class<R> type, R defaults, Map<String, String> env)
@@ -166,6 +168,24 @@ class ConfigBinderTest {
             BatchConfig.DEFAULT,
             Map.of());
     assertThat(batch).isEqualTo(new BatchConfig(100, 200, Duration.ofSeconds(1)));
+  }
+
+  @Test
+  void anObjectComponentTakesTheTypeTheFileGivesIt() throws ConfigException {
+    Untyped u =
+        bind(
+            "value: {a: 1, b: [true, x]}\nvalues: [7, 2.5, true, \"7\", text, 0x10]\n",
+            Untyped.class,
+            null,
+            Map.of());
+    assertThat(u.value()).isEqualTo(Map.of("a", 1L, "b", List.of(true, "x")));
+    assertThat(u.values()).containsExactly(7L, 2.5, true, "7", "text", 16L);
+  }
+
+  @Test
+  void anObjectComponentRefusesAnIntegerBeyondInt64() throws ConfigException {
+    assertThat(bind("value: 9223372036854775808\n", Untyped.class, null, Map.of())).isNull();
+    assertThat(errors()).singleElement().asString().contains("value", "expected an integer");
   }
 
   @Test

@@ -151,7 +151,8 @@ public final class AttributeEditor {
     return true;
   }
 
-  private static int attributesField(BatchItem item) {
+  /** The field number of the item's attributes in its message type. */
+  static int attributesField(BatchItem item) {
     return switch (item.signal()) {
       case TRACES -> SPAN_ATTRIBUTES;
       case LOGS -> LOG_RECORD_ATTRIBUTES;

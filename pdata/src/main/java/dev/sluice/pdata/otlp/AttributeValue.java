@@ -1,8 +1,11 @@
 package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.Varint;
 import dev.sluice.pdata.wire.WireType;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A typed attribute value for {@link AttributeEditor}, encoded once (as an OTLP {@code AnyValue})
@@ -14,7 +17,16 @@ public final class AttributeValue {
   private static final int BOOL_VALUE = 2;
   private static final int INT_VALUE = 3;
   private static final int DOUBLE_VALUE = 4;
+  private static final int ARRAY_VALUE = 5;
+  private static final int KVLIST_VALUE = 6;
   private static final int BYTES_VALUE = 7;
+
+  /** {@code ArrayValue.values} and {@code KeyValueList.values}. */
+  private static final int VALUES = 1;
+
+  // KeyValue's fields.
+  private static final int KEY = 1;
+  private static final int VALUE = 2;
 
   private final byte[] anyValue;
 
@@ -55,6 +67,38 @@ public final class AttributeValue {
     ProtoWriter out = new ProtoWriter();
     out.writeLengthDelimitedHeader(BYTES_VALUE, value.length);
     out.writeBytes(value, 0, value.length);
+    return new AttributeValue(out.toByteArray());
+  }
+
+  /** An {@code array_value} of the elements, in order. */
+  public static AttributeValue array(List<AttributeValue> elements) {
+    ProtoWriter out = new ProtoWriter();
+    int mark = out.beginLengthDelimited(ARRAY_VALUE);
+    for (AttributeValue element : elements) {
+      out.writeLengthDelimitedHeader(VALUES, element.anyValue.length);
+      out.writeBytes(element.anyValue, 0, element.anyValue.length);
+    }
+    out.endLengthDelimited(mark);
+    return new AttributeValue(out.toByteArray());
+  }
+
+  /** A {@code kvlist_value} of the entries, in the map's order. */
+  public static AttributeValue kvlist(Map<String, AttributeValue> entries) {
+    ProtoWriter out = new ProtoWriter();
+    int mark = out.beginLengthDelimited(KVLIST_VALUE);
+    for (Map.Entry<String, AttributeValue> entry : entries.entrySet()) {
+      byte[] key = entry.getKey().getBytes(StandardCharsets.UTF_8);
+      byte[] value = entry.getValue().anyValue;
+      int entryBytes =
+          Varint.lengthDelimitedSize(KEY, key.length)
+              + Varint.lengthDelimitedSize(VALUE, value.length);
+      out.writeLengthDelimitedHeader(VALUES, entryBytes);
+      out.writeLengthDelimitedHeader(KEY, key.length);
+      out.writeBytes(key, 0, key.length);
+      out.writeLengthDelimitedHeader(VALUE, value.length);
+      out.writeBytes(value, 0, value.length);
+    }
+    out.endLengthDelimited(mark);
     return new AttributeValue(out.toByteArray());
   }
 

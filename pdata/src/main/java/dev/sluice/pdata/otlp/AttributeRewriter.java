@@ -1,0 +1,399 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.AttributeActions.Action;
+import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.WireReader;
+import dev.sluice.pdata.wire.WireType;
+import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.regex.Matcher;
+
+/**
+ * Applies {@link AttributeActions} to the attributes of spans, log records, data points and
+ * resources, from their bytes: the attribute list is read once into a table of entries pointing
+ * into the message, every action runs on the table, and the message is written again only when an
+ * action changed something, as its original bytes with the changed entries re-encoded, deleted ones
+ * left out and new ones appended (entries keep their order; unknown fields outside changed entries
+ * are kept).
+ *
+ * <p>Where a key appears more than once, lookups see the first live entry and {@code delete}
+ * removes them all.
+ *
+ * <p>One rewriter per thread: it keeps scratch buffers, a {@link MessageDigest} and a {@link
+ * Matcher} per pattern, so rewriting allocates nothing once they have grown, except converting a
+ * double to or from a string, or an array or map to a string.
+ */
+public final class AttributeRewriter {
+  private static final int RESOURCE_ATTRIBUTES = 1;
+  private static final int SHA256_BYTES = 32;
+  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+  private static final int INITIAL_TEXT_BYTES = 128;
+
+  // AnyValue's fields.
+  private static final int STRING_VALUE = 1;
+  private static final int BOOL_VALUE = 2;
+  private static final int INT_VALUE = 3;
+  private static final int DOUBLE_VALUE = 4;
+  private static final int BYTES_VALUE = 7;
+
+  private final Action[] actions;
+  private final Matcher[] matchers;
+  private final AttributeTable table;
+  private final MessageDigest sha256;
+  private final byte[] digest = new byte[SHA256_BYTES];
+  private final byte[] number = new byte[Long.BYTES];
+  private byte[] text = new byte[INITIAL_TEXT_BYTES];
+  private final long[] parsedInt = new long[1];
+  private final double[] parsedDouble = new double[1];
+  private final Utf8Chars keyChars = new Utf8Chars();
+  private final Utf8Chars valueChars = new Utf8Chars();
+  private final WireReader valueReader = new WireReader();
+  private final AnyValueMember member = new AnyValueMember();
+  private long malformed;
+  private long unconverted;
+
+  public AttributeRewriter(AttributeActions actions) {
+    this.actions = actions.actions();
+    this.table = new AttributeTable(actions.constants());
+    this.matchers = new Matcher[this.actions.length];
+    for (int i = 0; i < this.actions.length; i++) {
+      if (this.actions[i].pattern() != null) {
+        matchers[i] = this.actions[i].pattern().matcher("");
+      }
+    }
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  /**
+   * Messages whose bytes did not parse (replacements written by someone else): left as they were.
+   */
+  public long malformedCount() {
+    return malformed;
+  }
+
+  /** Values a {@code convert} action could not convert (left as they were). */
+  public long unconvertedCount() {
+    return unconverted;
+  }
+
+  /** Applies the actions to the item's attributes; returns whether the item changed. */
+  public boolean editItem(BatchItem item) {
+    if (!rewrite(
+        item.array(), item.offset(), item.length(), AttributeEditor.attributesField(item))) {
+      return false;
+    }
+    ProtoWriter out = table.output();
+    item.replace(out.array(), 0, out.size());
+    return true;
+  }
+
+  /**
+   * Applies the actions to the attributes of the item's resource, once per resource block and visit
+   * (a block whose resource this visit replaced already is left alone); returns whether this call
+   * changed it.
+   */
+  public boolean editResource(BatchItem item) {
+    if (!item.firstLookAtResource() || item.resourceReplacedInThisVisit()) {
+      return false;
+    }
+    item.childOf(true);
+    if (!rewrite(item.childArray, item.childOffset, item.childLength, RESOURCE_ATTRIBUTES)) {
+      return false;
+    }
+    ProtoWriter out = table.output();
+    item.replaceResource(out.array(), 0, out.size());
+    return true;
+  }
+
+  /** Rewrites the message into the table's output; whether anything changed. */
+  boolean rewrite(byte[] message, int offset, int length, int attributesField) {
+    try {
+      table.load(message, offset, length, attributesField);
+      for (int a = 0; a < actions.length; a++) {
+        apply(actions[a], matchers[a]);
+      }
+      if (!table.changed()) {
+        return false;
+      }
+      table.write();
+      return true;
+    } catch (MalformedOtlpException e) {
+      malformed++;
+      return false;
+    } finally {
+      table.release();
+    }
+  }
+
+  private void apply(Action action, Matcher matcher) throws MalformedOtlpException {
+    switch (action.kind()) {
+      case INSERT, UPDATE, UPSERT -> set(action);
+      case DELETE -> {
+        for (int i = 0; i < table.count(); i++) {
+          if (selected(i, action, matcher)) {
+            table.delete(i);
+          }
+        }
+      }
+      case HASH -> {
+        for (int i = 0; i < table.count(); i++) {
+          if (selected(i, action, matcher)) {
+            hash(i);
+          }
+        }
+      }
+      case EXTRACT -> extract(action, matcher);
+      case CONVERT -> {
+        int i = table.find(action.key());
+        if (i >= 0) {
+          convert(i, action.conversion());
+        }
+      }
+    }
+  }
+
+  private void set(Action action) {
+    int source = AttributeActions.NONE;
+    if (action.from() != AttributeActions.NONE) {
+      source = table.find(action.from());
+      if (source < 0) {
+        return;
+      }
+    }
+    int target = table.find(action.key());
+    boolean present = target >= 0;
+    switch (action.kind()) {
+      case INSERT -> {
+        if (present) {
+          return;
+        }
+      }
+      case UPDATE -> {
+        if (!present) {
+          return;
+        }
+      }
+      default -> {}
+    }
+    if (source == target && present) {
+      return;
+    }
+    if (!present) {
+      target = table.add(action.key());
+    }
+    if (source >= 0) {
+      table.copyValue(source, target);
+    } else {
+      table.setConstantValue(target, action.value());
+    }
+  }
+
+  /** Whether entry {@code i} is live and has the action's key or a key its pattern finds. */
+  private boolean selected(int i, Action action, Matcher matcher) {
+    if (!table.live(i)) {
+      return false;
+    }
+    if (action.key() != AttributeActions.NONE && table.keyEquals(i, action.key())) {
+      return true;
+    }
+    if (matcher == null) {
+      return false;
+    }
+    keyChars.decode(table.keyBytes(i), table.keyOffset(i), table.keyLength(i));
+    return matcher.reset(keyChars).find();
+  }
+
+  private void readValue(int i) throws MalformedOtlpException {
+    member.read(valueReader, table.valueBytes(i), table.valueOffset(i), table.valueLength(i));
+  }
+
+  private void hash(int i) throws MalformedOtlpException {
+    readValue(i);
+    byte[] bytes = table.valueBytes(i);
+    switch (member.type) {
+      case STRING -> sha256.update(bytes, member.start, member.length);
+      case BOOL -> sha256.update((byte) (member.bits != 0 ? 1 : 0));
+      case INT, DOUBLE -> {
+        for (int b = 0; b < Long.BYTES; b++) {
+          number[b] = (byte) (member.bits >>> (8 * b));
+        }
+        sha256.update(number, 0, Long.BYTES);
+      }
+      default -> {
+        table.setString(i, text, 0, 0);
+        return;
+      }
+    }
+    try {
+      sha256.digest(digest, 0, SHA256_BYTES);
+    } catch (DigestException e) {
+      throw new IllegalStateException("a 32-byte buffer holds a SHA-256 digest", e);
+    }
+    byte[] hex = text(2 * SHA256_BYTES);
+    for (int b = 0; b < SHA256_BYTES; b++) {
+      hex[2 * b] = HEX[(digest[b] >>> 4) & 0xF];
+      hex[2 * b + 1] = HEX[digest[b] & 0xF];
+    }
+    table.setString(i, hex, 0, 2 * SHA256_BYTES);
+  }
+
+  /** The text scratch buffer, with room for {@code bytes}. */
+  private byte[] text(int bytes) {
+    if (text.length < bytes) {
+      text = new byte[Math.max(bytes, text.length * 2)];
+    }
+    return text;
+  }
+
+  private void extract(Action action, Matcher matcher) throws MalformedOtlpException {
+    int i = table.find(action.key());
+    if (i < 0) {
+      return;
+    }
+    readValue(i);
+    if (member.type != ValueType.STRING) {
+      return;
+    }
+    int buffer = table.valueBuffer(i);
+    int stringStart = member.start;
+    valueChars.decode(table.valueBytes(i), stringStart, member.length);
+    if (!matcher.reset(valueChars).find()) {
+      return;
+    }
+    int[] groupKeys = action.groupKeys();
+    for (int g = 1; g <= groupKeys.length; g++) {
+      int from = matcher.start(g);
+      int to = matcher.end(g);
+      int byteFrom = from < 0 ? 0 : stringStart + valueChars.byteOffset(from);
+      int byteLength = from < 0 ? 0 : valueChars.byteOffset(to) - valueChars.byteOffset(from);
+      int target = table.find(groupKeys[g - 1]);
+      if (target < 0) {
+        target = table.add(groupKeys[g - 1]);
+      }
+      table.setStringFrom(target, buffer, byteFrom, byteLength);
+    }
+  }
+
+  private void convert(int i, AttributeActions.Conversion to) throws MalformedOtlpException {
+    readValue(i);
+    byte[] bytes = table.valueBytes(i);
+    ValueType type = member.type;
+    switch (to) {
+      case INT -> {
+        switch (type) {
+          case DOUBLE -> table.setVarint(i, INT_VALUE, ValueFormats.goInt64(member.asDouble()));
+          case BOOL -> table.setVarint(i, INT_VALUE, member.bits != 0 ? 1 : 0);
+          case STRING -> {
+            if (ValueFormats.parseGoInt(bytes, member.start, member.length, parsedInt)) {
+              table.setVarint(i, INT_VALUE, parsedInt[0]);
+            } else {
+              unconverted++;
+            }
+          }
+          case INT -> {}
+          default -> unconverted++;
+        }
+      }
+      case DOUBLE -> {
+        switch (type) {
+          case INT -> table.setDouble(i, (double) member.bits);
+          case BOOL -> table.setDouble(i, member.bits != 0 ? 1 : 0);
+          case STRING -> {
+            if (ValueFormats.parseGoDouble(bytes, member.start, member.length, parsedDouble)) {
+              table.setDouble(i, parsedDouble[0]);
+            } else {
+              unconverted++;
+            }
+          }
+          case DOUBLE -> {}
+          default -> unconverted++;
+        }
+      }
+      case STRING -> toText(i, type, bytes);
+    }
+  }
+
+  private void toText(int i, ValueType type, byte[] bytes) {
+    switch (type) {
+      case STRING -> {}
+      case BOOL -> {
+        byte[] word = member.bits != 0 ? AttributeTable.TRUE : AttributeTable.FALSE;
+        table.setString(i, word, 0, word.length);
+      }
+      case INT -> {
+        byte[] digits = text(ValueFormats.decimalMaxBytes());
+        table.setString(i, digits, 0, ValueFormats.decimal(member.bits, digits, 0));
+      }
+      case DOUBLE -> setText(i, ValueFormats.goDouble(member.asDouble()));
+      case BYTES -> {
+        byte[] encoded = text(ValueFormats.base64Length(member.length));
+        int length = ValueFormats.base64(bytes, member.start, member.length, encoded, 0);
+        table.setString(i, encoded, 0, length);
+      }
+      case ARRAY, KVLIST ->
+          setText(i, ValueFormats.json(bytes, table.valueOffset(i), table.valueLength(i)));
+      default -> table.setString(i, text, 0, 0);
+    }
+  }
+
+  private void setText(int i, String value) {
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    table.setString(i, utf8, 0, utf8.length);
+  }
+
+  /** The member an AnyValue has set (the last on the wire), read in place. */
+  static final class AnyValueMember {
+    ValueType type;
+    int start;
+    int length;
+    long bits;
+
+    void read(WireReader reader, byte[] bytes, int offset, int valueLength)
+        throws MalformedOtlpException {
+      type = ValueType.EMPTY;
+      reader.wrap(bytes, offset, valueLength);
+      while (reader.hasRemaining()) {
+        int tag = reader.readTag();
+        int field = tag >>> 3;
+        int wire = tag & 7;
+        if (field == STRING_VALUE && wire == WireType.LEN) {
+          lengthDelimited(reader, ValueType.STRING);
+        } else if (field == BYTES_VALUE && wire == WireType.LEN) {
+          lengthDelimited(reader, ValueType.BYTES);
+        } else if ((field == 5 || field == 6) && wire == WireType.LEN) {
+          lengthDelimited(reader, field == 5 ? ValueType.ARRAY : ValueType.KVLIST);
+        } else if (field == BOOL_VALUE && wire == WireType.VARINT) {
+          type = ValueType.BOOL;
+          bits = reader.readVarint64();
+        } else if (field == INT_VALUE && wire == WireType.VARINT) {
+          type = ValueType.INT;
+          bits = reader.readVarint64();
+        } else if (field == DOUBLE_VALUE && wire == WireType.I64) {
+          type = ValueType.DOUBLE;
+          bits = reader.readFixed64();
+        } else {
+          reader.skipValue(tag, 100);
+        }
+      }
+    }
+
+    private void lengthDelimited(WireReader reader, ValueType memberType)
+        throws MalformedOtlpException {
+      type = memberType;
+      length = reader.readLength();
+      start = reader.position();
+      reader.position(start + length);
+    }
+
+    double asDouble() {
+      return Double.longBitsToDouble(bits);
+    }
+  }
+}

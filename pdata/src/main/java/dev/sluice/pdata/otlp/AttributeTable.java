@@ -1,0 +1,372 @@
+package dev.sluice.pdata.otlp;
+
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.Varint;
+import dev.sluice.pdata.wire.WireReader;
+import dev.sluice.pdata.wire.WireType;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The attribute entries of one message as a table of byte ranges, for {@link AttributeRewriter}:
+ * each entry's key and value (an encoded AnyValue) point into the message, into a constant of the
+ * actions, or into the scratch buffer where changed values are written. Nothing is decoded or
+ * copied until {@link #write()} encodes the message again. Reused from message to message.
+ */
+final class AttributeTable {
+  static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+  static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+
+  // Where a range is: the message, the scratch buffer, or (0 and up) a constant of the actions.
+  private static final int SOURCE = -3;
+  private static final int SCRATCH = -2;
+
+  private static final byte KEPT = 0;
+  private static final byte CHANGED = 1;
+  private static final byte DELETED = 2;
+
+  // KeyValue's and AnyValue's fields.
+  private static final int KEY = 1;
+  private static final int VALUE = 2;
+  private static final int KEY_TAG = WireType.tag(KEY, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(VALUE, WireType.LEN);
+  private static final int STRING_VALUE = 1;
+  private static final int DOUBLE_VALUE = 4;
+
+  /** Items were validated at the edge; groups in unknown fields nest no deeper. */
+  private static final int MAX_GROUP_DEPTH = 100;
+
+  private static final int INITIAL_ENTRIES = 16;
+
+  /** Lengths below this take one varint byte. */
+  private static final int SHORT_LENGTH_LIMIT = 0x80;
+
+  private final byte[][] constants;
+  private final WireReader reader = new WireReader();
+  private final WireReader entryReader = new WireReader();
+  private final ProtoWriter scratch = new ProtoWriter(256);
+  private final ProtoWriter output = new ProtoWriter(1024);
+
+  private byte[] source;
+  private int messageOffset;
+  private int messageLength;
+  private int attributesField;
+  private int count;
+  private boolean changed;
+
+  // One row per entry. fieldStart is -1 for an entry the actions added.
+  private int[] fieldStart = new int[INITIAL_ENTRIES];
+  private int[] fieldEnd = new int[INITIAL_ENTRIES];
+  private int[] keyBuffer = new int[INITIAL_ENTRIES];
+  private int[] keyOffset = new int[INITIAL_ENTRIES];
+  private int[] keyLength = new int[INITIAL_ENTRIES];
+  private int[] valueBuffer = new int[INITIAL_ENTRIES];
+  private int[] valueOffset = new int[INITIAL_ENTRIES];
+  private int[] valueLength = new int[INITIAL_ENTRIES];
+  private byte[] state = new byte[INITIAL_ENTRIES];
+
+  AttributeTable(byte[][] constants) {
+    this.constants = constants;
+  }
+
+  /** Reads the entries of field {@code attributesField} of the message. */
+  void load(byte[] message, int offset, int length, int attributesField)
+      throws MalformedOtlpException {
+    source = message;
+    messageOffset = offset;
+    messageLength = length;
+    this.attributesField = attributesField;
+    count = 0;
+    changed = false;
+    scratch.reset();
+    int attributeTag = WireType.tag(attributesField, WireType.LEN);
+    reader.wrap(message, offset, length);
+    while (reader.hasRemaining()) {
+      int start = reader.position();
+      int tag = reader.readTag();
+      if (tag != attributeTag) {
+        reader.skipValue(tag, MAX_GROUP_DEPTH);
+        continue;
+      }
+      int entryLength = reader.readLength();
+      int entryStart = reader.position();
+      int end = entryStart + entryLength;
+      reader.position(end);
+      int i = newRow();
+      fieldStart[i] = start;
+      fieldEnd[i] = end;
+      state[i] = KEPT;
+      keyBuffer[i] = SOURCE;
+      keyOffset[i] = 0;
+      keyLength[i] = 0;
+      valueBuffer[i] = SOURCE;
+      valueOffset[i] = 0;
+      valueLength[i] = 0;
+      if (readCommonEntry(message, i, entryStart, end)) {
+        continue;
+      }
+      entryReader.wrap(message, entryStart, entryLength);
+      while (entryReader.hasRemaining()) {
+        int entryTag = entryReader.readTag();
+        if (entryTag == KEY_TAG || entryTag == VALUE_TAG) {
+          int fieldLength = entryReader.readLength();
+          int fieldOffset = entryReader.position();
+          entryReader.position(fieldOffset + fieldLength);
+          if (entryTag == KEY_TAG) {
+            keyOffset[i] = fieldOffset;
+            keyLength[i] = fieldLength;
+          } else {
+            valueOffset[i] = fieldOffset;
+            valueLength[i] = fieldLength;
+          }
+        } else {
+          entryReader.skipValue(entryTag, MAX_GROUP_DEPTH);
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads the entry as every SDK writes it, without a reader: the key field, then the value field
+   * ending the entry, each with a length of one or two bytes. False, with nothing read, for any
+   * other shape.
+   */
+  private boolean readCommonEntry(byte[] b, int i, int start, int end) {
+    int p = start;
+    if (p >= end || b[p] != KEY_TAG) {
+      return false;
+    }
+    int keyBytes = shortLength(b, p + 1, end);
+    if (keyBytes < 0) {
+      return false;
+    }
+    p += 1 + (keyBytes < SHORT_LENGTH_LIMIT ? 1 : 2);
+    int keyStart = p;
+    p += keyBytes;
+    if (p >= end || b[p] != VALUE_TAG) {
+      return false;
+    }
+    int valueBytes = shortLength(b, p + 1, end);
+    if (valueBytes < 0) {
+      return false;
+    }
+    int valueStart = p + 1 + (valueBytes < SHORT_LENGTH_LIMIT ? 1 : 2);
+    if (valueStart + valueBytes != end) {
+      return false;
+    }
+    keyOffset[i] = keyStart;
+    keyLength[i] = keyBytes;
+    valueOffset[i] = valueStart;
+    valueLength[i] = valueBytes;
+    return true;
+  }
+
+  /**
+   * A varint length of one byte, or two bytes (then at least {@link #SHORT_LENGTH_LIMIT}), at
+   * {@code p} before {@code end}; -1 for anything else.
+   */
+  private static int shortLength(byte[] b, int p, int end) {
+    if (p >= end) {
+      return -1;
+    }
+    int first = b[p];
+    if (first >= 0) {
+      return first;
+    }
+    // A second byte of 0 is a padded one-byte length: left to the reader.
+    if (p + 1 >= end || b[p + 1] <= 0) {
+      return -1;
+    }
+    return (first & 0x7F) | (b[p + 1] << 7);
+  }
+
+  boolean changed() {
+    return changed;
+  }
+
+  int count() {
+    return count;
+  }
+
+  boolean live(int i) {
+    return state[i] != DELETED;
+  }
+
+  /** The first live entry with the constant key {@code key}, or -1. */
+  int find(int key) {
+    for (int i = 0; i < count; i++) {
+      if (state[i] != DELETED && keyEquals(i, key)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  boolean keyEquals(int i, int key) {
+    byte[] k = constants[key];
+    int from = keyOffset[i];
+    return Arrays.equals(bytes(keyBuffer[i]), from, from + keyLength[i], k, 0, k.length);
+  }
+
+  byte[] keyBytes(int i) {
+    return bytes(keyBuffer[i]);
+  }
+
+  int keyOffset(int i) {
+    return keyOffset[i];
+  }
+
+  int keyLength(int i) {
+    return keyLength[i];
+  }
+
+  /** The array holding entry {@code i}'s AnyValue (valid until the next value is written). */
+  byte[] valueBytes(int i) {
+    return bytes(valueBuffer[i]);
+  }
+
+  int valueBuffer(int i) {
+    return valueBuffer[i];
+  }
+
+  int valueOffset(int i) {
+    return valueOffset[i];
+  }
+
+  int valueLength(int i) {
+    return valueLength[i];
+  }
+
+  /** Appends an entry with the constant key {@code key} and an empty value; returns its row. */
+  int add(int key) {
+    int i = newRow();
+    fieldStart[i] = -1;
+    fieldEnd[i] = -1;
+    keyBuffer[i] = key;
+    keyOffset[i] = 0;
+    keyLength[i] = constants[key].length;
+    point(i, SOURCE, 0, 0);
+    return i;
+  }
+
+  void delete(int i) {
+    if (state[i] != DELETED) {
+      state[i] = DELETED;
+      changed = true;
+    }
+  }
+
+  void copyValue(int from, int to) {
+    point(to, valueBuffer[from], valueOffset[from], valueLength[from]);
+  }
+
+  void setConstantValue(int i, int constant) {
+    point(i, constant, 0, constants[constant].length);
+  }
+
+  /** Sets a string value of {@code text[offset, offset + length)}. */
+  void setString(int i, byte[] text, int offset, int length) {
+    scratch.ensureRemaining(length + 2 * Integer.BYTES);
+    int start = scratch.size();
+    scratch.writeLengthDelimitedHeader(STRING_VALUE, length);
+    scratch.writeBytes(text, offset, length);
+    point(i, SCRATCH, start, scratch.size() - start);
+  }
+
+  /** Sets a string value of bytes at {@code [offset, offset + length)} of range {@code buffer}. */
+  void setStringFrom(int i, int buffer, int offset, int length) {
+    // Room first: growing the scratch buffer moves it, and the text may be in it.
+    scratch.ensureRemaining(length + 2 * Integer.BYTES);
+    setString(i, bytes(buffer), offset, length);
+  }
+
+  void setVarint(int i, int field, long value) {
+    int start = scratch.size();
+    scratch.writeTag(field, WireType.VARINT);
+    scratch.writeVarint64(value);
+    point(i, SCRATCH, start, scratch.size() - start);
+  }
+
+  void setDouble(int i, double value) {
+    int start = scratch.size();
+    scratch.writeTag(DOUBLE_VALUE, WireType.I64);
+    scratch.writeFixed64(Double.doubleToRawLongBits(value));
+    point(i, SCRATCH, start, scratch.size() - start);
+  }
+
+  /** Writes the message again into {@link #output()}: see {@link AttributeRewriter}. */
+  void write() {
+    output.reset();
+    int copyFrom = messageOffset;
+    for (int i = 0; i < count; i++) {
+      if (fieldStart[i] < 0 || state[i] == KEPT) {
+        continue;
+      }
+      output.writeBytes(source, copyFrom, fieldStart[i] - copyFrom);
+      copyFrom = fieldEnd[i];
+      if (state[i] == CHANGED) {
+        writeEntry(i);
+      }
+    }
+    output.writeBytes(source, copyFrom, messageOffset + messageLength - copyFrom);
+    for (int i = 0; i < count; i++) {
+      if (fieldStart[i] < 0 && state[i] != DELETED) {
+        writeEntry(i);
+      }
+    }
+  }
+
+  /** Lets go of the last message, so that no request stays reachable through the table. */
+  void release() {
+    source = MessageView.NO_BYTES;
+  }
+
+  ProtoWriter output() {
+    return output;
+  }
+
+  private void writeEntry(int i) {
+    int keyBytes = keyLength[i];
+    int valueBytes = valueLength[i];
+    int entryBytes =
+        Varint.lengthDelimitedSize(KEY, keyBytes) + Varint.lengthDelimitedSize(VALUE, valueBytes);
+    output.writeLengthDelimitedHeader(attributesField, entryBytes);
+    output.writeLengthDelimitedHeader(KEY, keyBytes);
+    output.writeBytes(bytes(keyBuffer[i]), keyOffset[i], keyBytes);
+    output.writeLengthDelimitedHeader(VALUE, valueBytes);
+    output.writeBytes(bytes(valueBuffer[i]), valueOffset[i], valueBytes);
+  }
+
+  private void point(int i, int buffer, int offset, int length) {
+    valueBuffer[i] = buffer;
+    valueOffset[i] = offset;
+    valueLength[i] = length;
+    state[i] = CHANGED;
+    changed = true;
+  }
+
+  private byte[] bytes(int buffer) {
+    return switch (buffer) {
+      case SOURCE -> source;
+      case SCRATCH -> scratch.array();
+      default -> constants[buffer];
+    };
+  }
+
+  private int newRow() {
+    if (count == state.length) {
+      int grown = count * 2;
+      fieldStart = Arrays.copyOf(fieldStart, grown);
+      fieldEnd = Arrays.copyOf(fieldEnd, grown);
+      keyBuffer = Arrays.copyOf(keyBuffer, grown);
+      keyOffset = Arrays.copyOf(keyOffset, grown);
+      keyLength = Arrays.copyOf(keyLength, grown);
+      valueBuffer = Arrays.copyOf(valueBuffer, grown);
+      valueOffset = Arrays.copyOf(valueOffset, grown);
+      valueLength = Arrays.copyOf(valueLength, grown);
+      state = Arrays.copyOf(state, grown);
+    }
+    return count++;
+  }
+}
