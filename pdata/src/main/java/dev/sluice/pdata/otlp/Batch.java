@@ -182,6 +182,22 @@ public final class Batch {
     return edits.visit(visitor);
   }
 
+  /**
+   * Visits every metric of a metrics batch in order, or each part of a metric that slice boundaries
+   * cut, metrics without data points included; the visitor may drop the metric (with its data
+   * points in this batch) or replace its header ({@link BatchItem#replaceMetric}). Returns the data
+   * points dropped.
+   */
+  public long visitMetrics(ItemVisitor visitor) {
+    if (signal != Signal.METRICS) {
+      throw new IllegalArgumentException("a " + signal + " batch has no metrics");
+    }
+    if (edits == null) {
+      edits = new BatchEdits(this);
+    }
+    return edits.visitMetrics(visitor);
+  }
+
   /** Drops every span, log record or data point the predicate accepts; returns how many. */
   public long dropIf(Predicate<BatchItem> drop) {
     return visit(

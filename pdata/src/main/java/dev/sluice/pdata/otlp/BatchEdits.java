@@ -30,6 +30,14 @@ final class BatchEdits {
   }
 
   long visit(ItemVisitor visitor) {
+    return visit(visitor, false);
+  }
+
+  long visitMetrics(ItemVisitor visitor) {
+    return visit(visitor, true);
+  }
+
+  private long visit(ItemVisitor visitor, boolean metrics) {
     stamp = VISITS.incrementAndGet();
     editedCount = 0;
     outCount = 0;
@@ -40,7 +48,11 @@ final class BatchEdits {
     try {
       while (i < tail) {
         Slice slice = current[i++];
-        visitSlice(slice, visitor);
+        if (metrics) {
+          visitMetricSlice(slice, visitor);
+        } else {
+          visitSlice(slice, visitor);
+        }
       }
     } finally {
       // A visitor that throws leaves the slices it did not reach as they were.
@@ -94,6 +106,46 @@ final class BatchEdits {
               cut = true;
             }
           }
+        }
+      }
+    } finally {
+      if (cut) {
+        emitRange(slice, runItem, runPoint, slice.itemTo(), slice.pointTo());
+        slice.release();
+      } else {
+        emit(slice);
+      }
+    }
+  }
+
+  /** Shows each metric (or metric part) of the slice, those without data points included. */
+  private void visitMetricSlice(Slice slice, ItemVisitor visitor) {
+    if (slice.scope() < 0
+        || (slice.itemFrom() == slice.itemTo() && slice.pointTo() <= slice.pointFrom())) {
+      emit(slice);
+      return;
+    }
+    OtlpIndex index = slice.index();
+    int runItem = slice.itemFrom();
+    int runPoint = slice.pointFrom();
+    boolean cut = false;
+    try {
+      int lastMetric = slice.pointTo() > 0 ? slice.itemTo() : slice.itemTo() - 1;
+      for (int m = slice.itemFrom(); m <= lastMetric; m++) {
+        int from = m == slice.itemFrom() ? slice.pointFrom() : 0;
+        int to = m == slice.itemTo() ? slice.pointTo() : index.dataPointCount(m);
+        item.setMetric(slice, m, from, to);
+        visitor.visit(item);
+        if (item.dropped) {
+          emitRange(slice, runItem, runPoint, m, from);
+          if (m == slice.itemTo()) {
+            runItem = m;
+            runPoint = slice.pointTo();
+          } else {
+            runItem = m + 1;
+            runPoint = 0;
+          }
+          cut = true;
         }
       }
     } finally {

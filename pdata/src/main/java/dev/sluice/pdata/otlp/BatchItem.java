@@ -1,15 +1,23 @@
 package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.MetricData;
 import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
 import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
 
 /**
- * The span, log record or data point a {@link Batch#visit} is at: where it is (its request, and the
- * resource block, scope block, item and data point numbers in that request), its bytes, and the
- * edits that can be made to it. One flyweight per batch, valid only inside the visitor's call.
+ * The span, log record or data point a {@link Batch#visit} is at, or the metric a {@link
+ * Batch#visitMetrics} is at: where it is (its request, and the resource block, scope block, item
+ * and data point numbers in that request), its bytes, views of it and of its headers, and the edits
+ * that can be made to it. One flyweight per batch, valid only inside the visitor's call.
+ *
+ * <p>Views ({@link #span()}, {@link #logRecord()}, {@link #dataPoint()}, {@link #metric()}, {@link
+ * #resourceView()}, {@link #scopeView()}) read the item and its headers as the batch will write
+ * them, replacements made earlier in this visit or by earlier visits included. Each is one
+ * flyweight re-pointed by every call; it is valid until the visitor returns, or until the next
+ * replace of what it reads.
  *
  * <p>Edits:
  *
@@ -22,21 +30,37 @@ import dev.sluice.pdata.wire.WireType;
  *       InstrumentationScope} is written as the given message for every item of the block in this
  *       batch; the header's other fields ({@code schema_url}, unknown fields) are kept. Once per
  *       block is enough: {@link #resourceReplacedInThisVisit()} tells whether it was done.
+ *   <li>{@link #replaceMetric}: the metric's header (every field but its data points) is written as
+ *       that of the given message, for every part of the metric in this batch; the data points stay
+ *       as they are.
  * </ul>
  */
 public final class BatchItem {
   private static final byte[] EMPTY = new byte[0];
+  private static final int WIRE_TYPE_MASK = 7;
 
   /** Header fields were validated at the edge; groups in unknown fields nest no deeper. */
   private static final int MAX_GROUP_DEPTH = 100;
 
   private final BatchEdits edits;
   private final WireReader reader = new WireReader();
+  private final WireReader dataReader = new WireReader();
   Slice slice;
   int item;
   int point;
   int unit;
   boolean dropped;
+  // At a metric of a metric-level visit, covering its data points [pointFrom, pointTo).
+  private boolean metricLevel;
+  private int pointFrom;
+  private int pointTo;
+
+  private final SpanView spanView = new SpanView();
+  private final LogRecordView logRecordView = new LogRecordView();
+  private final DataPointView pointView = new DataPointView();
+  private final MetricView metricView = new MetricView();
+  private final ResourceView resourceView = new ResourceView();
+  private final ScopeView scopeView = new ScopeView();
   private byte[] array;
   private int offset;
   private int length;
@@ -65,6 +89,12 @@ public final class BatchItem {
     lookedResource = -1;
     lookedScopeRequest = null;
     lookedScope = -1;
+    spanView.release();
+    logRecordView.release();
+    pointView.release();
+    metricView.release();
+    resourceView.release();
+    scopeView.release();
   }
 
   /** False when the item's resource block is the one looked at last in this visit. */
@@ -93,6 +123,7 @@ public final class BatchItem {
     this.point = point;
     this.unit = unit;
     this.dropped = false;
+    this.metricLevel = false;
     Overlay replaced = replacementOf(unit);
     if (replaced != null) {
       frame(replaced.bytes(), replaced.unitOffset(unit));
@@ -100,6 +131,41 @@ public final class BatchItem {
     }
     OtlpIndex index = slice.index();
     frame(index.source(), point < 0 ? index.itemStart(item) : index.dataPointStart(unit));
+  }
+
+  /** Puts the item at metric {@code metric} of the slice, covering points [from, to). */
+  void setMetric(Slice slice, int metric, int from, int to) {
+    this.slice = slice;
+    this.item = metric;
+    this.point = -1;
+    this.unit = -1;
+    this.dropped = false;
+    this.metricLevel = true;
+    this.pointFrom = from;
+    this.pointTo = to;
+    frameMetric();
+  }
+
+  /** Points the item's bytes at the metric's current header: a replacement, or the request's. */
+  private void frameMetric() {
+    Overlay replaced = metricHeaderOverlay();
+    if (replaced != null) {
+      array = replaced.bytes();
+      offset = replaced.metricOffset(item);
+      length = replaced.metricLength(item);
+      return;
+    }
+    OtlpIndex index = slice.index();
+    frame(index.source(), index.itemStart(item));
+  }
+
+  private Overlay metricHeaderOverlay() {
+    Overlay own = edits.existingOwn(slice.index());
+    if (own != null && own.metricOffset(item) >= 0) {
+      return own;
+    }
+    Overlay seen = slice.overlay();
+    return seen != null && seen.metricOffset(item) >= 0 ? seen : null;
   }
 
   private Overlay replacementOf(int unit) {
@@ -154,9 +220,79 @@ public final class BatchItem {
     return item;
   }
 
-  /** The data point within its metric; -1 for spans and log records. */
+  /** The data point within its metric; -1 for spans, log records and metric-level visits. */
   public int point() {
     return point;
+  }
+
+  /** Whether the item is a metric of a {@link Batch#visitMetrics} rather than a unit. */
+  public boolean isMetric() {
+    return metricLevel;
+  }
+
+  /** The span the item is (traces). */
+  public SpanView span() {
+    checkUnit(Signal.TRACES);
+    spanView.wrapMessage(slice.index(), item, array, offset, offset + length);
+    return spanView;
+  }
+
+  /** The log record the item is (logs). */
+  public LogRecordView logRecord() {
+    checkUnit(Signal.LOGS);
+    logRecordView.wrapMessage(slice.index(), item, array, offset, offset + length);
+    return logRecordView;
+  }
+
+  /** The data point the item is (metrics, {@link Batch#visit}); do not move it with next(). */
+  public DataPointView dataPoint() {
+    if (metricLevel || point < 0) {
+      throw new IllegalStateException("the visit is not at a data point");
+    }
+    MetricType type = MetricType.ofField(slice.index().metric(item, OtlpIndex.M_DATA_FIELD));
+    pointView.single(slice.index(), type, array, offset, offset + length);
+    return pointView;
+  }
+
+  /**
+   * The metric the item is, or the one the data point belongs to, covering the data points of it
+   * that this slice holds.
+   */
+  public MetricView metric() {
+    if (slice.index().signal() != Signal.METRICS) {
+      throw new IllegalStateException("a " + slice.index().signal() + " item has no metric");
+    }
+    OtlpIndex index = slice.index();
+    int from = metricLevel ? pointFrom : item == slice.itemFrom() ? slice.pointFrom() : 0;
+    int to =
+        metricLevel
+            ? pointTo
+            : item == slice.itemTo() ? slice.pointTo() : index.dataPointCount(item);
+    metricView.wrap(index, item, from, to, edits.existingOwn(index), slice.overlay());
+    return metricView;
+  }
+
+  /** The item's resource, as the batch writes it (a replaced header included). */
+  public ResourceView resourceView() {
+    OtlpIndex index = slice.index();
+    resourceView.wrap(
+        index, slice.resource(), headerOverlay(edits.existingOwn(index), slice.resource(), true));
+    return resourceView;
+  }
+
+  /** The item's instrumentation scope, as the batch writes it (a replaced header included). */
+  public ScopeView scopeView() {
+    OtlpIndex index = slice.index();
+    scopeView.wrap(
+        index, slice.scope(), headerOverlay(edits.existingOwn(index), slice.scope(), false));
+    return scopeView;
+  }
+
+  private void checkUnit(Signal expected) {
+    if (slice.index().signal() != expected) {
+      throw new IllegalArgumentException(
+          "a " + slice.index().signal() + " item is no " + expected.unitName());
+    }
   }
 
   /**
@@ -192,9 +328,91 @@ public final class BatchItem {
 
   /** Writes the item as {@code message[offset, offset + length)} from now on. */
   public void replace(byte[] message, int offset, int length) {
+    if (metricLevel) {
+      throw new IllegalStateException("a metric is replaced with replaceMetric");
+    }
     Overlay own = edits.ownOverlay(slice);
     own.replaceUnit(unit, point < 0 ? -1 : item, message, offset, length);
     frame(own.bytes(), own.unitOffset(unit));
+  }
+
+  /**
+   * Writes the metric's header as that of {@code metric[offset, offset + length)}, a {@code Metric}
+   * message: its fields other than the data member, and the data member's fields other than its
+   * data points. The data member must be of the metric's type (or absent: an empty one); data
+   * points in it are ignored. Works from a metric-level visit or from any of the metric's data
+   * points; once per metric is enough.
+   *
+   * @throws IllegalArgumentException when the message does not parse or holds another data member
+   */
+  public void replaceMetric(byte[] metric, int offset, int length) {
+    if (!metricLevel && point < 0) {
+      throw new IllegalStateException("the visit is not at a metric or a data point");
+    }
+    int dataField = slice.index().metric(item, OtlpIndex.M_DATA_FIELD);
+    Overlay own = edits.ownOverlay(slice);
+    int start = own.size();
+    int dataFrom = -1;
+    int dataLength = 0;
+    try {
+      reader.wrap(metric, offset, length);
+      while (reader.hasRemaining()) {
+        int fieldStart = reader.position();
+        int tag = reader.readTag();
+        int field = tag >>> 3;
+        if (OtlpFields.Metric.isData(field)) {
+          if (field != dataField || (tag & WIRE_TYPE_MASK) != WireType.LEN) {
+            throw new IllegalArgumentException(
+                "a metric of data field " + dataField + " replaced with data field " + field);
+          }
+          dataLength = reader.readLength();
+          dataFrom = reader.position();
+          reader.position(dataFrom + dataLength);
+        } else {
+          reader.skipValue(tag, MAX_GROUP_DEPTH);
+          own.appendRaw(metric, fieldStart, reader.position() - fieldStart);
+        }
+      }
+      int headLength = own.size() - start;
+      int dataHeaderLength = dataFrom < 0 ? 0 : copyDataHeader(metric, dataFrom, dataLength, null);
+      own.appendFieldHeader(dataField, dataHeaderLength);
+      int dataHeaderStart = own.size();
+      if (dataFrom >= 0) {
+        copyDataHeader(metric, dataFrom, dataLength, own);
+      }
+      own.setMetricHeader(item, start, headLength, dataHeaderStart);
+    } catch (MalformedOtlpException e) {
+      throw new IllegalArgumentException("the replacement metric does not parse", e);
+    }
+    if (metricLevel) {
+      frameMetric();
+    } else {
+      // Storage may have grown: point at the current copy of the data point again.
+      Overlay replaced = replacementOf(unit);
+      if (replaced != null) {
+        frame(replaced.bytes(), replaced.unitOffset(unit));
+      }
+    }
+  }
+
+  /** Bytes of the data member's fields other than data points; appended too when into is set. */
+  private int copyDataHeader(byte[] bytes, int from, int length, Overlay into)
+      throws MalformedOtlpException {
+    dataReader.wrap(bytes, from, length);
+    int copied = 0;
+    while (dataReader.hasRemaining()) {
+      int fieldStart = dataReader.position();
+      int tag = dataReader.readTag();
+      dataReader.skipValue(tag, MAX_GROUP_DEPTH);
+      if ((tag >>> 3) != MetricData.DATA_POINTS) {
+        int fieldLength = dataReader.position() - fieldStart;
+        copied += fieldLength;
+        if (into != null) {
+          into.appendRaw(bytes, fieldStart, fieldLength);
+        }
+      }
+    }
+    return copied;
   }
 
   /** Writes the item's resource block with {@code resource} as its {@code Resource}. */

@@ -15,14 +15,18 @@ package dev.sluice.pdata.otlp;
  * });
  * }</pre>
  *
+ * <p>Views read the items as the batch writes them: where an edit ({@link Batch#visit}) replaced an
+ * item, a data point, a metric's header or a resource or scope header, the view reads the
+ * replacement, so a processor sees what the ones before it did.
+ *
  * <p><b>Validity.</b> A view, and every {@link TextView}, {@link AnyValueView} and cursor pointed
- * from it, reads the request's bytes directly. It is valid only while the batch is held by the
- * caller, that is during the call that handed the batch over (an exporter's {@code export}, a
- * processor's {@code process}), and only until the visitor returns or the view is re-pointed at the
- * next item. Never keep a view, or anything read from it other than a copied value or a {@code
- * String} asked for explicitly, past that: the bytes may be released and reused once the batch is
- * let go. To keep a field, copy it ({@link TextView#copyTo}, {@link SpanView#copyTraceId}) or
- * decode it ({@link TextView#asString}).
+ * from it, reads the request's bytes (or the batch's replacement bytes) directly. It is valid only
+ * while the batch is held by the caller, that is during the call that handed the batch over (an
+ * exporter's {@code export}, a processor's {@code process}), and only until the visitor returns or
+ * the view is re-pointed at the next item. Never keep a view, or anything read from it other than a
+ * copied value or a {@code String} asked for explicitly, past that: the bytes may be released and
+ * reused once the batch is let go. To keep a field, copy it ({@link TextView#copyTo}, {@link
+ * SpanView#copyTraceId}) or decode it ({@link TextView#asString}).
  *
  * <p>Not thread-safe and not re-entrant: one visit at a time per instance, so a visitor must not
  * start another visit on the same instance. Several threads may read the same batch, each with its
@@ -93,7 +97,7 @@ public final class BatchView {
       }
       wrapHeaders(slice);
       for (int item = slice.itemFrom(); item < slice.itemTo(); item++) {
-        span.wrap(slice.index(), item);
+        span.wrap(slice.index(), item, slice.overlay());
         visitor.visit(resource, scope, span);
       }
     }
@@ -107,7 +111,7 @@ public final class BatchView {
       }
       wrapHeaders(slice);
       for (int item = slice.itemFrom(); item < slice.itemTo(); item++) {
-        logRecord.wrap(slice.index(), item);
+        logRecord.wrap(slice.index(), item, slice.overlay());
         visitor.visit(resource, scope, logRecord);
       }
     }
@@ -205,31 +209,31 @@ public final class BatchView {
       int to = slice.itemTo();
       if (from == to) {
         if (slice.pointTo() > slice.pointFrom()) {
-          visitMetric(index, from, slice.pointFrom(), slice.pointTo(), metrics, points);
+          visitMetric(slice, from, slice.pointFrom(), slice.pointTo(), metrics, points);
         }
         continue;
       }
       if (slice.pointFrom() > 0) {
-        visitMetric(index, from, slice.pointFrom(), index.dataPointCount(from), metrics, points);
+        visitMetric(slice, from, slice.pointFrom(), index.dataPointCount(from), metrics, points);
         from++;
       }
       for (int m = from; m < to; m++) {
-        visitMetric(index, m, 0, index.dataPointCount(m), metrics, points);
+        visitMetric(slice, m, 0, index.dataPointCount(m), metrics, points);
       }
       if (slice.pointTo() > 0) {
-        visitMetric(index, to, 0, slice.pointTo(), metrics, points);
+        visitMetric(slice, to, 0, slice.pointTo(), metrics, points);
       }
     }
   }
 
   private void visitMetric(
-      OtlpIndex index,
+      Slice slice,
       int item,
       int pointFrom,
       int pointTo,
       MetricVisitor metrics,
       DataPointVisitor points) {
-    metric.wrap(index, item, pointFrom, pointTo);
+    metric.wrap(slice.index(), item, pointFrom, pointTo, slice.overlay(), null);
     if (metrics != null) {
       metrics.visit(resource, scope, metric);
       return;
@@ -251,8 +255,8 @@ public final class BatchView {
   }
 
   private void wrapHeaders(Slice slice) {
-    resource.wrap(slice.index(), slice.resource());
-    scope.wrap(slice.index(), slice.scope());
+    resource.wrap(slice.index(), slice.resource(), slice.overlay());
+    scope.wrap(slice.index(), slice.scope(), slice.overlay());
   }
 
   private static void checkSignal(Batch batch, Signal expected) {

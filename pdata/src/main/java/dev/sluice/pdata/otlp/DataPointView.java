@@ -47,6 +47,9 @@ public final class DataPointView extends MessageView {
   private static final int MAX_FIELD_NUMBER = EXP_ZERO_THRESHOLD;
 
   private OtlpIndex index;
+  // Replacements for the points, looked up first in `first`, then in `second` (either may be null).
+  private Overlay first;
+  private Overlay second;
   private MetricType type = MetricType.EMPTY;
   private int row;
   private int rowEnd;
@@ -56,9 +59,16 @@ public final class DataPointView extends MessageView {
     super(MAX_FIELD_NUMBER);
   }
 
-  void point(OtlpIndex index, MetricType type, int rowFrom, int rowTo) {
+  void point(
+      OtlpIndex index, MetricType type, int rowFrom, int rowTo, Overlay first, Overlay second) {
     if (this.index != index) {
       this.index = index;
+    }
+    if (this.first != first) {
+      this.first = first;
+    }
+    if (this.second != second) {
+      this.second = second;
     }
     this.type = type;
     this.row = rowFrom;
@@ -70,6 +80,8 @@ public final class DataPointView extends MessageView {
   void release() {
     super.release();
     index = null;
+    first = null;
+    second = null;
     row = 0;
     rowEnd = 0;
     nested.release();
@@ -81,10 +93,22 @@ public final class DataPointView extends MessageView {
       clear();
       return false;
     }
-    byte[] source = index.source();
-    wrapPayload(source, ViewWire.skipVarint(source, index.dataPointStart(row)));
+    if (first != null && first.unitOffset(row) >= 0) {
+      wrapPayload(first.bytes(), ViewWire.skipVarint(first.bytes(), first.unitOffset(row)));
+    } else if (second != null && second.unitOffset(row) >= 0) {
+      wrapPayload(second.bytes(), ViewWire.skipVarint(second.bytes(), second.unitOffset(row)));
+    } else {
+      byte[] source = index.source();
+      wrapPayload(source, ViewWire.skipVarint(source, index.dataPointStart(row)));
+    }
     row++;
     return true;
+  }
+
+  /** Reads the one data point message {@code bytes[from, to)}; next() then ends the walk. */
+  void single(OtlpIndex index, MetricType type, byte[] bytes, int from, int to) {
+    point(index, type, 0, 0, null, null);
+    wrapRegion(bytes, from, to);
   }
 
   /** The kind of the metric the data point belongs to. */

@@ -21,13 +21,32 @@ abstract class ItemView extends MessageView {
     return item;
   }
 
-  void wrap(OtlpIndex index, int item) {
+  /** Wraps the item as the batch writes it: its replacement in {@code overlay}, if it has one. */
+  void wrap(OtlpIndex index, int item, Overlay overlay) {
+    if (overlay != null && overlay.unitOffset(item) >= 0) {
+      byte[] replaced = overlay.bytes();
+      wrapAt(index, item, replaced, overlay.unitOffset(item));
+    } else {
+      wrapAt(index, item, index.source(), index.itemStart(item));
+    }
+  }
+
+  /** Wraps the item's message, without tag or length: {@code bytes[from, to)}. */
+  void wrapMessage(OtlpIndex index, int item, byte[] bytes, int from, int to) {
+    if (this.index != index) {
+      this.index = index;
+    }
+    this.item = item;
+    wrapRegion(bytes, from, to);
+  }
+
+  /** Wraps the item whose field (tag first) starts at {@code fieldStart} in {@code bytes}. */
+  void wrapAt(OtlpIndex index, int item, byte[] bytes, int fieldStart) {
     if (this.index != index) {
       this.index = index; // stored only when it changes: a store of a reference has a GC barrier
     }
     this.item = item;
-    byte[] source = index.source();
-    wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(item)));
+    wrapPayload(bytes, ViewWire.skipVarint(bytes, fieldStart));
   }
 
   @Override

@@ -139,16 +139,34 @@ final class ItemWriter {
       Batch batch, Slice only, int q, int last, int metric, boolean lead, ProtoWriter out) {
     Slice first = only != null ? only : batch.slice(q);
     OtlpIndex index = first.index();
-    int dataSize = index.metric(metric, OtlpIndex.M_DATA_HEADER_BYTES);
+    Overlay header = first.overlay();
+    boolean replaced = header != null && header.metricOffset(metric) >= 0;
+    int dataSize =
+        replaced
+            ? header.dataHeaderLength(metric)
+            : index.metric(metric, OtlpIndex.M_DATA_HEADER_BYTES);
     for (int k = q; k <= last; k++) {
       Slice slice = only != null ? only : batch.slice(k);
       dataSize += (int) points(slice, metric, from(slice, k == q, lead), to(slice, metric), null);
     }
     int dataField = index.metric(metric, OtlpIndex.M_DATA_FIELD);
     int metricSize =
-        index.metric(metric, OtlpIndex.M_HEADER_BYTES)
+        (replaced
+                ? header.metricHeadLength(metric)
+                : index.metric(metric, OtlpIndex.M_HEADER_BYTES))
             + Varint.lengthDelimitedSize(dataField, dataSize);
-    if (out != null) {
+    if (out != null && replaced) {
+      // A replaced header: its other fields, then the data member's own fields, then the points.
+      out.writeLengthDelimitedHeader(ScopeBlock.ITEMS, metricSize);
+      out.writeBytes(header.bytes(), header.metricOffset(metric), header.metricHeadLength(metric));
+      out.writeLengthDelimitedHeader(dataField, dataSize);
+      out.writeBytes(
+          header.bytes(), header.dataHeaderOffset(metric), header.dataHeaderLength(metric));
+      for (int k = q; k <= last; k++) {
+        Slice slice = only != null ? only : batch.slice(k);
+        points(slice, metric, from(slice, k == q, lead), to(slice, metric), out);
+      }
+    } else if (out != null) {
       int metricSegFirst = index.metric(metric, OtlpIndex.M_SEG_FIRST);
       int metricSegCount = index.metric(metric, OtlpIndex.M_SEG_COUNT);
       int dataSegFirst = index.metric(metric, OtlpIndex.M_DATA_SEG_FIRST);

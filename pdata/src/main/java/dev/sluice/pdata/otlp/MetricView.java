@@ -22,27 +22,57 @@ public final class MetricView extends MessageView {
   private int metric;
   private int pointFrom;
   private int pointTo;
+  // Replacements, looked up first in `first`, then in `second` (either may be null); `header` is
+  // the one holding a replaced header, or null when the header is the request's.
+  private Overlay first;
+  private Overlay second;
+  private Overlay header;
 
   MetricView() {
     super(METADATA);
   }
 
-  /** Wraps data points {@code [pointFrom, pointTo)} of metric {@code metric}. */
-  void wrap(OtlpIndex index, int metric, int pointFrom, int pointTo) {
+  /**
+   * Wraps data points {@code [pointFrom, pointTo)} of metric {@code metric} as the batch writes
+   * them: a replaced header or point is read from {@code first}, or else from {@code second}.
+   */
+  void wrap(
+      OtlpIndex index, int metric, int pointFrom, int pointTo, Overlay first, Overlay second) {
     if (this.index != index) {
       this.index = index;
     }
     this.metric = metric;
     this.pointFrom = pointFrom;
     this.pointTo = pointTo;
-    byte[] source = index.source();
-    wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(metric)));
+    if (this.first != first) {
+      this.first = first;
+    }
+    if (this.second != second) {
+      this.second = second;
+    }
+    Overlay replaced =
+        first != null && first.metricOffset(metric) >= 0
+            ? first
+            : second != null && second.metricOffset(metric) >= 0 ? second : null;
+    if (header != replaced) {
+      header = replaced;
+    }
+    if (replaced != null) {
+      int from = replaced.metricOffset(metric);
+      wrapRegion(replaced.bytes(), from, from + replaced.metricLength(metric));
+    } else {
+      byte[] source = index.source();
+      wrapPayload(source, ViewWire.skipVarint(source, index.itemStart(metric)));
+    }
   }
 
   @Override
   void release() {
     super.release();
     index = null;
+    first = null;
+    second = null;
+    header = null;
     name.release();
     description.release();
     unit.release();
@@ -122,9 +152,23 @@ public final class MetricView extends MessageView {
 
   /** Points {@code points} before the first covered data point; {@code next()} walks them. */
   public DataPointView dataPoints(DataPointView points) {
-    int first = index.metric(metric, OtlpIndex.M_DP_FIRST);
-    points.point(index, type(), first + pointFrom, first + pointTo);
+    int firstRow = index.metric(metric, OtlpIndex.M_DP_FIRST);
+    points.point(index, type(), firstRow + pointFrom, firstRow + pointTo, first, second);
     return points;
+  }
+
+  /** Whether a header or a point this view covers reads replaced bytes. */
+  private boolean touched() {
+    return (first != null && first.metricTouched(metric))
+        || (second != null && second.metricTouched(metric));
+  }
+
+  /** The overlay holding a replacement of data point row {@code row}, or null. */
+  private Overlay pointOverlay(int row) {
+    if (first != null && first.unitOffset(row) >= 0) {
+      return first;
+    }
+    return second != null && second.unitOffset(row) >= 0 ? second : null;
   }
 
   /**
@@ -133,48 +177,88 @@ public final class MetricView extends MessageView {
    * writes a cut metric.
    */
   public void writeTo(ProtoWriter out) {
-    if (!isPartial()) {
+    if (!isPartial() && !touched()) {
       out.writeBytes(bytes, start, end - start);
       return;
     }
     int dataField = index.metric(metric, OtlpIndex.M_DATA_FIELD);
-    int first = index.metric(metric, OtlpIndex.M_DP_FIRST);
+    int firstRow = index.metric(metric, OtlpIndex.M_DP_FIRST);
+    byte[] source = index.source();
     int pointBytes = 0;
-    for (int p = first + pointFrom; p < first + pointTo; p++) {
-      pointBytes += index.dataPointEnd(p) - index.dataPointStart(p);
+    for (int p = firstRow + pointFrom; p < firstRow + pointTo; p++) {
+      Overlay replaced = pointOverlay(p);
+      pointBytes +=
+          replaced != null
+              ? replaced.unitLength(p)
+              : index.dataPointEnd(p) - index.dataPointStart(p);
+    }
+    if (header != null) {
+      int dataHeaderFrom = header.dataHeaderOffset(metric);
+      int dataHeaderLength = header.dataHeaderLength(metric);
+      out.writeBytes(header.bytes(), header.metricOffset(metric), header.metricHeadLength(metric));
+      out.writeLengthDelimitedHeader(dataField, dataHeaderLength + pointBytes);
+      out.writeBytes(header.bytes(), dataHeaderFrom, dataHeaderLength);
+      writePoints(out, firstRow, source);
+      return;
     }
     int dataSize = index.metric(metric, OtlpIndex.M_DATA_HEADER_BYTES) + pointBytes;
     int metricSegFirst = index.metric(metric, OtlpIndex.M_SEG_FIRST);
     int metricSegCount = index.metric(metric, OtlpIndex.M_SEG_COUNT);
     int dataSegFirst = index.metric(metric, OtlpIndex.M_DATA_SEG_FIRST);
     int dataSegCount = index.metric(metric, OtlpIndex.M_DATA_SEG_COUNT);
-    writeSegments(out, metricSegFirst, metricSegCount, 0, dataField);
+    writeSegments(out, source, metricSegFirst, metricSegCount, 0, dataField);
     out.writeLengthDelimitedHeader(dataField, dataSize);
-    writeSegments(out, dataSegFirst, dataSegCount, 0, MetricData.DATA_POINTS);
-    for (int p = first + pointFrom; p < first + pointTo; p++) {
-      out.writeBytes(
-          bytes, index.dataPointStart(p), index.dataPointEnd(p) - index.dataPointStart(p));
-    }
-    writeSegments(out, dataSegFirst, dataSegCount, MetricData.DATA_POINTS, Integer.MAX_VALUE);
-    writeSegments(out, metricSegFirst, metricSegCount, dataField, Integer.MAX_VALUE);
+    writeSegments(out, source, dataSegFirst, dataSegCount, 0, MetricData.DATA_POINTS);
+    writePoints(out, firstRow, source);
+    writeSegments(
+        out, source, dataSegFirst, dataSegCount, MetricData.DATA_POINTS, Integer.MAX_VALUE);
+    writeSegments(out, source, metricSegFirst, metricSegCount, dataField, Integer.MAX_VALUE);
   }
 
-  private void writeSegments(ProtoWriter out, int first, int count, int above, int below) {
+  private void writePoints(ProtoWriter out, int firstRow, byte[] source) {
+    for (int p = firstRow + pointFrom; p < firstRow + pointTo; p++) {
+      Overlay replaced = pointOverlay(p);
+      if (replaced != null) {
+        out.writeBytes(replaced.bytes(), replaced.unitOffset(p), replaced.unitLength(p));
+      } else {
+        out.writeBytes(
+            source, index.dataPointStart(p), index.dataPointEnd(p) - index.dataPointStart(p));
+      }
+    }
+  }
+
+  private void writeSegments(
+      ProtoWriter out, byte[] source, int first, int count, int above, int below) {
     for (int s = first; s < first + count; s++) {
       int field = index.segField(s);
       if (field > above && field < below) {
-        out.writeBytes(bytes, index.segOffset(s), index.segLength(s));
+        out.writeBytes(source, index.segOffset(s), index.segLength(s));
       }
     }
   }
 
   private long dataHeaderVarint(int field) {
-    int first = index.metric(metric, OtlpIndex.M_DATA_SEG_FIRST);
     int tag = WireType.tag(field, WireType.VARINT);
     long value = 0;
+    if (header != null) {
+      byte[] stored = header.bytes();
+      int p = header.dataHeaderOffset(metric);
+      int stop = p + header.dataHeaderLength(metric);
+      while (p < stop) {
+        int found = (int) ViewWire.varint(stored, p);
+        int valueAt = ViewWire.skipVarint(stored, p);
+        if (found == tag) {
+          value = ViewWire.varint(stored, valueAt);
+        }
+        p = ViewWire.skipValue(stored, valueAt, found);
+      }
+      return value;
+    }
+    byte[] source = index.source();
+    int first = index.metric(metric, OtlpIndex.M_DATA_SEG_FIRST);
     for (int s = first; s < first + index.metric(metric, OtlpIndex.M_DATA_SEG_COUNT); s++) {
-      if (index.segField(s) == field && ViewWire.varint(bytes, index.segOffset(s)) == tag) {
-        value = ViewWire.varint(bytes, ViewWire.skipVarint(bytes, index.segOffset(s)));
+      if (index.segField(s) == field && ViewWire.varint(source, index.segOffset(s)) == tag) {
+        value = ViewWire.varint(source, ViewWire.skipVarint(source, index.segOffset(s)));
       }
     }
     return value;

@@ -37,8 +37,16 @@ final class Overlay {
   // Per unit (span, log record or data point of the request): where its replacement lies.
   private final int[] unitOffsets;
   private final int[] unitLengths;
-  // Per metric: whether any of its data points was replaced (it is then written point by point).
+  // Per metric: whether any of its data points or its header was replaced (it is then written
+  // point by point).
   private final boolean[] metricTouched;
+  // Per metric: a replaced header, stored as a Metric message whose data member holds no points:
+  // the metric's other fields from metricOffsets, then the data member, whose own fields (its
+  // header) lie at dataHeaderOffsets.
+  private final int[] metricOffsets;
+  private final int[] metricHeadLengths;
+  private final int[] dataHeaderOffsets;
+  private final int[] dataHeaderLengths;
   private final int[] resourceOffsets;
   private final int[] resourceLengths;
   private final int[] resourceStamps;
@@ -65,7 +73,13 @@ final class Overlay {
     int units = (int) index.unitCount();
     unitOffsets = filled(units);
     unitLengths = new int[units];
-    metricTouched = index.signal() == Signal.METRICS ? new boolean[index.itemCount()] : null;
+    boolean metrics = index.signal() == Signal.METRICS;
+    int metricCount = metrics ? index.itemCount() : 0;
+    metricTouched = metrics ? new boolean[metricCount] : null;
+    metricOffsets = filled(metricCount);
+    metricHeadLengths = new int[metricCount];
+    dataHeaderOffsets = new int[metricCount];
+    dataHeaderLengths = new int[metricCount];
     resourceOffsets = filled(index.resourceCount());
     resourceLengths = new int[index.resourceCount()];
     resourceStamps = new int[index.resourceCount()];
@@ -86,7 +100,11 @@ final class Overlay {
   }
 
   private long tableBytes() {
-    long ints = 2L * unitOffsets.length + 3L * resourceOffsets.length + 3L * scopeOffsets.length;
+    long ints =
+        2L * unitOffsets.length
+            + 3L * resourceOffsets.length
+            + 3L * scopeOffsets.length
+            + 4L * metricOffsets.length;
     return 4 * ints + (metricTouched == null ? 0 : metricTouched.length);
   }
 
@@ -186,6 +204,26 @@ final class Overlay {
     }
   }
 
+  /**
+   * Replaces a metric's header with the {@code Metric} message stored from {@code start}: {@code
+   * headLength} bytes of its other fields, then its data member, whose own fields are the {@code
+   * dataHeaderLength} bytes at {@code dataHeaderStart} (up to the end of what was stored).
+   */
+  void setMetricHeader(int metric, int start, int headLength, int dataHeaderStart) {
+    metricOffsets[metric] = start;
+    metricHeadLengths[metric] = headLength;
+    dataHeaderOffsets[metric] = dataHeaderStart;
+    dataHeaderLengths[metric] = size - dataHeaderStart;
+    metricTouched[metric] = true;
+  }
+
+  /** Appends the tag and length of a length-delimited field whose payload follows. */
+  void appendFieldHeader(int fieldNumber, int length) {
+    int tag = WireType.tag(fieldNumber, WireType.LEN);
+    int start = reserve(Varint.size32(tag) + Varint.size32(length));
+    putVarint(putVarint(start, tag), length);
+  }
+
   /** Appends raw bytes (a header field copied as it was). */
   void appendRaw(byte[] source, int offset, int length) {
     int start = reserve(length);
@@ -220,6 +258,30 @@ final class Overlay {
 
   boolean metricTouched(int metric) {
     return metricTouched[metric];
+  }
+
+  /** Where the metric's replaced header (a Metric message without points) starts, or -1. */
+  int metricOffset(int metric) {
+    return metricOffsets == null || metric >= metricOffsets.length ? NONE : metricOffsets[metric];
+  }
+
+  /** Bytes of the replaced header's fields other than the data member. */
+  int metricHeadLength(int metric) {
+    return metricHeadLengths[metric];
+  }
+
+  /** Where the replaced data member's own fields start (they run to the end of the header). */
+  int dataHeaderOffset(int metric) {
+    return dataHeaderOffsets[metric];
+  }
+
+  int dataHeaderLength(int metric) {
+    return dataHeaderLengths[metric];
+  }
+
+  /** Bytes of the whole replaced header message, data member included. */
+  int metricLength(int metric) {
+    return dataHeaderOffsets[metric] + dataHeaderLengths[metric] - metricOffsets[metric];
   }
 
   int resourceOffset(int resource) {
@@ -280,6 +342,16 @@ final class Overlay {
       int lastItem = Math.min(slice.itemTo(), index.itemCount() - 1);
       for (int metric = slice.itemFrom(); metric <= lastItem; metric++) {
         metricTouched[metric] |= other.metricTouched[metric];
+        if (metricOffsets[metric] == NONE && other.metricOffsets[metric] != NONE) {
+          int start = size;
+          appendRaw(other.bytes, other.metricOffsets[metric], other.metricLength(metric));
+          int shift = start - other.metricOffsets[metric];
+          setMetricHeader(
+              metric,
+              start,
+              other.metricHeadLengths[metric],
+              other.dataHeaderOffsets[metric] + shift);
+        }
       }
     }
   }
