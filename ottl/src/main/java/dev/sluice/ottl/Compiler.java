@@ -35,7 +35,10 @@ final class Compiler {
         throw OttlException.at(
             text,
             symbol.at(),
-            "unknown enum '" + symbol.name() + "'; this build knows " + Enums.FAMILIES);
+            "unknown enum '"
+                + OttlException.shown(symbol.name())
+                + "'; this build knows "
+                + Enums.FAMILIES);
       }
       return Exprs.literal(value);
     }
@@ -90,7 +93,7 @@ final class Compiler {
           text,
           call.at(),
           "'"
-              + call.name()
+              + OttlException.shown(call.name())
               + "' is an editor, which changes data: a condition takes only converters ("
               + Converters.names()
               + ")");
@@ -100,7 +103,10 @@ final class Compiler {
       throw OttlException.at(
           text,
           call.at(),
-          "unknown converter '" + call.name() + "'; this build supports " + Converters.names());
+          "unknown converter '"
+              + OttlException.shown(call.name())
+              + "'; this build supports "
+              + Converters.names());
     }
     List<Expr> arguments = new ArrayList<>();
     for (Ast.Node argument : call.arguments()) {

@@ -35,6 +35,14 @@ public final class OttlException extends Exception {
     return new OttlException(line, column, reason);
   }
 
+  /** At most this many characters of a name or path written in the statement are shown. */
+  private static final int MAX_SHOWN_CHARS = 64;
+
+  /** {@code text} for a message: cut short when long, so that a message stays small. */
+  static String shown(String text) {
+    return text.length() <= MAX_SHOWN_CHARS ? text : text.substring(0, MAX_SHOWN_CHARS) + "...";
+  }
+
   /** Line within the statement, from 1. */
   public int line() {
     return line;

@@ -30,9 +30,6 @@ final class Parser {
   /** Parentheses, calls, lists and {@code not}s nested deeper than this are refused. */
   static final int MAX_DEPTH = 64;
 
-  /** Characters of a name that a message shows. */
-  private static final int MAX_NAME_SHOWN = 40;
-
   private final Lexer lexer;
   private int depth;
 
@@ -63,14 +60,19 @@ final class Parser {
     String name = lexer.identifier;
     lexer.advance();
     if (lexer.kind != TokenKind.LEFT_PAREN) {
-      throw parser.error("expected '(' after the editor " + name + ", found " + describe(lexer));
+      throw parser.error(
+          "expected '(' after the editor "
+              + OttlException.shown(name)
+              + ", found "
+              + describe(lexer));
     }
     Call editor = parser.call(name, at);
     if (editor.isConverter()) {
       throw OttlException.at(
           lexer.text(),
           at,
-          "a statement starts with an editor (a lower-case name), found the converter " + name);
+          "a statement starts with an editor (a lower-case name), found the converter "
+              + OttlException.shown(name));
     }
     if (!editor.keys().isEmpty()) {
       throw OttlException.at(lexer.text(), editor.keys().get(0).at(), "an editor takes no keys");
@@ -295,9 +297,14 @@ final class Parser {
     depth--;
     if (lexer.kind != TokenKind.RIGHT_PAREN) {
       if (lexer.kind == TokenKind.END) {
-        throw OttlException.at(lexer.text(), open, "'(' of " + name + " not closed");
+        throw OttlException.at(
+            lexer.text(), open, "'(' of " + OttlException.shown(name) + " not closed");
       }
-      throw error("expected ',' or ')' in the arguments of " + name + ", found " + describe(lexer));
+      throw error(
+          "expected ',' or ')' in the arguments of "
+              + OttlException.shown(name)
+              + ", found "
+              + describe(lexer));
     }
     lexer.advance();
     return new Call(name, List.copyOf(arguments), keys(), at);
@@ -368,13 +375,9 @@ final class Parser {
 
   private static String describe(Lexer lexer) {
     return switch (lexer.kind) {
-      case IDENTIFIER -> "'" + abbreviate(lexer.identifier) + "'";
+      case IDENTIFIER -> "'" + OttlException.shown(lexer.identifier) + "'";
       case END -> "the end";
       default -> lexer.kind.description;
     };
-  }
-
-  private static String abbreviate(String text) {
-    return text.length() <= MAX_NAME_SHOWN ? text : text.substring(0, MAX_NAME_SHOWN) + "...";
   }
 }

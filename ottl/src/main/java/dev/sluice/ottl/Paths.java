@@ -51,7 +51,7 @@ final class Paths {
           text,
           path.at(),
           "'"
-              + path.describe()
+              + OttlException.shown(path.describe())
               + "' needs a field: "
               + object.pathName()
               + " has "
@@ -70,7 +70,7 @@ final class Paths {
           text,
           segments.get(first).at(),
           "unknown path '"
-              + path.describe()
+              + OttlException.shown(path.describe())
               + "' in the "
               + context.pathName()
               + " context; this build reads "
@@ -80,7 +80,10 @@ final class Paths {
               + reachable(context));
     }
     if (!field.takesKeys() && !path.keys().isEmpty()) {
-      throw OttlException.at(text, path.keys().get(0).at(), "'" + name + "' takes no keys");
+      throw OttlException.at(
+          text,
+          path.keys().get(0).at(),
+          "'" + OttlException.shown(name.toString()) + "' takes no keys");
     }
     if (field.takesKeys()
         && !path.keys().isEmpty()
