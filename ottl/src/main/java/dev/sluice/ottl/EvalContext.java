@@ -1,5 +1,6 @@
 package dev.sluice.ottl;
 
+import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.DataPointView;
 import dev.sluice.pdata.otlp.LogRecordView;
 import dev.sluice.pdata.otlp.MetricView;
@@ -14,8 +15,10 @@ import dev.sluice.pdata.otlp.SpanView;
  * only while their visit lasts, so neither is this. Not thread-safe.
  */
 public final class EvalContext {
-  ResourceView resource;
-  ScopeView scope;
+  private ResourceView resource;
+  private ScopeView scope;
+  // With an item, its resource and scope views are asked for only when a path reads them.
+  private BatchItem item;
   SpanView span;
   SpanEventView spanEvent;
   LogRecordView logRecord;
@@ -26,9 +29,36 @@ public final class EvalContext {
 
   /** The resource and scope of the item's block. */
   public EvalContext block(ResourceView resource, ScopeView scope) {
+    this.item = null;
     this.resource = resource;
     this.scope = scope;
     return this;
+  }
+
+  /**
+   * The block of the item a {@link dev.sluice.pdata.otlp.Batch#visit} is at: its resource and scope
+   * views are read from the item when a path first needs them, so that conditions on the item alone
+   * do not pay for them.
+   */
+  public EvalContext block(BatchItem item) {
+    this.item = item;
+    this.resource = null;
+    this.scope = null;
+    return this;
+  }
+
+  ResourceView resource() {
+    if (resource == null && item != null) {
+      resource = item.resourceView();
+    }
+    return resource;
+  }
+
+  ScopeView scope() {
+    if (scope == null && item != null) {
+      scope = item.scopeView();
+    }
+    return scope;
   }
 
   public EvalContext span(SpanView span) {
@@ -58,6 +88,7 @@ public final class EvalContext {
 
   /** Lets go of every view, so that none keeps a request reachable after its visit. */
   public void clear() {
+    item = null;
     resource = null;
     scope = null;
     span = null;

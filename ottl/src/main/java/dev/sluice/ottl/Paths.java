@@ -165,19 +165,19 @@ final class Paths {
 
   private static Map<String, Field> resourceFields() {
     Map<String, Field> f = new LinkedHashMap<>();
-    f.put("attributes", attributes((c, cursor) -> c.resource.attributes(cursor)));
-    f.put("dropped_attributes_count", integer(c -> c.resource.droppedAttributesCount()));
-    f.put("schema_url", text(c -> c.resource.schemaUrl()));
+    f.put("attributes", attributes((c, cursor) -> c.resource().attributes(cursor)));
+    f.put("dropped_attributes_count", integer(c -> c.resource().droppedAttributesCount()));
+    f.put("schema_url", text(c -> c.resource().schemaUrl()));
     return Collections.unmodifiableMap(f);
   }
 
   private static Map<String, Field> scopeFields() {
     Map<String, Field> f = new LinkedHashMap<>();
-    f.put("name", text(c -> c.scope.name()));
-    f.put("version", text(c -> c.scope.version()));
-    f.put("attributes", attributes((c, cursor) -> c.scope.attributes(cursor)));
-    f.put("dropped_attributes_count", integer(c -> c.scope.droppedAttributesCount()));
-    f.put("schema_url", text(c -> c.scope.schemaUrl()));
+    f.put("name", text(c -> c.scope().name()));
+    f.put("version", text(c -> c.scope().version()));
+    f.put("attributes", attributes((c, cursor) -> c.scope().attributes(cursor)));
+    f.put("dropped_attributes_count", integer(c -> c.scope().droppedAttributesCount()));
+    f.put("schema_url", text(c -> c.scope().schemaUrl()));
     return Collections.unmodifiableMap(f);
   }
 

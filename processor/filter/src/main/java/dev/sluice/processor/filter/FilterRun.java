@@ -68,7 +68,7 @@ final class FilterRun {
       return;
     }
     SpanView view = item.span();
-    context.block(item.resourceView(), item.scopeView()).span(view);
+    context.block(item).span(view);
     if (span.anyMatches(context, failures, this)) {
       item.drop();
       return;
@@ -103,7 +103,7 @@ final class FilterRun {
     if (failed) {
       return;
     }
-    context.block(item.resourceView(), item.scopeView()).logRecord(item.logRecord());
+    context.block(item).logRecord(item.logRecord());
     if (logRecord.anyMatches(context, failures, this)) {
       item.drop();
     }
@@ -113,7 +113,7 @@ final class FilterRun {
     if (failed) {
       return;
     }
-    context.block(item.resourceView(), item.scopeView()).metric(item.metric());
+    context.block(item).metric(item.metric());
     if (metric.anyMatches(context, failures, this)) {
       item.drop();
     }
@@ -123,10 +123,7 @@ final class FilterRun {
     if (failed) {
       return;
     }
-    context
-        .block(item.resourceView(), item.scopeView())
-        .metric(item.metric())
-        .dataPoint(item.dataPoint());
+    context.block(item).metric(item.metric()).dataPoint(item.dataPoint());
     if (dataPoint.anyMatches(context, failures, this)) {
       item.drop();
     }
