@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
-import dev.sluice.component.ProcessorFactory;
+import dev.sluice.component.ComponentFactory;
+import dev.sluice.component.ComponentKind;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.MarshalContext;
@@ -32,7 +33,12 @@ import org.junit.jupiter.api.Test;
 class FilterBatchTest {
   @Test
   void isFoundAsTheFilterProcessorType() {
-    assertThat(ServiceLoader.load(ProcessorFactory.class).stream().map(p -> p.get().type()))
+    // As the configuration loader finds components.
+    assertThat(
+            ServiceLoader.load(ComponentFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.kind() == ComponentKind.PROCESSOR)
+                .map(ComponentFactory::type))
         .contains("filter");
   }
 
