@@ -1,0 +1,70 @@
+package dev.sluice.ottl;
+
+/**
+ * A condition checked for one context at configuration time: parsed and compiled once, so that any
+ * error is reported before anything starts. Immutable and shared; each thread that evaluates it
+ * compiles its own evaluator ({@link #newEvaluator()}), whose trees hold the buffers evaluation
+ * reuses.
+ */
+public final class OttlCondition {
+  private final String text;
+  private final OttlContext context;
+  private final Ast.Node tree;
+
+  private OttlCondition(String text, OttlContext context, Ast.Node tree) {
+    this.text = text;
+    this.context = context;
+    this.tree = tree;
+  }
+
+  /**
+   * Parses and compiles {@code text} as a condition of {@code context}.
+   *
+   * @throws OttlException with the line and column of the first problem in {@code text}
+   */
+  public static OttlCondition parse(String text, OttlContext context) throws OttlException {
+    Ast.Node tree = Parser.parseCondition(text);
+    new Compiler(context, text).condition(tree);
+    return new OttlCondition(text, context, tree);
+  }
+
+  public String text() {
+    return text;
+  }
+
+  public OttlContext context() {
+    return context;
+  }
+
+  /** A fresh evaluator of this condition, for one thread. */
+  public Evaluator newEvaluator() {
+    try {
+      return new Evaluator(new Compiler(context, text).condition(tree));
+    } catch (OttlException e) {
+      throw new IllegalStateException("compiled once already: " + text, e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+
+  /** Evaluates the condition for one item at a time; not thread-safe, allocation-free. */
+  public static final class Evaluator {
+    private final Expr root;
+
+    private Evaluator(Expr root) {
+      this.root = root;
+    }
+
+    /**
+     * Whether the item the context points at matches.
+     *
+     * @throws OttlEvaluationException when the condition cannot be evaluated for this item
+     */
+    public boolean matches(EvalContext item) {
+      return root.test(item);
+    }
+  }
+}

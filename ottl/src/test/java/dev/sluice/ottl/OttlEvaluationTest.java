@@ -1,0 +1,171 @@
+package dev.sluice.ottl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.BatchView;
+import dev.sluice.pdata.otlp.SpanEventView;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Conditions evaluated over a real span, read through the views: OTTL's values and rules. */
+class OttlEvaluationTest {
+  /** What a condition gives for the rich span: true, false, or the failure's message. */
+  private static Object evaluate(OttlContext context, String condition) throws Exception {
+    OttlCondition.Evaluator evaluator = OttlCondition.parse(condition, context).newEvaluator();
+    Batch batch = Requests.traces(Requests.richSpan());
+    List<Object> results = new ArrayList<>();
+    EvalContext item = new EvalContext();
+    SpanEventView events = new SpanEventView();
+    try {
+      new BatchView()
+          .forEachSpan(
+              batch,
+              (resource, scope, span) -> {
+                item.block(resource, scope).span(span);
+                if (context == OttlContext.SPANEVENT) {
+                  span.events(events).next();
+                  item.spanEvent(events);
+                }
+                try {
+                  results.add(evaluator.matches(item));
+                } catch (OttlEvaluationException e) {
+                  results.add(e.getMessage());
+                }
+              });
+    } finally {
+      batch.clear();
+    }
+    assertThat(results).hasSize(1);
+    return results.get(0);
+  }
+
+  private static void check(OttlContext context, Map<String, Object> table) throws Exception {
+    for (Map.Entry<String, Object> row : table.entrySet()) {
+      Object actual = evaluate(context, row.getKey());
+      if (row.getValue() instanceof String fragment) {
+        assertThat(actual).as(row.getKey()).isInstanceOf(String.class);
+        assertThat((String) actual).as(row.getKey()).contains(fragment);
+      } else {
+        assertThat(actual).as(row.getKey()).isEqualTo(row.getValue());
+      }
+    }
+  }
+
+  @Test
+  void comparesAsOttlDoes() throws Exception {
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("attributes[\"s\"] == \"abc\"", true);
+    t.put("attributes[\"s\"] != \"abc\"", false);
+    t.put("attributes[\"i\"] == 42", true);
+    t.put("attributes[\"i\"] == 42.0", true);
+    t.put("attributes[\"i\"] < 42.5", true);
+    t.put("attributes[\"d\"] > 1", true);
+    t.put("attributes[\"d\"] >= 1.5 and attributes[\"d\"] <= 1.5", true);
+    t.put("attributes[\"b\"] == true", true);
+    t.put("attributes[\"missing\"] == nil", true);
+    t.put("attributes[\"missing\"] != nil", false);
+    t.put("attributes[\"s\"] == nil", false);
+    t.put("attributes[\"s\"] == 1", false);
+    t.put("attributes[\"s\"] != 1", true);
+    t.put("attributes[\"s\"] < 1", false);
+    t.put("attributes[\"s\"] < \"abd\"", true);
+    t.put("\"\u00e9\" > \"z\"", true);
+    t.put("attributes[\"bytes\"] == 0x0102", true);
+    t.put("attributes[\"bytes\"] < 0x0103", true);
+    t.put("nil == nil", true);
+    t.put("1 == 1.0", true);
+    t.put("kind == SPAN_KIND_SERVER", true);
+    t.put("status.code == STATUS_CODE_ERROR and status.message == \"boom\"", true);
+    t.put("start_time_unix_nano < end_time_unix_nano", true);
+    t.put("not (name == \"x\")", true);
+    t.put("name == \"x\" or kind == 2", true);
+    t.put("name == \"x\" and kind == 2", false);
+    t.put("attributes[\"b\"]", true);
+    t.put("attributes[\"s\"]", "expected a bool, got a string");
+    t.put("attributes[\"map\"] == 1", "comparing a map with a int is not supported");
+    check(OttlContext.SPAN, t);
+  }
+
+  @Test
+  void readsPathsOfTheSpanItsScopeAndResource() throws Exception {
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("name == \"GET /users/42\"", true);
+    t.put("span.name == \"GET /users/42\"", true);
+    t.put("trace_id == TraceID(0x0102030405060708090a0b0c0d0e0f10)", true);
+    t.put("trace_id.string == \"0102030405060708090a0b0c0d0e0f10\"", true);
+    t.put("span_id == SpanID(0x0102030405060708)", true);
+    t.put("parent_span_id == SpanID(0x0000000000000000)", true);
+    t.put("parent_span_id.string == \"\"", true);
+    t.put("resource.attributes[\"service.name\"] == \"checkout\"", true);
+    t.put("instrumentation_scope.name == \"tomcat\" and scope.version == \"1.0\"", true);
+    t.put("attributes[\"list\"][1] == \"y\"", true);
+    t.put("attributes[\"list\"][2] == 3", true);
+    t.put("attributes[\"list\"][5] == \"y\"", "index 5 out of range for a list of 3");
+    t.put("attributes[\"list\"][\"a\"] == \"y\"", "cannot index a list with [\"a\"]");
+    t.put("attributes[\"map\"][\"k\"] == \"v\"", true);
+    t.put("attributes[\"map\"][\"nope\"] == nil", true);
+    t.put("attributes[\"missing\"][\"k\"] == nil", true);
+    t.put("attributes[\"s\"][\"x\"] == nil", "cannot index a string with [\"x\"]");
+    check(OttlContext.SPAN, t);
+  }
+
+  @Test
+  void evaluatesTheConverters() throws Exception {
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("IsMatch(name, \"^GET /users/\\\\d+$\")", true);
+    t.put("IsMatch(name, \"^POST\")", false);
+    t.put("IsMatch(attributes[\"i\"], \"^4\")", true);
+    t.put("IsMatch(attributes[\"missing\"], \".*\")", false);
+    t.put("IsMatch(attributes[\"u\"], \"\u00e9 \u2615\uD83D\uDE42$\")", true);
+    t.put("IsMatch(attributes[\"map\"], \".*\")", "IsMatch cannot take a map");
+    t.put(
+        "IsString(attributes[\"s\"]) and IsInt(attributes[\"i\"]) and IsDouble(attributes[\"d\"])",
+        true);
+    t.put(
+        "IsBool(attributes[\"b\"]) and IsMap(attributes[\"map\"]) and IsList(attributes[\"list\"])",
+        true);
+    t.put("IsMap(attributes) and not IsString(attributes[\"i\"])", true);
+    t.put("Len(attributes[\"s\"]) == 3 and Len(attributes[\"list\"]) == 3", true);
+    t.put("Len(attributes[\"map\"]) == 1 and Len(attributes) == 8", true);
+    t.put("Len(attributes[\"u\"]) == 13", true);
+    t.put("Len(attributes[\"i\"]) == 1", "Len cannot take a int");
+    t.put(
+        "Concat([attributes[\"s\"], attributes[\"i\"], attributes[\"d\"], attributes[\"b\"], attributes[\"missing\"], attributes[\"bytes\"]], \"-\") == \"abc-42-1.5-true-<nil>-0102\"",
+        true);
+    t.put("Split(name, \"/\")[1] == \"users\" and Len(Split(name, \"/\")) == 3", true);
+    t.put("Len(Split(\"a\", \"\")) == 1 and Len(Split(\"\u00e9\u00e9\", \"\")) == 2", true);
+    t.put("Split(name, \"/\")[3] == \"x\"", "index 3 out of range for a list of 3");
+    t.put("Substring(name, 5, 5) == \"users\"", true);
+    t.put("Substring(name, 4, 100) == \"users\"", "past the end of a string of 13 bytes");
+    t.put("Substring(attributes[\"i\"], 0, 1) == \"4\"", "Substring expects a string, got a int");
+    t.put("ToLowerCase(name) == \"get /users/42\"", true);
+    t.put("ToUpperCase(attributes[\"u\"]) == \"CAF\u00c9 \u2615\uD83D\uDE42\"", true);
+    t.put(
+        "SHA256(attributes[\"s\"]) == \"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\"",
+        true);
+    t.put("Int(attributes[\"d\"]) == 1 and Int(\"12\") == 12 and Int(\"x\") == nil", true);
+    t.put("Int(attributes[\"b\"]) == 1 and Int(attributes[\"map\"]) == nil", true);
+    t.put("Double(attributes[\"i\"]) == 42.0 and Double(\"2.5\") == 2.5", true);
+    t.put(
+        "String(attributes[\"i\"]) == \"42\" and String(attributes[\"bytes\"]) == \"0102\"", true);
+    t.put(
+        "String(1.5) == \"1.5\" and String(-7) == \"-7\" and String(attributes[\"missing\"]) == nil",
+        true);
+    t.put("TraceID(attributes[\"bytes\"]) == trace_id", "TraceID expects 16 bytes");
+    check(OttlContext.SPAN, t);
+  }
+
+  @Test
+  void readsASpanEventAndTheSpanAroundIt() throws Exception {
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("name == \"exception\" and time_unix_nano == 1500", true);
+    t.put("spanevent.attributes[\"exception.type\"] == \"java.io.IOException\"", true);
+    t.put("span.name == \"GET /users/42\" and span.attributes[\"i\"] == 42", true);
+    t.put("resource.attributes[\"service.name\"] == \"checkout\"", true);
+    check(OttlContext.SPANEVENT, t);
+  }
+}
