@@ -236,6 +236,34 @@ class ProcessorsEndToEndTest {
   }
 
   @Test
+  void filterDropsHealthChecksAndQuietLogs(@TempDir Path dir) throws Exception {
+    FileSinkHarness.Written written =
+        run(
+            dir,
+            String.join(
+                "\n",
+                "  filter:",
+                "    error_mode: ignore",
+                "    traces:",
+                "      span:",
+                "        - 'attributes[\"http.route\"] == \"/health\"'",
+                "    logs:",
+                "      log_record:",
+                "        - severity_number < SEVERITY_NUMBER_WARN"),
+            "filter");
+
+    assertThat(spans(written.traces()))
+        .hasSize(SPANS - SPANS / HEALTH_EVERY)
+        .allSatisfy(span -> assertThat(span.getName()).isEqualTo("GET /cart"));
+    assertThat(logs(written.logs()))
+        .hasSize(LOGS / 2)
+        .allSatisfy(
+            r ->
+                assertThat(r.getSeverityNumber())
+                    .isEqualTo(io.opentelemetry.proto.logs.v1.SeverityNumber.SEVERITY_NUMBER_WARN));
+  }
+
+  @Test
   void theSamplerKeepsEverythingAtOneHundredPercentAndMarksIt(@TempDir Path dir) throws Exception {
     FileSinkHarness.Written written =
         runWithoutMetrics(
