@@ -93,6 +93,9 @@ class DurablePipelineTest {
         send(first, 10, 10);
         send(first, 20, 10);
         assertThat(TestCollectors.eventually(() -> down.calls() > 0, 10)).isTrue();
+        String metrics = TestCollectors.prometheus(first);
+        assertThat(metrics).contains("sluice_wal_records_owed 3");
+        assertThat(metrics).containsPattern("sluice_wal_fsync_duration_seconds_count [1-9]");
       } finally {
         first.shutdown(TimeUnit.MILLISECONDS.toNanos(500));
       }

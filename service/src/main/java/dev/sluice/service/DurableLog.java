@@ -130,7 +130,24 @@ public final class DurableLog implements AutoCloseable {
     freezing = true;
   }
 
+  /** Bounds of the force latency histogram, in seconds: 100 us to 1 s. */
+  private static final double[] FORCE_SECONDS_BOUNDS = {
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
+  };
+
+  private static final double NANOS_PER_SECOND = 1e9;
+
   private void register(MetricRegistry metrics) {
+    MetricRegistry.Histogram forces =
+        metrics.histogram(
+            "sluice_wal_fsync_duration_seconds",
+            "How long each force of the write-ahead log to disk took.",
+            FORCE_SECONDS_BOUNDS);
+    log.onForce(nanos -> forces.record(nanos / NANOS_PER_SECOND));
+    metrics.gauge(
+        "sluice_wal_records_owed",
+        "Requests in the write-ahead log not yet done (delivered or dropped for good).",
+        log::owedRecords);
     metrics.gauge(
         "sluice_wal_size_bytes",
         "Bytes of the write-ahead log on disk.",

@@ -27,6 +27,7 @@ final class LogWriter implements Runnable {
   private final Thread thread;
   private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
   private final CRC32C crc = new CRC32C();
+  volatile java.util.function.LongConsumer forceObserver;
   private FileAccess.SegmentFile activeFile;
   private Segment active;
   private long[] persisted;
@@ -159,6 +160,10 @@ final class LogWriter implements Runnable {
         return false;
       }
       long took = System.nanoTime() - start;
+      java.util.function.LongConsumer observer = forceObserver;
+      if (observer != null) {
+        observer.accept(took);
+      }
       forces++;
       forceNanos += took;
       maxForceNanos = Math.max(maxForceNanos, took);

@@ -281,6 +281,26 @@ public final class WriteAheadLog implements AutoCloseable {
     progress[consumer].markDone(sequence);
   }
 
+  /**
+   * Tells {@code observer} how long each force of the log to disk took, in nanoseconds, on the
+   * writer thread (for a latency histogram). Must be quick.
+   */
+  public void onForce(java.util.function.LongConsumer observer) {
+    writer.forceObserver = observer;
+  }
+
+  /** Records appended that consumer 0 is not done with, those finished out of order included. */
+  public long owedRecords() {
+    long next;
+    lock.lock();
+    try {
+      next = nextSequence;
+    } finally {
+      lock.unlock();
+    }
+    return Math.max(0, next - progress[0].watermark());
+  }
+
   /** The first sequence the consumer is not done with. */
   public long watermark(int consumer) {
     return progress[consumer].watermark();
