@@ -1,6 +1,7 @@
 package dev.sluice.ottl;
 
 import dev.sluice.ottl.Value.Kind;
+import dev.sluice.pdata.otlp.Utf8Chars;
 import java.nio.charset.StandardCharsets;
 import java.security.DigestException;
 import java.security.MessageDigest;

@@ -36,6 +36,36 @@ abstract class MessageView {
     wrapRegion(bytes, ViewWire.payloadStart(bytes, position), ViewWire.payloadEnd(bytes, position));
   }
 
+  /**
+   * Wraps the child message of a replaced block header (the header's fields stored back to back in
+   * {@code stored[offset, offset + length)}): the field {@code childField}, with {@code schemaUrl}
+   * pointed at the field {@code schemaUrlField}. A header without them reads as empty.
+   */
+  final void wrapStoredHeader(
+      byte[] stored,
+      int offset,
+      int length,
+      int childField,
+      int schemaUrlField,
+      TextView schemaUrl) {
+    clear();
+    schemaUrl.clear();
+    int p = offset;
+    int end = offset + length;
+    while (p < end) {
+      int tag = (int) ViewWire.varint(stored, p);
+      int valueAt = ViewWire.skipVarint(stored, p);
+      int field = ViewWire.fieldNumber(tag);
+      if (field == childField) {
+        wrapPayload(stored, valueAt);
+      } else if (field == schemaUrlField) {
+        int from = ViewWire.payloadStart(stored, valueAt);
+        schemaUrl.wrap(stored, from, ViewWire.payloadEnd(stored, valueAt) - from);
+      }
+      p = ViewWire.skipValue(stored, valueAt, tag);
+    }
+  }
+
   final void clear() {
     wrapRegion(bytes, 0, 0);
   }

@@ -21,30 +21,15 @@ public final class ResourceView extends MessageView {
    */
   void wrap(OtlpIndex index, int resource, Overlay overlay) {
     if (overlay != null && overlay.resourceOffset(resource) >= 0) {
-      wrapStored(
-          overlay.bytes(), overlay.resourceOffset(resource), overlay.resourceLength(resource));
+      wrapStoredHeader(
+          overlay.bytes(),
+          overlay.resourceOffset(resource),
+          overlay.resourceLength(resource),
+          ResourceBlock.RESOURCE,
+          ResourceBlock.SCHEMA_URL,
+          schemaUrl);
     } else {
       wrap(index, resource);
-    }
-  }
-
-  /** Wraps a replaced header: the block's header fields stored back to back. */
-  private void wrapStored(byte[] stored, int offset, int length) {
-    clear();
-    schemaUrl.clear();
-    int p = offset;
-    int end = offset + length;
-    while (p < end) {
-      int tag = (int) ViewWire.varint(stored, p);
-      int valueAt = ViewWire.skipVarint(stored, p);
-      int field = ViewWire.fieldNumber(tag);
-      if (field == ResourceBlock.RESOURCE) {
-        wrapPayload(stored, valueAt);
-      } else if (field == ResourceBlock.SCHEMA_URL) {
-        int from = ViewWire.payloadStart(stored, valueAt);
-        schemaUrl.wrap(stored, from, ViewWire.payloadEnd(stored, valueAt) - from);
-      }
-      p = ViewWire.skipValue(stored, valueAt, tag);
     }
   }
 

@@ -26,29 +26,15 @@ public final class ScopeView extends MessageView {
    */
   void wrap(OtlpIndex index, int scope, Overlay overlay) {
     if (overlay != null && overlay.scopeOffset(scope) >= 0) {
-      wrapStored(overlay.bytes(), overlay.scopeOffset(scope), overlay.scopeLength(scope));
+      wrapStoredHeader(
+          overlay.bytes(),
+          overlay.scopeOffset(scope),
+          overlay.scopeLength(scope),
+          ScopeBlock.SCOPE,
+          ScopeBlock.SCHEMA_URL,
+          schemaUrl);
     } else {
       wrap(index, scope);
-    }
-  }
-
-  /** Wraps a replaced header: the block's header fields stored back to back. */
-  private void wrapStored(byte[] stored, int offset, int length) {
-    clear();
-    schemaUrl.clear();
-    int p = offset;
-    int end = offset + length;
-    while (p < end) {
-      int tag = (int) ViewWire.varint(stored, p);
-      int valueAt = ViewWire.skipVarint(stored, p);
-      int field = ViewWire.fieldNumber(tag);
-      if (field == ScopeBlock.SCOPE) {
-        wrapPayload(stored, valueAt);
-      } else if (field == ScopeBlock.SCHEMA_URL) {
-        int from = ViewWire.payloadStart(stored, valueAt);
-        schemaUrl.wrap(stored, from, ViewWire.payloadEnd(stored, valueAt) - from);
-      }
-      p = ViewWire.skipValue(stored, valueAt, tag);
     }
   }
 
