@@ -1,28 +1,29 @@
 package dev.sluice.processor.attributes;
 
-import static dev.sluice.processor.attributes.Requests.array;
-import static dev.sluice.processor.attributes.Requests.bool;
-import static dev.sluice.processor.attributes.Requests.bytes;
-import static dev.sluice.processor.attributes.Requests.dbl;
-import static dev.sluice.processor.attributes.Requests.everyType;
-import static dev.sluice.processor.attributes.Requests.gauge;
-import static dev.sluice.processor.attributes.Requests.histogram;
-import static dev.sluice.processor.attributes.Requests.integer;
-import static dev.sluice.processor.attributes.Requests.kv;
-import static dev.sluice.processor.attributes.Requests.kvlist;
-import static dev.sluice.processor.attributes.Requests.log;
-import static dev.sluice.processor.attributes.Requests.logs;
-import static dev.sluice.processor.attributes.Requests.metrics;
-import static dev.sluice.processor.attributes.Requests.plus;
-import static dev.sluice.processor.attributes.Requests.service;
-import static dev.sluice.processor.attributes.Requests.sha256;
-import static dev.sluice.processor.attributes.Requests.span;
-import static dev.sluice.processor.attributes.Requests.str;
-import static dev.sluice.processor.attributes.Requests.traces;
-import static dev.sluice.processor.attributes.Requests.withUnknownField;
+import static dev.sluice.testkit.AttributeRequests.array;
+import static dev.sluice.testkit.AttributeRequests.bool;
+import static dev.sluice.testkit.AttributeRequests.bytes;
+import static dev.sluice.testkit.AttributeRequests.dbl;
+import static dev.sluice.testkit.AttributeRequests.everyType;
+import static dev.sluice.testkit.AttributeRequests.gauge;
+import static dev.sluice.testkit.AttributeRequests.histogram;
+import static dev.sluice.testkit.AttributeRequests.integer;
+import static dev.sluice.testkit.AttributeRequests.kv;
+import static dev.sluice.testkit.AttributeRequests.kvlist;
+import static dev.sluice.testkit.AttributeRequests.log;
+import static dev.sluice.testkit.AttributeRequests.logs;
+import static dev.sluice.testkit.AttributeRequests.metrics;
+import static dev.sluice.testkit.AttributeRequests.plus;
+import static dev.sluice.testkit.AttributeRequests.service;
+import static dev.sluice.testkit.AttributeRequests.sha256;
+import static dev.sluice.testkit.AttributeRequests.span;
+import static dev.sluice.testkit.AttributeRequests.str;
+import static dev.sluice.testkit.AttributeRequests.traces;
+import static dev.sluice.testkit.AttributeRequests.withUnknownField;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
+import dev.sluice.testkit.AttributeRequests;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import java.util.List;
@@ -379,8 +380,8 @@ class AttributesConformanceTest {
             "services compares a missing service.name as <nil-service-name>",
             "include: {match_type: strict, services: ['<nil-service-name>']}\n"
                 + actions("  - {key: hit, value: true, action: insert}"),
-            traces(Requests.resource(), span("a", List.of())),
-            traces(Requests.resource(), span("a", List.of(kv("hit", bool(true)))))));
+            traces(AttributeRequests.resource(), span("a", List.of())),
+            traces(AttributeRequests.resource(), span("a", List.of(kv("hit", bool(true)))))));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -1,11 +1,11 @@
 package dev.sluice.processor.attributes;
 
-import static dev.sluice.processor.attributes.Requests.kv;
-import static dev.sluice.processor.attributes.Requests.service;
-import static dev.sluice.processor.attributes.Requests.sha256;
-import static dev.sluice.processor.attributes.Requests.span;
-import static dev.sluice.processor.attributes.Requests.str;
-import static dev.sluice.processor.attributes.Requests.traces;
+import static dev.sluice.testkit.AttributeRequests.kv;
+import static dev.sluice.testkit.AttributeRequests.service;
+import static dev.sluice.testkit.AttributeRequests.sha256;
+import static dev.sluice.testkit.AttributeRequests.span;
+import static dev.sluice.testkit.AttributeRequests.str;
+import static dev.sluice.testkit.AttributeRequests.traces;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.Admission;

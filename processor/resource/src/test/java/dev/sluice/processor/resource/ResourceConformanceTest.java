@@ -1,17 +1,17 @@
 package dev.sluice.processor.resource;
 
-import static dev.sluice.processor.resource.Requests.gauge;
-import static dev.sluice.processor.resource.Requests.integer;
-import static dev.sluice.processor.resource.Requests.kv;
-import static dev.sluice.processor.resource.Requests.log;
-import static dev.sluice.processor.resource.Requests.logs;
-import static dev.sluice.processor.resource.Requests.metrics;
-import static dev.sluice.processor.resource.Requests.resource;
-import static dev.sluice.processor.resource.Requests.sha256;
-import static dev.sluice.processor.resource.Requests.span;
-import static dev.sluice.processor.resource.Requests.str;
-import static dev.sluice.processor.resource.Requests.traces;
-import static dev.sluice.processor.resource.Requests.withUnknownField;
+import static dev.sluice.testkit.AttributeRequests.gauge;
+import static dev.sluice.testkit.AttributeRequests.integer;
+import static dev.sluice.testkit.AttributeRequests.kv;
+import static dev.sluice.testkit.AttributeRequests.log;
+import static dev.sluice.testkit.AttributeRequests.logs;
+import static dev.sluice.testkit.AttributeRequests.metrics;
+import static dev.sluice.testkit.AttributeRequests.resource;
+import static dev.sluice.testkit.AttributeRequests.sha256;
+import static dev.sluice.testkit.AttributeRequests.span;
+import static dev.sluice.testkit.AttributeRequests.str;
+import static dev.sluice.testkit.AttributeRequests.traces;
+import static dev.sluice.testkit.AttributeRequests.withUnknownField;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

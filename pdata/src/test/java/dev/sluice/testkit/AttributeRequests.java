@@ -1,4 +1,4 @@
-package dev.sluice.processor.attributes;
+package dev.sluice.testkit;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
@@ -33,48 +33,48 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
-/** Requests and attribute values built with protobuf-java, for the processors' tests. */
-final class Requests {
-  private Requests() {}
+/** Requests and attribute values built with protobuf-java, for the attribute processors' tests. */
+public final class AttributeRequests {
+  private AttributeRequests() {}
 
-  static AnyValue str(String value) {
+  public static AnyValue str(String value) {
     return AnyValue.newBuilder().setStringValue(value).build();
   }
 
-  static AnyValue integer(long value) {
+  public static AnyValue integer(long value) {
     return AnyValue.newBuilder().setIntValue(value).build();
   }
 
-  static AnyValue dbl(double value) {
+  public static AnyValue dbl(double value) {
     return AnyValue.newBuilder().setDoubleValue(value).build();
   }
 
-  static AnyValue bool(boolean value) {
+  public static AnyValue bool(boolean value) {
     return AnyValue.newBuilder().setBoolValue(value).build();
   }
 
-  static AnyValue bytes(byte... value) {
+  public static AnyValue bytes(byte... value) {
     return AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(value)).build();
   }
 
-  static AnyValue array(AnyValue... values) {
+  public static AnyValue array(AnyValue... values) {
     return AnyValue.newBuilder()
         .setArrayValue(ArrayValue.newBuilder().addAllValues(List.of(values)))
         .build();
   }
 
-  static AnyValue kvlist(KeyValue... entries) {
+  public static AnyValue kvlist(KeyValue... entries) {
     return AnyValue.newBuilder()
         .setKvlistValue(KeyValueList.newBuilder().addAllValues(List.of(entries)))
         .build();
   }
 
-  static KeyValue kv(String key, AnyValue value) {
+  public static KeyValue kv(String key, AnyValue value) {
     return KeyValue.newBuilder().setKey(key).setValue(value).build();
   }
 
   /** One attribute of each value type, the empty value included. */
-  static List<KeyValue> everyType() {
+  public static List<KeyValue> everyType() {
     return List.of(
         kv("s", str("text é")),
         kv("i", integer(-7)),
@@ -86,21 +86,21 @@ final class Requests {
         kv("e", AnyValue.getDefaultInstance()));
   }
 
-  static List<KeyValue> plus(List<KeyValue> attributes, KeyValue... more) {
+  public static List<KeyValue> plus(List<KeyValue> attributes, KeyValue... more) {
     List<KeyValue> all = new ArrayList<>(attributes);
     all.addAll(List.of(more));
     return all;
   }
 
-  static Resource resource(KeyValue... attributes) {
+  public static Resource resource(KeyValue... attributes) {
     return Resource.newBuilder().addAllAttributes(List.of(attributes)).build();
   }
 
-  static Resource service(String name) {
+  public static Resource service(String name) {
     return resource(kv("service.name", str(name)));
   }
 
-  static Span span(String name, List<KeyValue> attributes) {
+  public static Span span(String name, List<KeyValue> attributes) {
     return Span.newBuilder()
         .setTraceId(ByteString.copyFrom(new byte[16]))
         .setSpanId(ByteString.copyFrom(new byte[8]))
@@ -110,7 +110,7 @@ final class Requests {
         .build();
   }
 
-  static ExportTraceServiceRequest traces(Resource resource, Span... spans) {
+  public static ExportTraceServiceRequest traces(Resource resource, Span... spans) {
     return ExportTraceServiceRequest.newBuilder()
         .addResourceSpans(
             ResourceSpans.newBuilder()
@@ -122,7 +122,7 @@ final class Requests {
         .build();
   }
 
-  static LogRecord log(String body, List<KeyValue> attributes) {
+  public static LogRecord log(String body, List<KeyValue> attributes) {
     return LogRecord.newBuilder()
         .setBody(str(body))
         .setSeverityText("INFO")
@@ -130,7 +130,7 @@ final class Requests {
         .build();
   }
 
-  static ExportLogsServiceRequest logs(Resource resource, LogRecord... records) {
+  public static ExportLogsServiceRequest logs(Resource resource, LogRecord... records) {
     return ExportLogsServiceRequest.newBuilder()
         .addResourceLogs(
             ResourceLogs.newBuilder()
@@ -142,7 +142,7 @@ final class Requests {
         .build();
   }
 
-  static Metric gauge(String name, List<KeyValue>... points) {
+  public static Metric gauge(String name, List<KeyValue>... points) {
     Gauge.Builder gauge = Gauge.newBuilder();
     for (List<KeyValue> attributes : points) {
       gauge.addDataPoints(NumberDataPoint.newBuilder().setAsInt(1).addAllAttributes(attributes));
@@ -150,7 +150,7 @@ final class Requests {
     return Metric.newBuilder().setName(name).setGauge(gauge).build();
   }
 
-  static Metric histogram(String name, List<KeyValue> attributes) {
+  public static Metric histogram(String name, List<KeyValue> attributes) {
     return Metric.newBuilder()
         .setName(name)
         .setHistogram(
@@ -160,7 +160,7 @@ final class Requests {
         .build();
   }
 
-  static ExportMetricsServiceRequest metrics(Resource resource, Metric... metrics) {
+  public static ExportMetricsServiceRequest metrics(Resource resource, Metric... metrics) {
     return ExportMetricsServiceRequest.newBuilder()
         .addResourceMetrics(
             ResourceMetrics.newBuilder()
@@ -173,7 +173,7 @@ final class Requests {
   }
 
   /** The message with an unknown varint field 1000 = 7 added. */
-  static <M extends Message> M withUnknownField(M message) {
+  public static <M extends Message> M withUnknownField(M message) {
     UnknownFieldSet unknown =
         UnknownFieldSet.newBuilder()
             .addField(1000, UnknownFieldSet.Field.newBuilder().addVarint(7).build())
@@ -184,7 +184,7 @@ final class Requests {
   }
 
   /** SHA-256 hex of the bytes, computed here independently of the processor. */
-  static String sha256(byte[] bytes) {
+  public static String sha256(byte[] bytes) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     } catch (java.security.NoSuchAlgorithmException e) {
@@ -192,16 +192,16 @@ final class Requests {
     }
   }
 
-  static String sha256(String text) {
+  public static String sha256(String text) {
     return sha256(text.getBytes(StandardCharsets.UTF_8));
   }
 
   /** What Go hashes for an int: its 8 little-endian bytes. */
-  static String sha256(long value) {
+  public static String sha256(long value) {
     return sha256(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array());
   }
 
-  static String sha256(double value) {
+  public static String sha256(double value) {
     return sha256(Double.doubleToRawLongBits(value));
   }
 }
