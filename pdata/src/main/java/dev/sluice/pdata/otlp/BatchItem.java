@@ -55,12 +55,13 @@ public final class BatchItem {
   private int pointFrom;
   private int pointTo;
 
-  private final SpanView spanView = new SpanView();
-  private final LogRecordView logRecordView = new LogRecordView();
-  private final DataPointView pointView = new DataPointView();
-  private final MetricView metricView = new MetricView();
-  private final ResourceView resourceView = new ResourceView();
-  private final ScopeView scopeView = new ScopeView();
+  // Made at first use: most visitors read one or two kinds of view, or none.
+  private SpanView spanView;
+  private LogRecordView logRecordView;
+  private DataPointView pointView;
+  private MetricView metricView;
+  private ResourceView resourceView;
+  private ScopeView scopeView;
   private byte[] array;
   private int offset;
   private int length;
@@ -89,12 +90,24 @@ public final class BatchItem {
     lookedResource = -1;
     lookedScopeRequest = null;
     lookedScope = -1;
-    spanView.release();
-    logRecordView.release();
-    pointView.release();
-    metricView.release();
-    resourceView.release();
-    scopeView.release();
+    if (spanView != null) {
+      spanView.release();
+    }
+    if (logRecordView != null) {
+      logRecordView.release();
+    }
+    if (pointView != null) {
+      pointView.release();
+    }
+    if (metricView != null) {
+      metricView.release();
+    }
+    if (resourceView != null) {
+      resourceView.release();
+    }
+    if (scopeView != null) {
+      scopeView.release();
+    }
   }
 
   /** False when the item's resource block is the one looked at last in this visit. */
@@ -233,6 +246,9 @@ public final class BatchItem {
   /** The span the item is (traces). */
   public SpanView span() {
     checkUnit(Signal.TRACES);
+    if (spanView == null) {
+      spanView = new SpanView();
+    }
     spanView.wrapMessage(slice.index(), item, array, offset, offset + length);
     return spanView;
   }
@@ -240,6 +256,9 @@ public final class BatchItem {
   /** The log record the item is (logs). */
   public LogRecordView logRecord() {
     checkUnit(Signal.LOGS);
+    if (logRecordView == null) {
+      logRecordView = new LogRecordView();
+    }
     logRecordView.wrapMessage(slice.index(), item, array, offset, offset + length);
     return logRecordView;
   }
@@ -250,6 +269,9 @@ public final class BatchItem {
       throw new IllegalStateException("the visit is not at a data point");
     }
     MetricType type = MetricType.ofField(slice.index().metric(item, OtlpIndex.M_DATA_FIELD));
+    if (pointView == null) {
+      pointView = new DataPointView();
+    }
     pointView.single(slice.index(), type, array, offset, offset + length);
     return pointView;
   }
@@ -268,6 +290,9 @@ public final class BatchItem {
         metricLevel
             ? pointTo
             : item == slice.itemTo() ? slice.pointTo() : index.dataPointCount(item);
+    if (metricView == null) {
+      metricView = new MetricView();
+    }
     metricView.wrap(index, item, from, to, edits.existingOwn(index), slice.overlay());
     return metricView;
   }
@@ -275,6 +300,9 @@ public final class BatchItem {
   /** The item's resource, as the batch writes it (a replaced header included). */
   public ResourceView resourceView() {
     OtlpIndex index = slice.index();
+    if (resourceView == null) {
+      resourceView = new ResourceView();
+    }
     resourceView.wrap(
         index, slice.resource(), headerOverlay(edits.existingOwn(index), slice.resource(), true));
     return resourceView;
@@ -283,6 +311,9 @@ public final class BatchItem {
   /** The item's instrumentation scope, as the batch writes it (a replaced header included). */
   public ScopeView scopeView() {
     OtlpIndex index = slice.index();
+    if (scopeView == null) {
+      scopeView = new ScopeView();
+    }
     scopeView.wrap(
         index, slice.scope(), headerOverlay(edits.existingOwn(index), slice.scope(), false));
     return scopeView;

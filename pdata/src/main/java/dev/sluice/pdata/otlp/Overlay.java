@@ -34,9 +34,11 @@ final class Overlay {
   private final OtlpIndex.Releaser account;
   private long accountedBytes;
 
-  // Per unit (span, log record or data point of the request): where its replacement lies.
-  private final int[] unitOffsets;
-  private final int[] unitLengths;
+  // Per unit (span, log record or data point of the request): where its replacement lies. Made
+  // at the first replaced unit, so an overlay of header edits only keeps no table per unit.
+  private final int unitCount;
+  private int[] unitOffsets;
+  private int[] unitLengths;
   // Per metric: whether any of its data points or its header was replaced (it is then written
   // point by point).
   private final boolean[] metricTouched;
@@ -71,8 +73,7 @@ final class Overlay {
     this.owner = owner;
     this.account = index.account();
     int units = (int) index.unitCount();
-    unitOffsets = filled(units);
-    unitLengths = new int[units];
+    unitCount = units;
     boolean metrics = index.signal() == Signal.METRICS;
     int metricCount = metrics ? index.itemCount() : 0;
     metricTouched = metrics ? new boolean[metricCount] : null;
@@ -100,11 +101,7 @@ final class Overlay {
   }
 
   private long tableBytes() {
-    long ints =
-        2L * unitOffsets.length
-            + 3L * resourceOffsets.length
-            + 3L * scopeOffsets.length
-            + 4L * metricOffsets.length;
+    long ints = 3L * resourceOffsets.length + 3L * scopeOffsets.length + 4L * metricOffsets.length;
     return 4 * ints + (metricTouched == null ? 0 : metricTouched.length);
   }
 
@@ -193,8 +190,18 @@ final class Overlay {
     return p;
   }
 
+  /** The per-unit tables, made at the first unit replaced (and counted then). */
+  private void ensureUnitTables() {
+    if (unitOffsets == null) {
+      unitOffsets = filled(unitCount);
+      unitLengths = new int[unitCount];
+      account(8L * unitCount);
+    }
+  }
+
   /** Replaces a span or log record ({@code unit} is its item), or a data point of a metric. */
   void replaceUnit(int unit, int metric, byte[] payload, int offset, int length) {
+    ensureUnitTables();
     int field = metric < 0 ? ScopeBlock.ITEMS : MetricData.DATA_POINTS;
     int start = appendField(field, payload, offset, length);
     unitOffsets[unit] = start;
@@ -249,7 +256,7 @@ final class Overlay {
   // Reading replacements.
 
   int unitOffset(int unit) {
-    return unitOffsets[unit];
+    return unitOffsets == null ? NONE : unitOffsets[unit];
   }
 
   int unitLength(int unit) {
@@ -330,8 +337,9 @@ final class Overlay {
     }
     int firstUnit = (int) (index.unitsBefore(slice.itemFrom()) + slice.pointFrom());
     int endUnit = (int) (index.unitsBefore(slice.itemTo()) + slice.pointTo());
-    for (int unit = firstUnit; unit < endUnit; unit++) {
-      if (unitOffsets[unit] == NONE && other.unitOffsets[unit] != NONE) {
+    for (int unit = firstUnit; other.unitOffsets != null && unit < endUnit; unit++) {
+      if (other.unitOffsets[unit] != NONE && unitOffset(unit) == NONE) {
+        ensureUnitTables();
         int start = size;
         appendRaw(other.bytes, other.unitOffsets[unit], other.unitLengths[unit]);
         unitOffsets[unit] = start;
