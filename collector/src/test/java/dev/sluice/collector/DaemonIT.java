@@ -91,7 +91,8 @@ class DaemonIT {
     }
   }
 
-  private static int freePort() throws IOException {
+  /** A loopback port free a moment ago, for a daemon that must be told its port. */
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }

@@ -10,7 +10,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +43,7 @@ class DurableKillIT {
     int[] sent = {0};
     int kills = 0;
     try (OtlpSink sink = OtlpSink.start()) {
-      int port = freePort();
+      int port = DaemonIT.freePort();
       Path config = dir.resolve("sluice.yaml");
       Files.writeString(config, config(port, sink.endpoint(), dir.resolve("wal")));
       long started = System.nanoTime();
@@ -220,12 +219,6 @@ class DurableKillIT {
       builder.environment().put("JAVA_TOOL_OPTIONS", "-Dsluice.wal.crash=" + crash);
     }
     return builder.start();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 
   private static void awaitListening(int port, Process daemon, Path log) throws Exception {

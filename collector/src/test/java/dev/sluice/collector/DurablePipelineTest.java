@@ -23,43 +23,22 @@ import org.junit.jupiter.api.io.TempDir;
 class DurablePipelineTest {
   @TempDir Path directory;
 
+  /**
+   * otlp -> batch -> otlp exporter to {@code endpoint}, durable in a file_storage under the test's
+   * directory.
+   */
   private String config(String endpoint) {
-    return String.join(
-        "\n",
-        "extensions:",
-        "  file_storage:",
-        "    directory: " + directory.resolve("wal"),
-        "receivers:",
-        "  otlp:",
-        "    protocols:",
-        "      grpc:",
-        "        endpoint: 127.0.0.1:0",
-        "processors:",
-        "  batch:",
-        "    timeout: 10ms",
-        "exporters:",
-        "  otlp:",
-        "    endpoint: " + endpoint,
-        "    tls:",
-        "      insecure: true",
-        "    timeout: 2s",
-        "    retry_on_failure:",
-        "      initial_interval: 20ms",
-        "      max_interval: 50ms",
-        "      max_elapsed_time: 60s",
-        "    sending_queue:",
-        "      storage: file_storage",
-        "service:",
-        "  extensions: [file_storage]",
-        "  telemetry:",
-        "    metrics:",
-        "      level: none",
-        "  pipelines:",
-        "    traces:",
-        "      receivers: [otlp]",
-        "      processors: [batch]",
-        "      exporters: [otlp]",
-        "");
+    String extensions =
+        String.join(
+            "\n",
+            "extensions:",
+            "  file_storage:",
+            "    directory: " + directory.resolve("wal"),
+            "");
+    String pipeline =
+        TestCollectors.tracesToSink(
+            endpoint, "    timeout: 10ms", "    sending_queue:\n      storage: file_storage");
+    return extensions + pipeline.replace("service:\n", "service:\n  extensions: [file_storage]\n");
   }
 
   private static void send(Collector collector, int first, int spans) {
