@@ -95,6 +95,17 @@ final class DiskFileAccess implements FileAccess {
   }
 
   @Override
+  public SegmentFile reuse(Path spare, Path file) throws IOException {
+    rename(spare, file);
+    return new DiskSegment(FileChannel.open(file, StandardOpenOption.WRITE));
+  }
+
+  @Override
+  public void rename(Path from, Path to) throws IOException {
+    Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  @Override
   public int read(Path file, long position, ByteBuffer into) throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       int total = 0;

@@ -13,7 +13,10 @@ import java.util.List;
 interface FileAccess {
   /** An open log segment: appended to, forced, truncated back after a failed write. */
   interface SegmentFile extends AutoCloseable {
-    /** Writes all of {@code buffer} at the end of the file. */
+    /**
+     * Writes all of {@code buffer} where the previous write ended: at the end of a file opened for
+     * appending, from the start of a reused one.
+     */
     void append(ByteBuffer buffer) throws IOException;
 
     /** Makes everything written so far durable (fdatasync). */
@@ -36,6 +39,17 @@ interface FileAccess {
 
   /** Opens a segment for appending, creating it if it does not exist. */
   SegmentFile openForAppend(Path file) throws IOException;
+
+  /**
+   * Renames {@code spare} (an old segment, every record of it done) to {@code file} and opens it
+   * for writing from its start; its old bytes stay after what is written until they are cut off.
+   * Overwriting a file's blocks spares the file system the block allocation and the journal commit
+   * that growing a file costs at every force. The new name is durable at {@link #forceDirectory}.
+   */
+  SegmentFile reuse(Path spare, Path file) throws IOException;
+
+  /** Renames {@code from} to {@code to}, atomically; durable at {@link #forceDirectory}. */
+  void rename(Path from, Path to) throws IOException;
 
   /** Reads {@code length} bytes from {@code position} into {@code into}; returns bytes read. */
   int read(Path file, long position, ByteBuffer into) throws IOException;

@@ -2,6 +2,7 @@ package dev.sluice.wal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
@@ -223,20 +224,21 @@ final class LogWriter implements Runnable {
     active.sizeBytes += bytes;
   }
 
-  /** Closes the active segment (forced first) and starts one named by {@code firstSequence}. */
+  /**
+   * Closes the active segment (forced first) and starts one named by {@code firstSequence}, in a
+   * spare file when there is one.
+   */
   private void roll(long firstSequence) throws IOException {
-    if (activeFile != null) {
-      activeFile.force();
-      activeFile.close();
-      activeFile = null;
-    }
+    closeActive();
     Segment next =
         new Segment(
             Segment.pathOf(log.options.directory(), firstSequence),
             firstSequence,
             firstSequence - 1,
             0);
-    activeFile = log.files.openForAppend(next.path);
+    Path spare = log.spares.poll();
+    activeFile =
+        spare == null ? log.files.openForAppend(next.path) : log.files.reuse(spare, next.path);
     log.files.forceDirectory(log.options.directory());
     CrashPoints.check(CrashPoints.Point.ROLL);
     active = next;
@@ -373,7 +375,7 @@ final class LogWriter implements Runnable {
         break;
       }
       try {
-        log.files.delete(oldest.path);
+        retire(oldest);
       } catch (IOException e) {
         LOG.log(System.Logger.Level.WARNING, "deleting " + oldest.path + " failed: " + e);
         break;
@@ -397,8 +399,23 @@ final class LogWriter implements Runnable {
     }
   }
 
+  /** Forces and closes the active segment, its file cut to what it holds if it was reused. */
+  /** A done segment becomes a spare for the next segment to reuse, or is deleted. */
+  private void retire(Segment done) throws IOException {
+    if (log.spares.size() < Segment.MAX_SPARES && done.lastSequence >= done.firstSequence) {
+      Path spare = Segment.sparePathOf(log.options.directory(), done.lastSequence);
+      log.files.rename(done.path, spare);
+      log.spares.add(spare);
+    } else {
+      log.files.delete(done.path);
+    }
+  }
+
   private void closeActive() throws IOException {
     if (activeFile != null) {
+      if (activeFile.size() > active.sizeBytes) {
+        activeFile.truncate(active.sizeBytes);
+      }
       activeFile.force();
       activeFile.close();
       activeFile = null;

@@ -2,10 +2,20 @@ package dev.sluice.wal;
 
 import java.nio.file.Path;
 
-/** A segment file: its first sequence names it; the last and its size move while it is active. */
+/**
+ * A segment file: its first sequence names it; the last and its size move while it is active.
+ *
+ * <p>A segment every consumer is done with becomes a spare instead of being deleted (up to {@link
+ * #MAX_SPARES}), named by its last sequence, and the next segment reuses its file. Its old records
+ * stay after what the new segment has written until it is closed; recovery tells them apart by
+ * their sequences, all below the new segment's first.
+ */
 final class Segment {
   static final String GLOB = "segment-*.wal";
+  static final String SPARE_GLOB = "spare-*.wal";
+  static final int MAX_SPARES = 1;
   private static final String PREFIX = "segment-";
+  private static final String SPARE_PREFIX = "spare-";
   private static final String SUFFIX = ".wal";
   private static final int DIGITS = 20;
 
@@ -22,17 +32,35 @@ final class Segment {
   }
 
   static Path pathOf(Path directory, long firstSequence) {
-    String digits = Long.toString(firstSequence);
-    return directory.resolve(PREFIX + "0".repeat(DIGITS - digits.length()) + digits + SUFFIX);
+    return directory.resolve(PREFIX + digits(firstSequence) + SUFFIX);
   }
 
   /** The first sequence a segment's name gives, or -1 when the name is not a segment's. */
   static long firstSequenceOf(Path file) {
+    return sequenceIn(file, PREFIX);
+  }
+
+  /** Where a segment whose records end at {@code lastSequence} waits to be reused. */
+  static Path sparePathOf(Path directory, long lastSequence) {
+    return directory.resolve(SPARE_PREFIX + digits(lastSequence) + SUFFIX);
+  }
+
+  /** The last sequence a spare's name gives, or -1 when the name is not a spare's. */
+  static long lastSequenceOfSpare(Path file) {
+    return sequenceIn(file, SPARE_PREFIX);
+  }
+
+  private static String digits(long sequence) {
+    String digits = Long.toString(sequence);
+    return "0".repeat(DIGITS - digits.length()) + digits;
+  }
+
+  private static long sequenceIn(Path file, String prefix) {
     String name = file.getFileName().toString();
-    if (!name.startsWith(PREFIX) || !name.endsWith(SUFFIX)) {
+    if (!name.startsWith(prefix) || !name.endsWith(SUFFIX)) {
       return -1;
     }
-    String digits = name.substring(PREFIX.length(), name.length() - SUFFIX.length());
+    String digits = name.substring(prefix.length(), name.length() - SUFFIX.length());
     if (digits.length() != DIGITS || !digits.chars().allMatch(Character::isDigit)) {
       return -1;
     }

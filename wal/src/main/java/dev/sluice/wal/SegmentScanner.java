@@ -11,6 +11,11 @@ import java.util.zip.CRC32C;
  * it is skipped and counted, and the records after it are kept (the scan finds the next header
  * whose checksum holds). Damage that runs to the end of the last segment is a torn tail: a write
  * the crash cut short, never answered, and cut off.
+ *
+ * <p>A reused segment file still holds records of the segment it was before, after what was written
+ * to it since ({@link Segment}): they check out, but their sequences are below the segment's first,
+ * or not above the record before them. Such a stale record is not good: it is counted apart, and
+ * bytes after the last good record that hold stale records are old space, not a torn tail.
  */
 final class SegmentScanner {
   /** Told about each good record, in file order. */
@@ -28,6 +33,7 @@ final class SegmentScanner {
    * @param records good records
    * @param corrupt damaged records skipped in the middle (runs of damage between good records)
    * @param tornBytes bytes after the last good record that do not form one
+   * @param staleRecords records left from the file's use as an earlier segment, skipped
    */
   record Result(
       long goodEnd,
@@ -35,11 +41,23 @@ final class SegmentScanner {
       long lastSequence,
       int records,
       int corrupt,
-      long tornBytes) {}
+      long tornBytes,
+      int staleRecords) {
+    /** True when what follows the last good record is a reused file's old space. */
+    boolean staleTail() {
+      return tornBytes > 0 && staleRecords > 0;
+    }
+  }
 
   private SegmentScanner() {}
 
-  static Result scan(FileAccess files, Path segment, CRC32C crc, Found found) throws IOException {
+  /**
+   * Scans {@code segment}, whose name says its records start at {@code firstSequence}.
+   *
+   * @param firstSequence no record of this segment has a lower sequence: one that does is stale
+   */
+  static Result scan(FileAccess files, Path segment, long firstSequence, CRC32C crc, Found found)
+      throws IOException {
     long size = files.size(segment);
     if (size > Integer.MAX_VALUE - 8) {
       throw new IOException(segment + " is larger than a segment can be: " + size + " bytes");
@@ -54,6 +72,7 @@ final class SegmentScanner {
     long last = -1;
     int records = 0;
     int corrupt = 0;
+    int stale = 0;
     boolean damaged = false;
     while (position <= read - RecordFormat.HEADER_BYTES) {
       int recordEnd = goodRecordAt(bytes, position, read, crc);
@@ -62,12 +81,18 @@ final class SegmentScanner {
         position++;
         continue;
       }
+      bytes.position(position);
+      RecordFormat.Header header = RecordFormat.readHeader(bytes, crc);
+      if (header.sequence() < firstSequence || (last >= 0 && header.sequence() <= last)) {
+        stale++;
+        damaged = true;
+        position = recordEnd;
+        continue;
+      }
       if (damaged) {
         corrupt++;
         damaged = false;
       }
-      bytes.position(position);
-      RecordFormat.Header header = RecordFormat.readHeader(bytes, crc);
       int payloadAt = position + RecordFormat.HEADER_BYTES;
       found.record(
           header.sequence(),
@@ -84,7 +109,7 @@ final class SegmentScanner {
       position = recordEnd;
       goodEnd = recordEnd;
     }
-    return new Result(goodEnd, first, last, records, corrupt, read - goodEnd);
+    return new Result(goodEnd, first, last, records, corrupt, read - goodEnd, stale);
   }
 
   /** Where the record at {@code position} ends if its header and payload check out, else -1. */

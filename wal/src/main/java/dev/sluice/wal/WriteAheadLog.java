@@ -68,6 +68,8 @@ public final class WriteAheadLog implements AutoCloseable {
   boolean stopped;
 
   final List<Segment> segments = new ArrayList<>();
+  // Done segment files kept to be reused by the next segments; the writer thread's alone once open.
+  final java.util.ArrayDeque<Path> spares = new java.util.ArrayDeque<>();
   private final LogWriter writer;
 
   // Recovery figures.
@@ -150,11 +152,19 @@ public final class WriteAheadLog implements AutoCloseable {
     for (int i = 0; i < found.size(); i++) {
       Path file = found.get(i);
       replayer.skipTo(Segment.firstSequenceOf(file));
-      SegmentScanner.Result result = SegmentScanner.scan(files, file, new CRC32C(), replayer);
+      long firstSequence = Segment.firstSequenceOf(file);
+      SegmentScanner.Result result =
+          SegmentScanner.scan(files, file, firstSequence, new CRC32C(), replayer);
       corruptRecords += result.corrupt();
       boolean last = i == found.size() - 1;
       long size = result.goodEnd();
-      if (result.tornBytes() > 0) {
+      if (result.staleTail()) {
+        // A reused file's old records after this segment's: old space, cut off.
+        try (FileAccess.SegmentFile reused = files.openForAppend(file)) {
+          reused.truncate(size);
+          reused.force();
+        }
+      } else if (result.tornBytes() > 0) {
         if (last) {
           tornBytes += result.tornBytes();
           try (FileAccess.SegmentFile torn = files.openForAppend(file)) {
@@ -176,6 +186,7 @@ public final class WriteAheadLog implements AutoCloseable {
     }
     recoveredRecords = replayer.replayed;
     nextSequence = replayer.expected;
+    nextSequence = Math.max(nextSequence, recoverSpares(directory));
     for (ConsumerProgress consumer : progress) {
       nextSequence = Math.max(nextSequence, consumer.watermark());
     }
@@ -184,6 +195,32 @@ public final class WriteAheadLog implements AutoCloseable {
       consumer.markRangeDone(replayer.expected, nextSequence);
     }
     files.forceDirectory(directory);
+  }
+
+  /**
+   * Keeps up to {@link Segment#MAX_SPARES} spare files for reuse and deletes the others. Returns
+   * the sequence after the last one any spare held: new records must come after every old record a
+   * reused file still holds, or recovery could not tell them apart, even when the progress file and
+   * every segment are gone.
+   */
+  private long recoverSpares(Path directory) throws IOException {
+    List<Path> found = new ArrayList<>();
+    for (Path file : files.list(directory, Segment.SPARE_GLOB)) {
+      if (Segment.lastSequenceOfSpare(file) >= 0) {
+        found.add(file);
+      }
+    }
+    found.sort(Comparator.comparingLong(Segment::lastSequenceOfSpare).reversed());
+    long after = 0;
+    for (Path spare : found) {
+      after = Math.max(after, Segment.lastSequenceOfSpare(spare) + 1);
+      if (spares.size() < Segment.MAX_SPARES) {
+        spares.add(spare);
+      } else {
+        files.delete(spare);
+      }
+    }
+    return after;
   }
 
   /** Hands each good record to the replay consumer and settles every consumer's progress. */

@@ -18,6 +18,7 @@ final class FaultyFileAccess implements FileAccess {
 
   final AtomicInteger forces = new AtomicInteger();
   final AtomicInteger progressWrites = new AtomicInteger();
+  final AtomicInteger reuses = new AtomicInteger();
 
   @Override
   public void createDirectories(Path directory) throws IOException {
@@ -31,7 +32,21 @@ final class FaultyFileAccess implements FileAccess {
 
   @Override
   public SegmentFile openForAppend(Path file) throws IOException {
-    SegmentFile real = disk.openForAppend(file);
+    return faulty(disk.openForAppend(file));
+  }
+
+  @Override
+  public SegmentFile reuse(Path spare, Path file) throws IOException {
+    reuses.incrementAndGet();
+    return faulty(disk.reuse(spare, file));
+  }
+
+  @Override
+  public void rename(Path from, Path to) throws IOException {
+    disk.rename(from, to);
+  }
+
+  private SegmentFile faulty(SegmentFile real) {
     return new SegmentFile() {
       @Override
       public void append(ByteBuffer buffer) throws IOException {

@@ -3,6 +3,8 @@ package dev.sluice.wal;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -11,8 +13,15 @@ import java.util.SplittableRandom;
  * then appends until killed, printing each record appended ({@code A seq}), each answered as
  * written ({@code C seq}) and each it marks done ({@code D seq}). A line is printed only after the
  * fact it states.
+ *
+ * <p>Like an exporter that delivers in order with some requests in flight, it marks every record
+ * done a few records after it was answered (how many, from the seed), and what it replayed once it
+ * is open. So done segments retire and their files are reused while it runs, and the kill finds
+ * some records owed.
  */
 public final class LogKillChild {
+  private static final int MAX_IN_FLIGHT = 64;
+
   private LogKillChild() {}
 
   public static void main(String[] args) throws Exception {
@@ -21,10 +30,12 @@ public final class LogKillChild {
     PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
     WalOptions options =
         new WalOptions(directory, true, 256L << 20, 64 << 10, 0, 256, List.of("a"), r -> r);
+    List<Long> replayed = new ArrayList<>();
     WriteAheadLog log =
         WriteAheadLog.open(
             options,
             (sequence, routing, signal, owed, payload) -> {
+              replayed.add(sequence);
               synchronized (out) {
                 out.println("R " + sequence);
               }
@@ -32,36 +43,38 @@ public final class LogKillChild {
             (message, cause) -> System.exit(3));
     synchronized (out) {
       out.println("OPEN");
+      for (long sequence : replayed) {
+        log.done(0, sequence);
+        out.println("D " + sequence);
+      }
       out.flush();
     }
     SplittableRandom random = new SplittableRandom(seed);
+    int inFlight = random.nextInt(1, MAX_IN_FLIGHT + 1);
+    ArrayDeque<Long> answered = new ArrayDeque<>();
     byte[] payload = new byte[8192];
+    AppendCallback callback =
+        new AppendCallback() {
+          @Override
+          public void committed(long sequence) {
+            synchronized (out) {
+              out.println("C " + sequence);
+              answered.add(sequence);
+              if (answered.size() > inFlight) {
+                long delivered = answered.poll();
+                log.done(0, delivered);
+                out.println("D " + delivered);
+              }
+              out.flush();
+            }
+          }
+
+          @Override
+          public void failed(String reason, boolean retryable) {}
+        };
     while (true) {
       int length = random.nextInt(1, payload.length);
-      boolean markDone = random.nextBoolean();
-      long sequence =
-          log.append(
-              payload,
-              0,
-              length,
-              1,
-              1,
-              new AppendCallback() {
-                @Override
-                public void committed(long sequence) {
-                  synchronized (out) {
-                    out.println("C " + sequence);
-                    if (markDone) {
-                      log.done(0, sequence);
-                      out.println("D " + sequence);
-                    }
-                    out.flush();
-                  }
-                }
-
-                @Override
-                public void failed(String reason, boolean retryable) {}
-              });
+      long sequence = log.append(payload, 0, length, 1, 1, callback);
       if (sequence < 0) {
         Thread.sleep(1);
       } else {

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real process appending to the log on disk is killed with SIGKILL at random moments, 20 times,
  * and restarted each time: every record it answered as written and had not marked done is replayed
- * by the next process, and nothing it never appended.
+ * by the next process, and nothing it never appended. The child marks records done as it goes, so
+ * segments retire and their files are reused: the old records of a reused file are never replayed
+ * either.
  */
 class LogKillTest {
   private static final int KILLS = 20;
@@ -44,7 +46,8 @@ class LogKillTest {
         child.destroyForcibly();
       }
       assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      reader.join(10_000);
+      reader.join(30_000);
+      assertThat(reader.isAlive()).as("the child's output was read to its end").isFalse();
       TreeSet<Long> replayed = new TreeSet<>();
       synchronized (lines) {
         for (String line : lines) {
@@ -56,7 +59,9 @@ class LogKillTest {
             .as("start %d replays what was answered and owed", kill)
             .containsAll(owed);
         assertThat(replayed.isEmpty() || replayed.last() <= highestAppended + 1)
-            .as("nothing replayed beyond what was appended")
+            .as(
+                "nothing replayed beyond what was appended: replayed up to %s, appended up to %d",
+                replayed.isEmpty() ? "none" : replayed.last(), highestAppended)
             .isTrue();
         replayedTotal += replayed.size();
         owed.clear();
@@ -76,6 +81,11 @@ class LogKillTest {
     }
     assertThat(answeredTotal).isGreaterThan(KILLS);
     assertThat(owed).isNotEmpty();
+    // Done segments retired while the children ran, so later ones reused their files.
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(directory)) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .anyMatch(name -> name.startsWith("spare-"));
+    }
     System.out.println(
         "LogKillTest: "
             + KILLS

@@ -76,6 +76,7 @@ class LogRecoveryFuzzTest {
               SegmentScanner.scan(
                   disk,
                   SEGMENT,
+                  0,
                   new CRC32C(),
                   (sequence, routing, signal, payload, offset, length) -> {
                     if (offset < RecordFormat.HEADER_BYTES || offset + length > input.length) {

@@ -37,30 +37,32 @@ final class SimulatedDisk implements FileAccess {
     this.random = new Random(seed);
   }
 
-  /** The power goes: unforced bytes and names are lost, but for a random prefix of each tail. */
+  /**
+   * The power goes: unforced bytes and names are lost, but for a random prefix of what was written
+   * since the last force (writes are sequential: appends, or a reused file overwritten from its
+   * start).
+   */
   synchronized void crash() {
     crashed = true;
     Map<String, Content> survivors = new HashMap<>();
     for (Map.Entry<String, Content> entry : durable.entrySet()) {
       Content content = entry.getValue();
       Content after = new Content();
+      // Where the unforced writes begin: the first byte the live file differs from the durable one.
+      int common = Math.min(content.liveLength, content.durableLength);
+      int from = Arrays.mismatch(content.live, 0, common, content.durable, 0, common);
+      from = from < 0 ? common : from;
       int kept = content.durableLength;
-      boolean extendsDurable =
-          content.liveLength >= content.durableLength
-              && Arrays.equals(
-                  content.live,
-                  0,
-                  content.durableLength,
-                  content.durable,
-                  0,
-                  content.durableLength);
-      if (extendsDurable && content.liveLength > content.durableLength && random.nextBoolean()) {
-        kept += random.nextInt(content.liveLength - content.durableLength + 1);
+      byte[] bytes = Arrays.copyOf(content.durable, Math.max(content.durableLength, 1));
+      if (content.liveLength > from && random.nextBoolean()) {
+        int reached = random.nextInt(content.liveLength - from + 1);
+        kept = Math.max(kept, from + reached);
+        bytes = Arrays.copyOf(bytes, Math.max(kept, 1));
+        System.arraycopy(content.live, from, bytes, from, reached);
       }
-      byte[] source = extendsDurable ? content.live : content.durable;
-      after.live = Arrays.copyOf(source, Math.max(kept, 1));
+      after.live = bytes.clone();
       after.liveLength = kept;
-      after.durable = Arrays.copyOf(source, Math.max(kept, 1));
+      after.durable = bytes;
       after.durableLength = kept;
       survivors.put(entry.getKey(), after);
     }
@@ -117,50 +119,76 @@ final class SimulatedDisk implements FileAccess {
   public synchronized SegmentFile openForAppend(Path file) throws IOException {
     check();
     Content content = live.computeIfAbsent(key(file), name -> new Content());
-    return new SegmentFile() {
-      @Override
-      public void append(ByteBuffer buffer) throws IOException {
-        synchronized (SimulatedDisk.this) {
-          check();
-          int length = buffer.remaining();
-          if (content.liveLength + length > content.live.length) {
-            content.live =
-                Arrays.copyOf(
-                    content.live, Math.max(content.liveLength + length, content.live.length * 2));
-          }
-          buffer.get(content.live, content.liveLength, length);
-          content.liveLength += length;
-        }
-      }
+    return new Handle(content, content.liveLength);
+  }
 
-      @Override
-      public void force() throws IOException {
-        synchronized (SimulatedDisk.this) {
-          check();
-          content.durable = Arrays.copyOf(content.live, Math.max(content.liveLength, 1));
-          content.durableLength = content.liveLength;
-        }
-      }
+  @Override
+  public synchronized SegmentFile reuse(Path spare, Path file) throws IOException {
+    rename(spare, file);
+    return new Handle(existing(file), 0);
+  }
 
-      @Override
-      public void truncate(long size) throws IOException {
-        synchronized (SimulatedDisk.this) {
-          check();
-          content.liveLength = (int) Math.min(size, content.liveLength);
-        }
-      }
+  @Override
+  public synchronized void rename(Path from, Path to) throws IOException {
+    check();
+    Content content = existing(from);
+    live.remove(key(from));
+    live.put(key(to), content);
+  }
 
-      @Override
-      public long size() throws IOException {
-        synchronized (SimulatedDisk.this) {
-          check();
-          return content.liveLength;
-        }
-      }
+  /** An open file: writes go where the last one ended. */
+  private final class Handle implements SegmentFile {
+    private final Content content;
+    private int position;
 
-      @Override
-      public void close() {}
-    };
+    Handle(Content content, int position) {
+      this.content = content;
+      this.position = position;
+    }
+
+    @Override
+    public void append(ByteBuffer buffer) throws IOException {
+      synchronized (SimulatedDisk.this) {
+        check();
+        int length = buffer.remaining();
+        if (position + length > content.live.length) {
+          content.live =
+              Arrays.copyOf(content.live, Math.max(position + length, content.live.length * 2));
+        }
+        buffer.get(content.live, position, length);
+        position += length;
+        content.liveLength = Math.max(content.liveLength, position);
+      }
+    }
+
+    @Override
+    public void force() throws IOException {
+      synchronized (SimulatedDisk.this) {
+        check();
+        content.durable = Arrays.copyOf(content.live, Math.max(content.liveLength, 1));
+        content.durableLength = content.liveLength;
+      }
+    }
+
+    @Override
+    public void truncate(long size) throws IOException {
+      synchronized (SimulatedDisk.this) {
+        check();
+        content.liveLength = (int) Math.min(size, content.liveLength);
+        position = (int) size;
+      }
+    }
+
+    @Override
+    public long size() throws IOException {
+      synchronized (SimulatedDisk.this) {
+        check();
+        return content.liveLength;
+      }
+    }
+
+    @Override
+    public void close() {}
   }
 
   @Override

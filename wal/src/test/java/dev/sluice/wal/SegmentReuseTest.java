@@ -1,0 +1,185 @@
+package dev.sluice.wal;
+
+import static dev.sluice.wal.LogHarness.append;
+import static dev.sluice.wal.LogHarness.options;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Done segments' files are reused by the next segments, and the old records a reused file still
+ * holds are never taken for new ones: not at recovery, not when the progress file is gone too.
+ */
+class SegmentReuseTest {
+  private static final long SEGMENT_BYTES = 4096;
+
+  @TempDir Path directory;
+  private final LogHarness harness = new LogHarness();
+  private final FaultyFileAccess files = new FaultyFileAccess();
+
+  private static void awaitTrue(java.util.function.BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not met in 10 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  private List<Path> filesMatching(String glob) throws IOException {
+    List<Path> found = new ArrayList<>();
+    try (Stream<Path> all = Files.list(directory)) {
+      all.filter(f -> f.getFileSystem().getPathMatcher("glob:" + glob).matches(f.getFileName()))
+          .sorted()
+          .forEach(found::add);
+    }
+    return found;
+  }
+
+  /** Appends {@code n} records of about 150 bytes and marks them done; returns their sequences. */
+  private List<Long> appendDone(WriteAheadLog log, String prefix, int n) throws Exception {
+    List<Long> sequences = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      long sequence = append(log, prefix + "-" + "x".repeat(120) + "-" + i, 1).await();
+      log.done(0, sequence);
+      sequences.add(sequence);
+    }
+    return sequences;
+  }
+
+  @Test
+  void aDoneSegmentBecomesASpareThatTheNextSegmentReuses() throws Exception {
+    WriteAheadLog log = harness.open(options(directory, SEGMENT_BYTES, "a"), files);
+    appendDone(log, "first", 100);
+    awaitTrue(() -> log.statistics().segments() <= 2);
+    awaitTrue(
+        () -> {
+          try {
+            return !filesMatching(Segment.SPARE_GLOB).isEmpty();
+          } catch (IOException e) {
+            throw new AssertionError(e);
+          }
+        });
+    assertThat(filesMatching(Segment.SPARE_GLOB)).hasSizeLessThanOrEqualTo(Segment.MAX_SPARES);
+
+    appendDone(log, "second", 100);
+    log.close();
+
+    assertThat(files.reuses.get()).isPositive();
+    assertThat(filesMatching(Segment.SPARE_GLOB)).hasSizeLessThanOrEqualTo(Segment.MAX_SPARES);
+    // A closed segment holds its own records only: a reused file's old tail is cut off.
+    for (Path segment : filesMatching(Segment.GLOB)) {
+      SegmentScanner.Result scanned =
+          SegmentScanner.scan(
+              files,
+              segment,
+              Segment.firstSequenceOf(segment),
+              new CRC32C(),
+              (a, b, c, d, e, f) -> {});
+      assertThat(scanned.tornBytes()).as(segment.toString()).isZero();
+      assertThat(scanned.staleRecords()).as(segment.toString()).isZero();
+    }
+  }
+
+  @Test
+  void recoveryReplaysWhatIsOwedAndNoneOfAReusedFilesOldRecords() throws Exception {
+    WriteAheadLog log = harness.open(options(directory, SEGMENT_BYTES, "a"), files);
+    appendDone(log, "done", 200);
+    List<Long> owed = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      owed.add(append(log, "owed-" + i, 1).await());
+    }
+    assertThat(files.reuses.get()).isPositive();
+    log.close();
+
+    harness.open(options(directory, SEGMENT_BYTES, "a"), files).close();
+
+    assertThat(harness.replayed).extracting(LogHarness.Replayed::sequence).isEqualTo(owed);
+  }
+
+  @Test
+  void withTheProgressFileLostTooNoOldRecordOfASpareOrAReusedFileIsReplayed() throws Exception {
+    WriteAheadLog log = harness.open(options(directory, SEGMENT_BYTES, "a"), files);
+    appendDone(log, "old", 200);
+    log.close();
+    // Every segment gone, the spare left, and the progress file lost.
+    for (Path segment : filesMatching(Segment.GLOB)) {
+      Files.delete(segment);
+    }
+    Files.delete(directory.resolve(ProgressFile.NAME));
+    List<Path> spares = filesMatching(Segment.SPARE_GLOB);
+    assertThat(spares).isNotEmpty();
+    long spareLast = Segment.lastSequenceOfSpare(spares.get(spares.size() - 1));
+
+    WriteAheadLog reopened = harness.open(options(directory, SEGMENT_BYTES, "a"), files);
+    assertThat(harness.replayed).isEmpty();
+    long first = append(reopened, "new-0", 1).await();
+    // The spare will be reused: new sequences come after every record it still holds.
+    assertThat(first).isGreaterThan(spareLast);
+    List<Long> fresh = new ArrayList<>(List.of(first));
+    for (int i = 1; i < 5; i++) {
+      fresh.add(append(reopened, "new-" + i, 1).await());
+    }
+    reopened.close();
+    Files.delete(directory.resolve(ProgressFile.NAME));
+
+    harness.open(options(directory, SEGMENT_BYTES, "a"), files).close();
+
+    assertThat(harness.replayed).extracting(LogHarness.Replayed::sequence).isEqualTo(fresh);
+  }
+
+  @Test
+  void theScannerTellsAReusedFilesOldRecordsFromNewOnesAndFromATornTail() throws Exception {
+    SimulatedDisk disk = new SimulatedDisk(1);
+    Path file = directory.resolve("segment-00000000000000000020.wal");
+    try (FileAccess.SegmentFile old = disk.openForAppend(file)) {
+      for (long sequence = 0; sequence < 10; sequence++) {
+        old.append(record(sequence, "old-record-" + sequence));
+      }
+    }
+    try (FileAccess.SegmentFile reused = disk.reuse(file, file)) {
+      reused.append(record(20, "new-20"));
+      reused.append(record(21, "new-21"));
+    }
+    List<Long> found = new ArrayList<>();
+
+    SegmentScanner.Result result =
+        SegmentScanner.scan(
+            disk, file, 20, new CRC32C(), (sequence, r, s, p, o, l) -> found.add(sequence));
+
+    assertThat(found).containsExactly(20L, 21L);
+    assertThat(result.records()).isEqualTo(2);
+    assertThat(result.corrupt()).isZero();
+    assertThat(result.staleRecords()).isPositive();
+    assertThat(result.staleTail()).isTrue();
+    assertThat(result.goodEnd())
+        .isEqualTo(2L * RecordFormat.HEADER_BYTES + "new-20".length() + "new-21".length());
+    assertThat(result.lastSequence()).isEqualTo(21);
+  }
+
+  private static ByteBuffer record(long sequence, String payload) {
+    byte[] bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    ByteBuffer buffer = ByteBuffer.allocate(RecordFormat.HEADER_BYTES + bytes.length);
+    CRC32C crc = new CRC32C();
+    RecordFormat.writeHeader(
+        buffer,
+        sequence,
+        bytes.length,
+        RecordFormat.payloadCrc(bytes, 0, bytes.length, crc),
+        1,
+        1,
+        crc);
+    buffer.put(bytes);
+    return buffer.flip();
+  }
+}
