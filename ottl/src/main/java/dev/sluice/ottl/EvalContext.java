@@ -31,6 +31,7 @@ public final class EvalContext {
   private ProtoWriter cache = new ProtoWriter(CACHE_INITIAL_BYTES);
   private ProtoWriter cacheSpare = new ProtoWriter(CACHE_INITIAL_BYTES);
   private final RawMessages headers = new RawMessages();
+  private final ProtoWriter metricBytes = new ProtoWriter(CACHE_INITIAL_BYTES);
   private int loadedOffset;
   private int loadedLength;
 
@@ -68,7 +69,22 @@ public final class EvalContext {
   /** The current bytes of {@code host}: the array, with {@link #loadedOffset} and length. */
   byte[] load(Host host) {
     switch (host) {
-      case ITEM, METRIC -> {
+      case METRIC -> {
+        BatchItem at = editable();
+        if (at.isMetric()) {
+          loadedOffset = at.offset();
+          loadedLength = at.length();
+          return at.array();
+        }
+        // At a data point: the metric as the batch writes it; its points are ignored when stored.
+        metricBytes.release(MAX_RETAINED_CACHE_BYTES);
+        metricBytes.reset();
+        at.metric().writeTo(metricBytes);
+        loadedOffset = 0;
+        loadedLength = metricBytes.size();
+        return metricBytes.array();
+      }
+      case ITEM -> {
         BatchItem at = editable();
         loadedOffset = at.offset();
         loadedLength = at.length();
@@ -118,6 +134,9 @@ public final class EvalContext {
       case METRIC -> {
         item.replaceMetric(message, 0, length);
         metric = item.metric();
+        if (dataPoint != null) {
+          dataPoint = item.dataPoint();
+        }
       }
       case RESOURCE -> {
         item.replaceResource(message, 0, length);

@@ -102,7 +102,10 @@ final class Targets {
     if (object == OttlContext.RESOURCE || object == OttlContext.SCOPE) {
       return header(object);
     }
-    return object == context ? own(object) : Map.of();
+    // A data point's statements may write its metric too, as in the Collector.
+    return object == context || (object == OttlContext.METRIC && context == OttlContext.DATAPOINT)
+        ? own(object)
+        : Map.of();
   }
 
   /** What a statement in {@code context} can write, for messages. */

@@ -461,7 +461,20 @@ class TransformConformanceTest {
     renamed.setName("new").setDescription("renamed");
     renamed.getSumBuilder().getDataPointsBuilder(0).addAttributes(kv("tagged", "yes"));
     renamed.getSumBuilder().getDataPointsBuilder(1).addAttributes(kv("tagged", "yes"));
+    ExportMetricsServiceRequest.Builder described = metrics.toBuilder();
+    described
+        .getResourceMetricsBuilder(0)
+        .getScopeMetricsBuilder(0)
+        .getMetricsBuilder(1)
+        .setDescription("from a point");
     return Stream.of(
+        new Case(
+            "a data point statement sets its metric's description",
+            flat(
+                "metric_statements",
+                "set(metric.description, \"from a point\") where datapoint.attributes[\"host\"] == \"h3\""),
+            metrics,
+            described.build()),
         new Case(
             "log statements: severity, body from an attribute",
             flat(
