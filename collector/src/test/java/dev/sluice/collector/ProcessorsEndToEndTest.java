@@ -290,4 +290,77 @@ class ProcessorsEndToEndTest {
 
     assertThat(spans(written.traces())).isEmpty();
   }
+
+  @Test
+  void transformSetsAttributesResourcesAndLogFields(@TempDir Path dir) throws Exception {
+    FileSinkHarness.Written written =
+        run(
+            dir,
+            String.join(
+                "\n",
+                "  transform:",
+                "    error_mode: ignore",
+                "    trace_statements:",
+                "      - 'set(span.attributes[\"probe\"], \"yes\") where span.attributes[\"http.route\"] == \"/health\"'",
+                "      - 'delete_key(span.attributes, \"user.email\")'",
+                "      - context: resource",
+                "        statements:",
+                "          - 'set(attributes[\"deployment.environment.name\"], \"production\")'",
+                "    log_statements:",
+                "      - 'set(log.severity_text, \"LOUD\") where log.severity_number >= SEVERITY_NUMBER_WARN'",
+                "      - 'set(log.body, Concat([\"seen\", log.body], \":\"))'"),
+            "transform");
+
+    List<Span> spans = spans(written.traces());
+    assertThat(spans).hasSize(SPANS);
+    assertThat(spans)
+        .allSatisfy(
+            span -> {
+              assertThat(string(span.getAttributesList(), "user.email")).isEmpty();
+              assertThat(string(span.getAttributesList(), "probe"))
+                  .isEqualTo(
+                      span.getName().equals("GET /health") ? Optional.of("yes") : Optional.empty());
+            });
+    // The resource group is one of the trace statements: the logs' resources stay as sent.
+    assertThat(written.traces())
+        .isNotEmpty()
+        .allSatisfy(
+            request ->
+                request
+                    .getResourceSpansList()
+                    .forEach(
+                        rs ->
+                            assertThat(
+                                    string(
+                                        rs.getResource().getAttributesList(),
+                                        "deployment.environment.name"))
+                                .contains("production")));
+    assertThat(written.logs())
+        .allSatisfy(
+            request ->
+                request
+                    .getResourceLogsList()
+                    .forEach(
+                        rl ->
+                            assertThat(
+                                    string(
+                                        rl.getResource().getAttributesList(),
+                                        "deployment.environment.name"))
+                                .isEmpty()));
+    List<LogRecord> records = logs(written.logs());
+    assertThat(records).hasSize(LOGS);
+    assertThat(records)
+        .allSatisfy(
+            r -> {
+              assertThat(r.getBody().getStringValue()).startsWith("seen:log-");
+              boolean loud =
+                  r.getSeverityNumber()
+                      == io.opentelemetry.proto.logs.v1.SeverityNumber.SEVERITY_NUMBER_WARN;
+              if (loud) {
+                assertThat(r.getSeverityText()).isEqualTo("LOUD");
+              } else {
+                assertThat(r.getSeverityText()).isNotEqualTo("LOUD");
+              }
+            });
+  }
 }

@@ -25,6 +25,21 @@ final class Compiler {
     return expr;
   }
 
+  /** An editor call, its arguments checked and its target resolved in this context. */
+  Editor editor(Ast.Call call) throws OttlException {
+    Editors.Factory factory = Editors.ALL.get(call.name());
+    if (factory == null) {
+      throw OttlException.at(
+          text,
+          call.at(),
+          "unknown editor '"
+              + OttlException.shown(call.name())
+              + "'; this build supports "
+              + Editors.names());
+    }
+    return factory.make(call, this, context, text);
+  }
+
   Expr compile(Ast.Node node) throws OttlException {
     if (node instanceof Ast.Literal literal) {
       return Exprs.literal(literal.value());

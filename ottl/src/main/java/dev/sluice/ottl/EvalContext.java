@@ -4,10 +4,12 @@ import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.DataPointView;
 import dev.sluice.pdata.otlp.LogRecordView;
 import dev.sluice.pdata.otlp.MetricView;
+import dev.sluice.pdata.otlp.RawMessages;
 import dev.sluice.pdata.otlp.ResourceView;
 import dev.sluice.pdata.otlp.ScopeView;
 import dev.sluice.pdata.otlp.SpanEventView;
 import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.wire.ProtoWriter;
 
 /**
  * The item a condition is evaluated over: the views of it and of what is around it. The caller
@@ -24,6 +26,19 @@ public final class EvalContext {
   LogRecordView logRecord;
   MetricView metric;
   DataPointView dataPoint;
+
+  // Editing: the statements' cache (KeyValue entries, field 1), and where headers are read.
+  private ProtoWriter cache = new ProtoWriter(CACHE_INITIAL_BYTES);
+  private ProtoWriter cacheSpare = new ProtoWriter(CACHE_INITIAL_BYTES);
+  private final RawMessages headers = new RawMessages();
+  private final ProtoWriter metricBytes = new ProtoWriter(CACHE_INITIAL_BYTES);
+  private int loadedOffset;
+  private int loadedLength;
+
+  private static final int CACHE_INITIAL_BYTES = 256;
+
+  /** A cache that once held much more than usual does not keep it between items. */
+  private static final int MAX_RETAINED_CACHE_BYTES = 64 * 1024;
 
   public EvalContext() {}
 
@@ -44,7 +59,114 @@ public final class EvalContext {
     this.item = item;
     this.resource = null;
     this.scope = null;
+    if (cache.size() > 0) {
+      cache.release(MAX_RETAINED_CACHE_BYTES);
+      cache.reset();
+    }
     return this;
+  }
+
+  /** The current bytes of {@code host}: the array, with {@link #loadedOffset} and length. */
+  byte[] load(Host host) {
+    switch (host) {
+      case METRIC -> {
+        BatchItem at = editable();
+        if (at.isMetric()) {
+          loadedOffset = at.offset();
+          loadedLength = at.length();
+          return at.array();
+        }
+        // At a data point: the metric as the batch writes it; its points are ignored when stored.
+        metricBytes.release(MAX_RETAINED_CACHE_BYTES);
+        metricBytes.reset();
+        at.metric().writeTo(metricBytes);
+        loadedOffset = 0;
+        loadedLength = metricBytes.size();
+        return metricBytes.array();
+      }
+      case ITEM -> {
+        BatchItem at = editable();
+        loadedOffset = at.offset();
+        loadedLength = at.length();
+        return at.array();
+      }
+      case RESOURCE, SCOPE -> {
+        BatchItem at = editable();
+        RawMessages raw = host == Host.RESOURCE ? headers.resourceOf(at) : headers.scopeOf(at);
+        loadedOffset = raw.offset();
+        loadedLength = raw.length();
+        byte[] array = raw.array();
+        headers.clear();
+        return array;
+      }
+      default -> {
+        loadedOffset = 0;
+        loadedLength = cache.size();
+        return cache.array();
+      }
+    }
+  }
+
+  int loadedOffset() {
+    return loadedOffset;
+  }
+
+  int loadedLength() {
+    return loadedLength;
+  }
+
+  /**
+   * Writes {@code message[0, length)} as the new bytes of {@code host}, and points the views of it
+   * at them, so that later statements see the change.
+   */
+  void store(Host host, byte[] message, int length) {
+    switch (host) {
+      case ITEM -> {
+        item.replace(message, 0, length);
+        if (span != null) {
+          span = item.span();
+        } else if (logRecord != null) {
+          logRecord = item.logRecord();
+        } else if (dataPoint != null) {
+          dataPoint = item.dataPoint();
+        }
+      }
+      case METRIC -> {
+        item.replaceMetric(message, 0, length);
+        metric = item.metric();
+        if (dataPoint != null) {
+          dataPoint = item.dataPoint();
+        }
+      }
+      case RESOURCE -> {
+        item.replaceResource(message, 0, length);
+        resource = null;
+      }
+      case SCOPE -> {
+        item.replaceScope(message, 0, length);
+        scope = null;
+      }
+      case CACHE -> {
+        ProtoWriter next = cacheSpare;
+        next.reset();
+        next.writeBytes(message, 0, length);
+        cacheSpare = cache;
+        cache = next;
+      }
+    }
+  }
+
+  /** The cache's entries: {@code cache.array()[0, cache.size())}. */
+  ProtoWriter cache() {
+    return cache;
+  }
+
+  /** The signal of the item being edited, and with it the field its attributes are in. */
+  BatchItem editable() {
+    if (item == null) {
+      throw new IllegalStateException("statements edit an item of a Batch.visit: use block(item)");
+    }
+    return item;
   }
 
   ResourceView resource() {
@@ -89,6 +211,7 @@ public final class EvalContext {
   /** Lets go of every view, so that none keeps a request reachable after its visit. */
   public void clear() {
     item = null;
+    cache.reset();
     resource = null;
     scope = null;
     span = null;

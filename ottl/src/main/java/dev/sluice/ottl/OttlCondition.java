@@ -28,6 +28,18 @@ public final class OttlCondition {
     return new OttlCondition(text, context, tree);
   }
 
+  /**
+   * The contexts that the paths of condition {@code text} name by their first segment, as {@link
+   * OttlStatement#contextsNamed} does for a statement.
+   *
+   * @throws OttlException when the condition does not parse, or a path names no context
+   */
+  public static java.util.Set<OttlContext> contextsNamed(String text) throws OttlException {
+    java.util.Set<OttlContext> named = java.util.EnumSet.noneOf(OttlContext.class);
+    PathScan.scan(Parser.parseCondition(text), text, named);
+    return named;
+  }
+
   public String text() {
     return text;
   }

@@ -1,5 +1,6 @@
 package dev.sluice.ottl;
 
+import dev.sluice.pdata.otlp.RawMessages;
 import dev.sluice.pdata.otlp.SpanView;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,6 +42,18 @@ final class Paths {
   /** Compiles {@code path} in {@code context}. */
   static Expr resolve(OttlContext context, Ast.Path path, String text) throws OttlException {
     List<Ast.Segment> segments = path.segments();
+    if (isCache(path)) {
+      if (!path.keys().isEmpty() && path.keys().get(0).isIndex()) {
+        throw OttlException.at(
+            text, path.keys().get(0).at(), "the cache is indexed by string keys");
+      }
+      return PathExprs.Lookup.ofAttributes(
+          (c, cursor) ->
+              RawMessages.entries(
+                  cursor, c.cache().array(), 0, c.cache().size(), Targets.CACHE_ENTRIES),
+          path.keys(),
+          path.describe());
+    }
     OttlContext object = objectOf(context, segments.get(0).name());
     int first = object == null ? 0 : 1;
     if (object == null) {
@@ -96,7 +109,12 @@ final class Paths {
   }
 
   /** The object a path's first name selects in {@code context}, or null for the context's own. */
-  private static OttlContext objectOf(OttlContext context, String first) {
+  /** {@code cache} and {@code cache[...]}: the statements' per-item map. */
+  static boolean isCache(Ast.Path path) {
+    return path.segments().size() == 1 && path.segments().get(0).name().equals("cache");
+  }
+
+  static OttlContext objectOf(OttlContext context, String first) {
     OttlContext named =
         switch (first) {
           case "resource" -> OttlContext.RESOURCE;

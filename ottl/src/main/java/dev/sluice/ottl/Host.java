@@ -1,0 +1,16 @@
+package dev.sluice.ottl;
+
+/**
+ * The message a statement writes into: the item, its metric's header, its block's headers, or the
+ * cache.
+ */
+enum Host {
+  /** The span, log record or data point visited. */
+  ITEM,
+  /** The metric visited (its fields other than data points). */
+  METRIC,
+  RESOURCE,
+  SCOPE,
+  /** The statements' per-item {@code cache} map. */
+  CACHE
+}

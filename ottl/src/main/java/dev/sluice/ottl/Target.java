@@ -1,0 +1,211 @@
+package dev.sluice.ottl;
+
+import dev.sluice.pdata.otlp.AttributeCursor;
+import dev.sluice.pdata.otlp.TextView;
+import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.WireType;
+import java.util.Arrays;
+
+/**
+ * A path a statement writes, resolved for one context: how to read its current value, and how to
+ * write a new one by re-encoding the message that holds it. Each compiled statement has its own
+ * (its buffers are reused), so it is used by one thread at a time.
+ */
+final class Target {
+  /** A message that once needed a big buffer does not keep more than this between writes. */
+  private static final int MAX_RETAINED_BYTES = 1 << 20;
+
+  private static final int INITIAL_BYTES = 256;
+
+  final String path;
+  final OttlType type;
+  final Targets.Field field;
+
+  /** The key, for an {@link Targets.Kind#ENTRY}. */
+  final byte[] key;
+
+  final Expr reader;
+
+  final MessageEdits edits = new MessageEdits();
+  final AnyValueWriter values = new AnyValueWriter();
+  final ProtoWriter out = new ProtoWriter(INITIAL_BYTES);
+  private final ProtoWriter encoded = new ProtoWriter(INITIAL_BYTES);
+  private final ProtoWriter nested = new ProtoWriter(INITIAL_BYTES);
+  private final SetEntry setEntry = new SetEntry();
+  private final SetMap setMap = new SetMap();
+
+  Target(String path, OttlType type, Targets.Field field, byte[] key, Expr reader) {
+    this.path = path;
+    this.type = type;
+    this.field = field;
+    this.key = key;
+    this.reader = reader;
+  }
+
+  Host host() {
+    return field.host();
+  }
+
+  /**
+   * Writes {@code value} (not nil). A value of a type the field cannot hold changes nothing, as in
+   * the Collector (a name set to an int). Returns whether the message changed.
+   */
+  boolean write(EvalContext context, Value value) {
+    byte[] message = context.load(field.host());
+    int offset = context.loadedOffset();
+    int length = context.loadedLength();
+    begin();
+    switch (field.kind()) {
+      case ENTRY -> {
+        setEntry.start(value, Targets.attributesField(field, context));
+        edits.editEntries(message, offset, length, setEntry.field, setEntry, out);
+      }
+      case MAP -> {
+        if (value.kind != Value.Kind.MAP) {
+          return false;
+        }
+        setMap.start(value.map, Targets.attributesField(field, context));
+        edits.editEntries(message, offset, length, setMap.field, setMap, out);
+      }
+      default -> {
+        if (!encodeField(value)) {
+          return false;
+        }
+        if (field.parent() == 0) {
+          edits.replaceField(
+              message, offset, length, field.number(), encoded.array(), encoded.size(), out);
+        } else {
+          long inner = edits.findMessage(message, offset, length, field.parent());
+          nested.reset();
+          int mark = nested.beginLengthDelimited(field.parent());
+          if (inner >= 0) {
+            edits.replaceField(
+                message,
+                MessageEdits.high(inner),
+                MessageEdits.low(inner),
+                field.number(),
+                encoded.array(),
+                encoded.size(),
+                nested);
+          } else {
+            nested.writeBytes(encoded.array(), 0, encoded.size());
+          }
+          nested.endLengthDelimited(mark);
+          edits.replaceField(
+              message, offset, length, field.parent(), nested.array(), nested.size(), out);
+        }
+      }
+    }
+    return commit(context, message, offset, length);
+  }
+
+  /** Makes {@link #out} ready for a new message. */
+  void begin() {
+    out.release(MAX_RETAINED_BYTES);
+    out.reset();
+  }
+
+  /** Stores {@link #out} as the host's new bytes unless they are the old ones. */
+  boolean commit(EvalContext context, byte[] message, int offset, int length) {
+    if (out.size() == length
+        && Arrays.equals(out.array(), 0, length, message, offset, offset + length)) {
+      return false;
+    }
+    context.store(field.host(), out.array(), out.size());
+    return true;
+  }
+
+  /** The field as it will be written into {@link #encoded}; false when the value does not fit. */
+  private boolean encodeField(Value value) {
+    encoded.reset();
+    int number = field.number();
+    switch (field.kind()) {
+      case STRING -> {
+        if (value.kind != Value.Kind.STRING) {
+          return false;
+        }
+        // proto3 leaves a default value out.
+        if (value.length > 0) {
+          encoded.writeLengthDelimitedHeader(number, value.length);
+          encoded.writeBytes(value.bytes, value.offset, value.length);
+        }
+      }
+      case INT -> {
+        if (value.kind != Value.Kind.INT) {
+          return false;
+        }
+        int enumValue = (int) value.longValue;
+        if (enumValue != 0) {
+          encoded.writeTag(number, WireType.VARINT);
+          encoded.writeVarint64(enumValue);
+        }
+      }
+      default -> {
+        int mark = encoded.beginLengthDelimited(number);
+        values.write(value, encoded);
+        encoded.endLengthDelimited(mark);
+      }
+    }
+    return true;
+  }
+
+  /** Sets one key: its first entry takes the value, later ones go; appended when absent. */
+  private final class SetEntry implements MessageEdits.EntryRule {
+    private Value value;
+    private boolean written;
+    int field;
+
+    void start(Value value, int field) {
+      this.value = value;
+      this.field = field;
+      this.written = false;
+    }
+
+    @Override
+    public MessageEdits.Decision decide(MessageEdits.Entry entry, ProtoWriter into) {
+      if (!entry.keyEquals(key)) {
+        return MessageEdits.Decision.KEEP;
+      }
+      if (written) {
+        return MessageEdits.Decision.DROP;
+      }
+      written = true;
+      values.writeEntry(field, key, 0, key.length, value, into);
+      return MessageEdits.Decision.REPLACED;
+    }
+
+    @Override
+    public void finish(ProtoWriter into) {
+      if (!written) {
+        values.writeEntry(field, key, 0, key.length, value, into);
+      }
+      value = null;
+    }
+  }
+
+  /** Replaces the whole map with the entries of another. */
+  private final class SetMap implements MessageEdits.EntryRule {
+    private AttributeCursor source;
+    int field;
+
+    void start(AttributeCursor source, int field) {
+      this.source = source;
+      this.field = field;
+    }
+
+    @Override
+    public MessageEdits.Decision decide(MessageEdits.Entry entry, ProtoWriter into) {
+      return MessageEdits.Decision.DROP;
+    }
+
+    @Override
+    public void finish(ProtoWriter into) {
+      source.reset();
+      while (source.next()) {
+        TextView k = source.key();
+        values.writeEntry(field, values.copy(k), 0, k.length(), source.value(), into);
+      }
+      source = null;
+    }
+  }
+}

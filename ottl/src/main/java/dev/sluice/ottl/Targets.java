@@ -1,0 +1,243 @@
+package dev.sluice.ottl;
+
+import dev.sluice.pdata.otlp.BatchItem;
+import dev.sluice.pdata.otlp.OtlpFields;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The paths a statement can write in each context, and what writing one does: which message it
+ * re-encodes ({@link Host}) and which field of it. Resolved when the statement is compiled, so that
+ * a path this build cannot write is refused then, with what can be written instead.
+ */
+final class Targets {
+  /** How a field holds its value. */
+  enum Kind {
+    STRING,
+    INT,
+    /** An {@code AnyValue} message ({@code body}). */
+    ANY,
+    /** A repeated {@code KeyValue} field, as a whole. */
+    MAP,
+    /** One key of a repeated {@code KeyValue} field. */
+    ENTRY
+  }
+
+  /** A writable field: in which message, which field number, nested in which field (or 0). */
+  record Field(Host host, Kind kind, int number, int parent) {}
+
+  // Field numbers of the messages written.
+  private static final int SPAN_TRACE_STATE = 3;
+  private static final int SPAN_NAME = 5;
+  private static final int SPAN_KIND = 6;
+  private static final int SPAN_STATUS = 15;
+  private static final int STATUS_MESSAGE = 2;
+  private static final int STATUS_CODE = 3;
+  private static final int LOG_SEVERITY_NUMBER = 2;
+  private static final int LOG_SEVERITY_TEXT = 3;
+  private static final int LOG_BODY = 5;
+  private static final int METRIC_NAME = 1;
+  private static final int METRIC_DESCRIPTION = 2;
+  private static final int METRIC_UNIT = 3;
+  private static final int SCOPE_NAME = 1;
+  private static final int SCOPE_VERSION = 2;
+  static final int RESOURCE_ATTRIBUTES = 1;
+  static final int SCOPE_ATTRIBUTES = 3;
+  static final int CACHE_ENTRIES = 1;
+  private static final int SPAN_ATTRIBUTES = 9;
+  private static final int LOG_ATTRIBUTES = 6;
+  private static final int NUMBER_POINT_ATTRIBUTES = 7;
+  private static final int HISTOGRAM_POINT_ATTRIBUTES = 9;
+  private static final int EXPONENTIAL_HISTOGRAM_POINT_ATTRIBUTES = 1;
+  private static final int SUMMARY_POINT_ATTRIBUTES = 7;
+
+  private Targets() {}
+
+  /** The fields of an object that a statement may write, when the object is the context's own. */
+  private static Map<String, Field> own(OttlContext object) {
+    Map<String, Field> f = new LinkedHashMap<>();
+    switch (object) {
+      case SPAN -> {
+        f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
+        f.put("name", new Field(Host.ITEM, Kind.STRING, SPAN_NAME, 0));
+        f.put("kind", new Field(Host.ITEM, Kind.INT, SPAN_KIND, 0));
+        f.put("trace_state", new Field(Host.ITEM, Kind.STRING, SPAN_TRACE_STATE, 0));
+        f.put("status.code", new Field(Host.ITEM, Kind.INT, STATUS_CODE, SPAN_STATUS));
+        f.put("status.message", new Field(Host.ITEM, Kind.STRING, STATUS_MESSAGE, SPAN_STATUS));
+      }
+      case LOG -> {
+        f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
+        f.put("body", new Field(Host.ITEM, Kind.ANY, LOG_BODY, 0));
+        f.put("severity_text", new Field(Host.ITEM, Kind.STRING, LOG_SEVERITY_TEXT, 0));
+        f.put("severity_number", new Field(Host.ITEM, Kind.INT, LOG_SEVERITY_NUMBER, 0));
+      }
+      case METRIC -> {
+        f.put("name", new Field(Host.METRIC, Kind.STRING, METRIC_NAME, 0));
+        f.put("description", new Field(Host.METRIC, Kind.STRING, METRIC_DESCRIPTION, 0));
+        f.put("unit", new Field(Host.METRIC, Kind.STRING, METRIC_UNIT, 0));
+      }
+      case DATAPOINT -> f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
+      default -> {}
+    }
+    return f;
+  }
+
+  /** The fields of the resource and scope, written from any context. */
+  private static Map<String, Field> header(OttlContext object) {
+    Map<String, Field> f = new LinkedHashMap<>();
+    if (object == OttlContext.RESOURCE) {
+      f.put("attributes", new Field(Host.RESOURCE, Kind.MAP, RESOURCE_ATTRIBUTES, 0));
+    } else if (object == OttlContext.SCOPE) {
+      f.put("attributes", new Field(Host.SCOPE, Kind.MAP, SCOPE_ATTRIBUTES, 0));
+      f.put("name", new Field(Host.SCOPE, Kind.STRING, SCOPE_NAME, 0));
+      f.put("version", new Field(Host.SCOPE, Kind.STRING, SCOPE_VERSION, 0));
+    }
+    return f;
+  }
+
+  private static Map<String, Field> fieldsOf(OttlContext context, OttlContext object) {
+    if (object == OttlContext.RESOURCE || object == OttlContext.SCOPE) {
+      return header(object);
+    }
+    // A data point's statements may write its metric too, as in the Collector.
+    return object == context || (object == OttlContext.METRIC && context == OttlContext.DATAPOINT)
+        ? own(object)
+        : Map.of();
+  }
+
+  /** What a statement in {@code context} can write, for messages. */
+  static String settable(OttlContext context) {
+    List<String> names = new ArrayList<>();
+    for (OttlContext object : Paths.reachableFrom(context)) {
+      String prefix = object == context ? "" : object.pathName() + ".";
+      for (Map.Entry<String, Field> e : fieldsOf(context, object).entrySet()) {
+        names.add(prefix + e.getKey());
+        if (e.getValue().kind() == Kind.MAP) {
+          names.add(prefix + e.getKey() + "[\"key\"]");
+        }
+      }
+    }
+    names.add("cache");
+    names.add("cache[\"key\"]");
+    return String.join(", ", names);
+  }
+
+  /**
+   * The target of an editor's first argument.
+   *
+   * @param mapOnly whether the editor edits a map ({@code attributes}, {@code cache}) as a whole
+   */
+  static Target resolve(
+      OttlContext context, Ast.Node node, String text, String editor, boolean mapOnly)
+      throws OttlException {
+    if (!(node instanceof Ast.Path path)) {
+      throw OttlException.at(
+          text,
+          node.at(),
+          editor
+              + " writes into a path such as "
+              + (mapOnly ? "attributes" : "attributes[\"key\"]")
+              + ", not a value");
+    }
+    Expr reader = Paths.resolve(context, path, text);
+    List<Ast.Segment> segments = path.segments();
+    List<Ast.Key> keys = path.keys();
+    Field field;
+    String name;
+    if (Paths.isCache(path)) {
+      field = new Field(Host.CACHE, Kind.MAP, CACHE_ENTRIES, 0);
+      name = "cache";
+    } else {
+      OttlContext object = Paths.objectOf(context, segments.get(0).name());
+      int first = object == null ? 0 : 1;
+      if (object == null) {
+        object = context;
+      }
+      StringBuilder joined = new StringBuilder();
+      for (int i = first; i < segments.size(); i++) {
+        joined.append(i > first ? "." : "").append(segments.get(i).name());
+      }
+      name = joined.toString();
+      field = fieldsOf(context, object).get(name);
+      if (field == null) {
+        throw OttlException.at(
+            text,
+            path.at(),
+            "'"
+                + OttlException.shown(path.describe())
+                + "' cannot be written in the "
+                + context.pathName()
+                + " context; this build can set "
+                + settable(context));
+      }
+    }
+    if (field.kind() == Kind.MAP) {
+      if (keys.size() > 1) {
+        throw OttlException.at(
+            text,
+            keys.get(1).at(),
+            "this build writes top-level keys only ('"
+                + OttlException.shown(path.describe())
+                + "'): set the whole value with a map instead");
+      }
+      if (keys.size() == 1) {
+        if (mapOnly) {
+          throw OttlException.at(
+              text,
+              keys.get(0).at(),
+              editor
+                  + " takes a map such as "
+                  + name
+                  + "; this build does not edit maps in values");
+        }
+        byte[] key = keys.get(0).name().getBytes(StandardCharsets.UTF_8);
+        return new Target(
+            path.describe(),
+            OttlType.ANY,
+            new Field(field.host(), Kind.ENTRY, field.number(), 0),
+            key,
+            reader);
+      }
+      return new Target(path.describe(), OttlType.MAP, field, null, reader);
+    }
+    if (mapOnly) {
+      throw OttlException.at(
+          text,
+          path.at(),
+          editor + " takes a map such as attributes, found '" + OttlException.shown(name) + "'");
+    }
+    if (!keys.isEmpty()) {
+      throw OttlException.at(
+          text, keys.get(0).at(), "this build writes '" + name + "' as a whole, without keys");
+    }
+    OttlType type =
+        switch (field.kind()) {
+          case STRING -> OttlType.STRING;
+          case INT -> OttlType.INT;
+          default -> OttlType.ANY;
+        };
+    return new Target(path.describe(), type, field, null, reader);
+  }
+
+  /** The field number of the attributes (or cache entries) of {@code host} for this item. */
+  static int attributesField(Field field, EvalContext context) {
+    if (field.host() != Host.ITEM) {
+      return field.number();
+    }
+    BatchItem item = context.editable();
+    return switch (item.signal()) {
+      case TRACES -> SPAN_ATTRIBUTES;
+      case LOGS -> LOG_ATTRIBUTES;
+      case METRICS ->
+          switch (item.metricDataField()) {
+            case OtlpFields.Metric.HISTOGRAM -> HISTOGRAM_POINT_ATTRIBUTES;
+            case OtlpFields.Metric.EXPONENTIAL_HISTOGRAM -> EXPONENTIAL_HISTOGRAM_POINT_ATTRIBUTES;
+            case OtlpFields.Metric.SUMMARY -> SUMMARY_POINT_ATTRIBUTES;
+            default -> NUMBER_POINT_ATTRIBUTES;
+          };
+    };
+  }
+}

@@ -1,0 +1,146 @@
+package dev.sluice.processor.transform;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.sluice.config.ConfigException;
+import dev.sluice.config.ConfigProblem;
+import dev.sluice.ottl.ErrorMode;
+import org.junit.jupiter.api.Test;
+
+class TransformConfigTest {
+  private static ConfigProblem onlyProblem(String yaml) {
+    ConfigException e = catchThrowableOfType(ConfigException.class, () -> Harness.bind(yaml));
+    assertThat(e).as("a configuration error").isNotNull();
+    assertThat(e.problems()).hasSize(1);
+    return e.problems().get(0);
+  }
+
+  @Test
+  void defaultsToPropagateAndNoStatements() throws ConfigException {
+    TransformConfig config = Harness.bind("{}\n");
+    assertThat(config.errorMode()).isEqualTo(ErrorMode.PROPAGATE);
+    assertThat(config.traceStatements()).isEmpty();
+  }
+
+  @Test
+  void refusesAnUnknownEditorWithItsPosition() {
+    ConfigProblem problem =
+        onlyProblem(
+            "trace_statements:\n  - context: span\n    statements:\n"
+                + "      - 'set(attributes[\"a\"], \"b\")'\n"
+                + "      - 'sett(attributes[\"a\"], \"b\")'\n");
+    assertThat(problem.path()).isEqualTo("trace_statements[0].statements[1]");
+    assertThat(problem.location().line()).isEqualTo(5);
+    assertThat(problem.message())
+        .startsWith("invalid OTTL statement at column 1 of the statement: unknown editor 'sett'")
+        .contains("set, delete_key, delete_matching_keys, keep_keys");
+  }
+
+  @Test
+  void refusesAPathThatCannotBeSetListingWhatCan() {
+    ConfigProblem problem =
+        onlyProblem("trace_statements:\n  - 'set(span.span_id, span.trace_id)'\n");
+    assertThat(problem.path()).isEqualTo("trace_statements[0]");
+    assertThat(problem.location().line()).isEqualTo(2);
+    assertThat(problem.message())
+        .startsWith(
+            "invalid OTTL statement at column 5 of the statement: 'span.span_id' cannot be"
+                + " written in the span context; this build can set attributes,")
+        .contains("status.code", "resource.attributes[\"key\"]", "cache");
+  }
+
+  @Test
+  void refusesAnArgumentOfTheWrongType() {
+    ConfigProblem problem =
+        onlyProblem(
+            "log_statements:\n  - context: log\n    statements: ['set(severity_text, 3)']\n");
+    assertThat(problem.path()).isEqualTo("log_statements[0].statements[0]");
+    assertThat(problem.message())
+        .isEqualTo(
+            "invalid OTTL statement at column 20 of the statement: set(severity_text, ...) takes"
+                + " a string, found a int");
+  }
+
+  @Test
+  void refusesNestedKeysAsATarget() {
+    ConfigProblem problem =
+        onlyProblem("trace_statements:\n  - 'set(span.attributes[\"a\"][\"b\"], \"c\")'\n");
+    assertThat(problem.message()).contains("this build writes top-level keys only");
+  }
+
+  @Test
+  void refusesTheSpanEventContext() {
+    ConfigProblem problem =
+        onlyProblem(
+            "trace_statements:\n  - context: spanevent\n    statements: ['set(name, \"x\")']\n");
+    assertThat(problem.path()).isEqualTo("trace_statements[0].context");
+    assertThat(problem.message()).startsWith("the spanevent context is not in this build");
+    assertThat(onlyProblem("trace_statements:\n  - 'set(spanevent.name, \"x\")'\n").message())
+        .startsWith("the spanevent context is not in this build");
+  }
+
+  @Test
+  void refusesAFlatStatementWhosePathNamesNoContext() {
+    ConfigProblem problem = onlyProblem("trace_statements:\n  - 'set(attributes[\"a\"], \"b\")'\n");
+    assertThat(problem.message())
+        .isEqualTo(
+            "invalid OTTL statement at column 5 of the statement: 'attributes[\"a\"]' names no"
+                + " context: without a context key, each path starts with one (resource, scope,"
+                + " span, spanevent, metric, datapoint, log), such as span.name");
+  }
+
+  @Test
+  void refusesAContextOfAnotherSignal() {
+    ConfigProblem problem = onlyProblem("log_statements:\n  - 'set(span.name, \"b\")'\n");
+    assertThat(problem.message())
+        .isEqualTo(
+            "'span' paths are not available in log_statements, which take resource, scope, log");
+  }
+
+  @Test
+  void infersTheLowestContextOfAGroupWithoutOne() throws ConfigException {
+    TransformConfig config =
+        Harness.bind(
+            "metric_statements:\n  - statements:\n"
+                + "      - 'set(resource.attributes[\"a\"], \"b\")'\n"
+                + "      - 'set(metric.description, \"d\") where datapoint.attributes[\"x\"] == \"y\"'\n");
+    assertThat(
+            Groups.compile(
+                    Groups.METRICS,
+                    config.metricStatements(),
+                    ErrorMode.PROPAGATE,
+                    new dev.sluice.component.ConfigProblems())
+                .get(0)
+                .context())
+        .isEqualTo(dev.sluice.ottl.OttlContext.DATAPOINT);
+  }
+
+  @Test
+  void refusesUnknownGroupKeysAndBadErrorModes() {
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                Harness.bind(
+                    "trace_statements:\n  - context: span\n    error_mode: loud\n"
+                        + "    statement: ['set(name, \"x\")']\n"));
+    assertThat(e.problems())
+        .extracting(ConfigProblem::path)
+        .contains("trace_statements[0].error_mode", "trace_statements[0].statement");
+  }
+
+  @Test
+  void refusesAWrongLiteralArgument() {
+    assertThat(onlyProblem("trace_statements:\n  - 'limit(span.attributes, -1, [])'\n").message())
+        .endsWith("the limit of limit cannot be negative");
+    assertThat(
+            onlyProblem(
+                    "trace_statements:\n  - 'replace_all_patterns(span.attributes, \"both\", \"a\", \"b\")'\n")
+                .message())
+        .contains("the mode of replace_all_patterns is \"key\" or \"value\"");
+    assertThat(
+            onlyProblem("trace_statements:\n  - 'keep_keys(span.attributes, \"a\")'\n").message())
+        .contains("must be a list of string literals");
+  }
+}
