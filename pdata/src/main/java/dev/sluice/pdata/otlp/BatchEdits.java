@@ -194,6 +194,7 @@ final class BatchEdits {
       units += slice.units();
     }
     for (int k = 0; k < editedCount; k++) {
+      editedOverlays[k].endVisit();
       editedOverlays[k].discardIfUnused();
       editedOverlays[k] = null;
       editedIndexes[k] = null;
