@@ -24,7 +24,6 @@ public final class Batch {
   private int head;
   private int tail;
   private long units;
-  private BatchEdits edits;
 
   public Batch(Signal signal) {
     this.signal = signal;
@@ -176,10 +175,7 @@ public final class Batch {
    * are gone from the output. Returns the units dropped.
    */
   public long visit(ItemVisitor visitor) {
-    if (edits == null) {
-      edits = new BatchEdits(this);
-    }
-    return edits.visit(visitor);
+    return BatchEdits.run(this, visitor, false);
   }
 
   /**
@@ -192,10 +188,7 @@ public final class Batch {
     if (signal != Signal.METRICS) {
       throw new IllegalArgumentException("a " + signal + " batch has no metrics");
     }
-    if (edits == null) {
-      edits = new BatchEdits(this);
-    }
-    return edits.visitMetrics(visitor);
+    return BatchEdits.run(this, visitor, true);
   }
 
   /**
