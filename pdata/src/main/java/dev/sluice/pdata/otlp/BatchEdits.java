@@ -186,7 +186,27 @@ final class BatchEdits {
     if (fromItem > toItem || (fromItem == toItem && fromPoint >= toPoint)) {
       return;
     }
-    Slice part = slice.range(fromItem, fromPoint, toItem, toPoint);
+    Overlay own = existingOwn(slice.index());
+    Slice part;
+    if (own != null && slice.overlay() != own) {
+      // Made seeing this visit's overlay at once, or finish() would make it again to repoint it.
+      part =
+          new Slice(
+              slice.index(),
+              slice.resource(),
+              slice.scope(),
+              fromItem,
+              fromPoint,
+              toItem,
+              toPoint,
+              own);
+      if (slice.overlay() != null) {
+        // Every unit of the part was visited: what the older overlay holds for it is final.
+        own.absorb(slice.overlay(), part);
+      }
+    } else {
+      part = slice.range(fromItem, fromPoint, toItem, toPoint);
+    }
     part.retain();
     emit(part);
   }
