@@ -139,12 +139,13 @@ final class Overlay {
     }
   }
 
-  /** Gives the storage back to the pool, once: no slice sees these replacements any more. */
+  /**
+   * Gives the storage back to the pool: no slice sees these replacements any more. The overlay is
+   * then empty, with no replacement: a visit that dropped every slice of it and then points another
+   * slice of the request here (its last edit of that request) writes into fresh storage, and every
+   * later free gives that back too.
+   */
   private void free() {
-    if (discarded) {
-      return;
-    }
-    discarded = true;
     returnRetired();
     if (bytes != EMPTY) {
       StoragePool.giveBytes(bytes);
@@ -154,8 +155,18 @@ final class Overlay {
       StoragePool.giveInts(units);
       units = NO_UNITS;
     }
+    size = 0;
+    Arrays.fill(resourceOffsets, NONE);
+    Arrays.fill(scopeOffsets, NONE);
+    Arrays.fill(metricOffsets, NONE);
+    if (metricTouched != null) {
+      Arrays.fill(metricTouched, false);
+    }
     account(-accountedBytes);
-    RefCheck.freed(this);
+    if (!discarded) {
+      discarded = true;
+      RefCheck.freed(this);
+    }
   }
 
   /** The visit that wrote here ended: storage it outgrew is read by nobody now. */

@@ -79,6 +79,49 @@ class StoragePoolTest {
     assertThat(allocated).isLessThan(request.length / 8);
   }
 
+  @Test
+  void anOverlayFreedDuringAVisitIsWrittenAfreshWhenTheVisitEditsItsRequestAgain()
+      throws Exception {
+    EditOwnershipTest.Account account = new EditOwnershipTest.Account();
+    OtlpIndex index =
+        indexer.index(Signal.TRACES, OtlpTestData.realisticTraces(1, 20).toByteArray());
+    account.admit(index);
+    Batch batch = Batch.of(index);
+    index.releaseHold();
+    AttributeEditor first = new AttributeEditor().upsert("first", AttributeValue.string("1"));
+    batch.visit(first::editItem);
+    // The same request again, not yet edited, after the edited slice.
+    Batch again = Batch.of(index);
+    batch.addAll(again);
+    AttributeEditor second = new AttributeEditor().upsert("second", AttributeValue.string("2"));
+    int[] seen = new int[1];
+
+    batch.visit(
+        item -> {
+          if (seen[0]++ < 20) {
+            second.editItem(item); // writes into the overlay, then every slice of it is dropped
+            item.drop();
+          } else {
+            second.editItem(item);
+          }
+        });
+
+    var spans =
+        io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest.parseFrom(
+                OtlpMarshaler.toByteArray(batch))
+            .getResourceSpans(0)
+            .getScopeSpans(0)
+            .getSpansList();
+    assertThat(spans).hasSize(20);
+    for (var span : spans) {
+      assertThat(span.getAttributesList()).anyMatch(kv -> kv.getKey().equals("second"));
+      assertThat(span.getAttributesList()).noneMatch(kv -> kv.getKey().equals("first"));
+    }
+    batch.clear();
+    assertThat(account.released.get()).isEqualTo(1);
+    assertThat(account.bytes.get()).isZero();
+  }
+
   private final MarshalContext context = new MarshalContext();
 
   private void edit(OtlpIndex index, ItemVisitor visitor) {
