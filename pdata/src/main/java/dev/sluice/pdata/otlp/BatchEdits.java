@@ -4,18 +4,31 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs the visits of one batch: walks its units, builds the new slice list (kept runs of each
- * slice, cut where items were dropped) in a spare array, and at the end points every slice of an
- * edited request at the one overlay this visit wrote for that request. Reused from visit to visit,
- * so a visit allocates only the slices it cuts and the overlays of requests it first edits.
+ * Runs a visit of a batch: walks its units, builds the new slice list (kept runs of each slice, cut
+ * where items were dropped) in a spare array, and at the end points every slice of an edited
+ * request at the one overlay this visit wrote for that request. One per thread, reused from visit
+ * to visit and batch to batch, so a visit allocates only the slices it cuts, the overlays of
+ * requests it first edits, and a larger slice array when the batch's own is too small.
  */
 final class BatchEdits {
   /** Visit numbers, unique in the process: a header replaced "in this visit" carries one. */
   private static final AtomicInteger VISITS = new AtomicInteger();
 
-  private final Batch batch;
+  private static final int MIN_SLICES = 8;
+
+  /**
+   * A spare array past this many slices is given back after the visit, so one huge batch does not
+   * stay.
+   */
+  private static final int MAX_RETAINED_SLICES = 1 << 16;
+
+  private static final ThreadLocal<BatchEdits> PER_THREAD =
+      ThreadLocal.withInitial(BatchEdits::new);
+
+  private Batch batch;
+  private boolean busy;
   private final BatchItem item;
-  private Slice[] spare = new Slice[8];
+  private Slice[] spare = new Slice[MIN_SLICES];
   private int outCount;
 
   // The overlay of each request edited in this visit (usually one or a few: searched in order).
@@ -24,17 +37,27 @@ final class BatchEdits {
   private int editedCount;
   int stamp;
 
-  BatchEdits(Batch batch) {
-    this.batch = batch;
+  private BatchEdits() {
     this.item = new BatchItem(this);
   }
 
-  long visit(ItemVisitor visitor) {
-    return visit(visitor, false);
-  }
-
-  long visitMetrics(ItemVisitor visitor) {
-    return visit(visitor, true);
+  /**
+   * Visits {@code batch} with this thread's instance, or with a new one when a visitor visits
+   * another batch from inside a visit.
+   */
+  static long run(Batch batch, ItemVisitor visitor, boolean metrics) {
+    BatchEdits edits = PER_THREAD.get();
+    if (edits.busy) {
+      edits = new BatchEdits();
+    }
+    edits.busy = true;
+    edits.batch = batch;
+    try {
+      return edits.visit(visitor, metrics);
+    } finally {
+      edits.batch = null;
+      edits.busy = false;
+    }
   }
 
   private long visit(ItemVisitor visitor, boolean metrics) {
@@ -163,7 +186,27 @@ final class BatchEdits {
     if (fromItem > toItem || (fromItem == toItem && fromPoint >= toPoint)) {
       return;
     }
-    Slice part = slice.range(fromItem, fromPoint, toItem, toPoint);
+    Overlay own = existingOwn(slice.index());
+    Slice part;
+    if (own != null && slice.overlay() != own) {
+      // Made seeing this visit's overlay at once, or finish() would make it again to repoint it.
+      part =
+          new Slice(
+              slice.index(),
+              slice.resource(),
+              slice.scope(),
+              fromItem,
+              fromPoint,
+              toItem,
+              toPoint,
+              own);
+      if (slice.overlay() != null) {
+        // Every unit of the part was visited: what the older overlay holds for it is final.
+        own.absorb(slice.overlay(), part);
+      }
+    } else {
+      part = slice.range(fromItem, fromPoint, toItem, toPoint);
+    }
     part.retain();
     emit(part);
   }
@@ -194,15 +237,25 @@ final class BatchEdits {
       units += slice.units();
     }
     for (int k = 0; k < editedCount; k++) {
+      editedOverlays[k].endVisit();
       editedOverlays[k].discardIfUnused();
       editedOverlays[k] = null;
       editedIndexes[k] = null;
     }
     editedCount = 0;
     item.forget();
-    Arrays.fill(old, null);
-    batch.replaceSlices(spare, outCount, units);
-    spare = old;
+    // The new list goes into the batch's own array when it fits, else into one of its size.
+    int oldEnd = batch.tailPosition();
+    Slice[] target = outCount <= old.length ? old : new Slice[outCount];
+    System.arraycopy(spare, 0, target, 0, outCount);
+    if (target == old && oldEnd > outCount) {
+      Arrays.fill(old, outCount, oldEnd, null);
+    }
+    batch.replaceSlices(target, outCount, units);
+    Arrays.fill(spare, 0, outCount, null);
+    if (spare.length > MAX_RETAINED_SLICES) {
+      spare = new Slice[MIN_SLICES];
+    }
     outCount = 0;
   }
 

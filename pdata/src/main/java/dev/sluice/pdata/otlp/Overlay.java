@@ -23,22 +23,29 @@ import java.util.Arrays;
  */
 final class Overlay {
   private static final int NONE = -1;
-  private static final int MIN_CAPACITY_BYTES = 1024;
   private static final byte[] EMPTY = new byte[0];
+  private static final int[] NO_UNITS = new int[0];
+
+  /** Doublings from the smallest storage to the largest array: how many arrays one may outgrow. */
+  private static final int MAX_RETIRED = 24;
 
   final OtlpIndex index;
   Batch owner;
 
   private byte[] bytes = EMPTY;
   private int size;
+  // Storage outgrown in this visit: the visit's readers may still hold it, so it goes back to the
+  // pool when the visit ends.
+  private byte[][] retired;
+  private int retiredCount;
   private final OtlpIndex.Releaser account;
   private long accountedBytes;
 
-  // Per unit (span, log record or data point of the request): where its replacement lies. Made
-  // at the first replaced unit, so an overlay of header edits only keeps no table per unit.
+  // Per unit (span, log record or data point of the request): where its replacement lies and its
+  // length, at 2 x unit and 2 x unit + 1 (unused: NONE). Taken at the first replaced unit, so an
+  // overlay of header edits only keeps no table per unit.
   private final int unitCount;
-  private int[] unitOffsets;
-  private int[] unitLengths;
+  private int[] units = NO_UNITS;
   // Per metric: whether any of its data points or its header was replaced (it is then written
   // point by point).
   private final boolean[] metricTouched;
@@ -114,9 +121,7 @@ final class Overlay {
   void release() {
     int left = (int) REFERENCES.getAndAdd(this, -1) - 1;
     if (left == 0) {
-      bytes = EMPTY;
-      account(-accountedBytes);
-      RefCheck.freed(this);
+      free();
     } else if (left < 0) {
       RefCheck.releasedTwice(this);
       throw new IllegalStateException("replacement bytes released more often than retained");
@@ -129,12 +134,52 @@ final class Overlay {
 
   /** Frees an overlay that no slice came to point to (every item it replaced was dropped). */
   void discardIfUnused() {
-    if (references == 0 && !discarded) {
-      discarded = true;
+    if (references == 0) {
+      free();
+    }
+  }
+
+  /**
+   * Gives the storage back to the pool: no slice sees these replacements any more. The overlay is
+   * then empty, with no replacement: a visit that dropped every slice of it and then points another
+   * slice of the request here (its last edit of that request) writes into fresh storage, and every
+   * later free gives that back too.
+   */
+  private void free() {
+    returnRetired();
+    if (bytes != EMPTY) {
+      StoragePool.giveBytes(bytes);
       bytes = EMPTY;
-      account(-accountedBytes);
+    }
+    if (units != NO_UNITS) {
+      StoragePool.giveInts(units);
+      units = NO_UNITS;
+    }
+    size = 0;
+    Arrays.fill(resourceOffsets, NONE);
+    Arrays.fill(scopeOffsets, NONE);
+    Arrays.fill(metricOffsets, NONE);
+    if (metricTouched != null) {
+      Arrays.fill(metricTouched, false);
+    }
+    account(-accountedBytes);
+    if (!discarded) {
+      discarded = true;
       RefCheck.freed(this);
     }
+  }
+
+  /** The visit that wrote here ended: storage it outgrew is read by nobody now. */
+  void endVisit() {
+    returnRetired();
+  }
+
+  private void returnRetired() {
+    for (int i = 0; i < retiredCount; i++) {
+      StoragePool.giveBytes(retired[i]);
+      retired[i] = null;
+    }
+    retiredCount = 0;
   }
 
   private void account(long deltaBytes) {
@@ -173,12 +218,29 @@ final class Overlay {
       throw new IllegalStateException("replacements larger than 2 GiB");
     }
     if (needed > bytes.length) {
-      int capacity = Math.max(needed, Math.max(MIN_CAPACITY_BYTES, bytes.length * 2));
-      account(capacity - bytes.length);
-      bytes = Arrays.copyOf(bytes, capacity);
+      grow(needed);
     }
     size = needed;
     return start;
+  }
+
+  /** Moves to storage of at least twice the size (or {@code needed}), taken from the pool. */
+  private void grow(int needed) {
+    int capacity =
+        StoragePool.capacityFor(
+            Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8, 2L * bytes.length)));
+    byte[] grown = StoragePool.takeBytes(capacity);
+    System.arraycopy(bytes, 0, grown, 0, size);
+    account(grown.length - bytes.length);
+    if (bytes != EMPTY) {
+      if (retired == null) {
+        retired = new byte[MAX_RETIRED][];
+      }
+      if (retiredCount < retired.length) {
+        retired[retiredCount++] = bytes;
+      }
+    }
+    bytes = grown;
   }
 
   private int putVarint(int p, int value) {
@@ -192,10 +254,10 @@ final class Overlay {
 
   /** The per-unit tables, made at the first unit replaced (and counted then). */
   private void ensureUnitTables() {
-    if (unitOffsets == null) {
-      unitOffsets = filled(unitCount);
-      unitLengths = new int[unitCount];
-      account(8L * unitCount);
+    if (units == NO_UNITS && unitCount > 0) {
+      units = StoragePool.takeInts(2 * unitCount);
+      Arrays.fill(units, 0, 2 * unitCount, NONE);
+      account(4L * units.length);
     }
   }
 
@@ -204,8 +266,8 @@ final class Overlay {
     ensureUnitTables();
     int field = metric < 0 ? ScopeBlock.ITEMS : MetricData.DATA_POINTS;
     int start = appendField(field, payload, offset, length);
-    unitOffsets[unit] = start;
-    unitLengths[unit] = size - start;
+    units[2 * unit] = start;
+    units[2 * unit + 1] = size - start;
     if (metric >= 0) {
       metricTouched[metric] = true;
     }
@@ -256,11 +318,11 @@ final class Overlay {
   // Reading replacements.
 
   int unitOffset(int unit) {
-    return unitOffsets == null ? NONE : unitOffsets[unit];
+    return units == NO_UNITS ? NONE : units[2 * unit];
   }
 
   int unitLength(int unit) {
-    return unitLengths[unit];
+    return units[2 * unit + 1];
   }
 
   boolean metricTouched(int metric) {
@@ -337,13 +399,13 @@ final class Overlay {
     }
     int firstUnit = (int) (index.unitsBefore(slice.itemFrom()) + slice.pointFrom());
     int endUnit = (int) (index.unitsBefore(slice.itemTo()) + slice.pointTo());
-    for (int unit = firstUnit; other.unitOffsets != null && unit < endUnit; unit++) {
-      if (other.unitOffsets[unit] != NONE && unitOffset(unit) == NONE) {
+    for (int unit = firstUnit; other.units != NO_UNITS && unit < endUnit; unit++) {
+      if (other.unitOffset(unit) != NONE && unitOffset(unit) == NONE) {
         ensureUnitTables();
         int start = size;
-        appendRaw(other.bytes, other.unitOffsets[unit], other.unitLengths[unit]);
-        unitOffsets[unit] = start;
-        unitLengths[unit] = size - start;
+        appendRaw(other.bytes, other.unitOffset(unit), other.unitLength(unit));
+        units[2 * unit] = start;
+        units[2 * unit + 1] = size - start;
       }
     }
     if (metricTouched != null) {
