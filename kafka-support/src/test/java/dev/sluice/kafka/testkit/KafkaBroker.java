@@ -132,8 +132,12 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       shutdownHook = new Thread(this::destroyProcess, "kafka-broker-shutdown");
       Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
+    long startNanos = System.nanoTime();
     admin = Admin.create(adminProperties());
     awaitReady();
+    System.err.printf(
+        "Kafka broker at %s answered after %d ms%n",
+        bootstrapServers(), (System.nanoTime() - startNanos) / 1_000_000);
   }
 
   /** Stops the broker in an orderly way (SIGTERM, then SIGKILL after a while); data is kept. */
@@ -281,6 +285,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   }
 
   private void format() throws IOException, InterruptedException {
+    long formatNanos = System.nanoTime();
     String clusterId = Uuid.randomUuid().toString();
     Process formatting =
         launch(
@@ -301,6 +306,8 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       throw new IllegalStateException(
           "formatting the storage failed (" + formatting.exitValue() + "):\n" + logTail());
     }
+    System.err.printf(
+        "Kafka storage formatted in %d ms%n", (System.nanoTime() - formatNanos) / 1_000_000);
   }
 
   private Process launch(String mainClass, List<String> args) {
@@ -308,6 +315,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add(MAX_HEAP);
     command.add("-XX:+UseSerialGC");
+    // Start-up is mostly class loading and compiling; the tests' load is light, so the quick
+    // compiler alone starts the broker sooner on a small machine.
+    command.add("-XX:TieredStopAtLevel=1");
     command.add("-Djava.awt.headless=true");
     command.add("-Djava.util.logging.config.file=" + directory.resolve("logging.properties"));
     command.add("@" + classPathArgumentFile());
@@ -412,6 +422,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     if (process == null) {
       return;
     }
+    long stopNanos = System.nanoTime();
     process.destroy();
     try {
       if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -422,6 +433,8 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       Thread.currentThread().interrupt();
     }
     process = null;
+    System.err.printf(
+        "Kafka broker stopped after %d ms%n", (System.nanoTime() - stopNanos) / 1_000_000);
   }
 
   private void close() {
