@@ -41,6 +41,9 @@ final class KeyedParts {
   /** Sends {@code batch}, unchanged, as records keyed per trace ID or per resource. */
   void send(Batch batch, RecordSplitter splitter, RecordSink sink) {
     keys.clear();
+    // Part numbers are per batch: a block remembered from another batch must be hashed again.
+    lastRequest = null;
+    lastResource = -1;
     Batch[] parts;
     if (batch.signal() == Signal.TRACES) {
       views.forEachSpan(
