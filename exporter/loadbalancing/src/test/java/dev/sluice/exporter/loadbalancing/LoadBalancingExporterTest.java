@@ -1,0 +1,201 @@
+package dev.sluice.exporter.loadbalancing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.ExportResult;
+import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.Signal;
+import io.grpc.Status;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The exporter between real OTLP gRPC sinks on loopback, with a static list of them. */
+class LoadBalancingExporterTest {
+  private static final int TRACES = 30;
+  private static final int SPANS_PER_TRACE = 4;
+
+  private final List<OtlpSink> sinks = new ArrayList<>();
+  private final List<String> names = new ArrayList<>();
+  private LoadBalancingExporter exporter;
+
+  @BeforeEach
+  void startSinks() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      OtlpSink sink = OtlpSink.start();
+      sinks.add(sink);
+      names.add(sink.endpoint());
+    }
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (exporter != null) {
+      exporter.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    }
+    for (OtlpSink sink : sinks) {
+      sink.close();
+    }
+  }
+
+  private LoadBalancingExporter start(long downNanos) throws Exception {
+    String yaml =
+        String.join(
+            "\n",
+            "protocol:",
+            "  otlp:",
+            "    tls:",
+            "      insecure: true",
+            "    timeout: 1s",
+            "    retry_on_failure:",
+            "      initial_interval: 20ms",
+            "      max_interval: 50ms",
+            "      max_elapsed_time: 300ms",
+            "resolver:",
+            "  static:",
+            "    hostnames: [" + String.join(", ", names) + "]",
+            "");
+    exporter =
+        LoadBalancingExporterFactory.create(
+            new ComponentSettings(
+                ComponentId.parse("loadbalancing"), ComponentKind.EXPORTER, new MetricRegistry()),
+            LoadBalancingExporterConfigTest.config(yaml),
+            host -> {
+              throw new AssertionError("no DNS here");
+            },
+            downNanos);
+    exporter.start();
+    return exporter;
+  }
+
+  private static long deadline() {
+    return System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+  }
+
+  /** Which sink (by index into the sorted names) the ring gives each trace. */
+  private Map<String, Integer> owners(List<String> members) {
+    HashRing ring = new HashRing(List.copyOf(new TreeSet<>(members)));
+    CRC32 crc = new CRC32();
+    Map<String, Integer> owners = new TreeMap<>();
+    for (int t = 0; t < TRACES; t++) {
+      byte[] id = Spans.traceId(t);
+      String owner = ring.backends().get(ring.ownerOf(HashRing.position(crc, id, 0, 16)));
+      owners.put(HexFormat.of().formatHex(id), names.indexOf(owner));
+    }
+    return owners;
+  }
+
+  private ExportResult send(int requestNumber) throws InterruptedException {
+    ExportTraceServiceRequest request =
+        Spans.request("checkout", 0, TRACES, SPANS_PER_TRACE, requestNumber);
+    Batch batch = Spans.batch(request);
+    try {
+      return exporter.export(batch, deadline());
+    } finally {
+      batch.clear();
+    }
+  }
+
+  /** Where each trace's spans arrived: trace -> sink index; fails if a trace is on two. */
+  private Map<String, Integer> arrivals(int expectedSpansPerTrace) {
+    Map<String, Integer> where = new TreeMap<>();
+    Map<String, Integer> total = new TreeMap<>();
+    for (int i = 0; i < sinks.size(); i++) {
+      for (Map.Entry<String, Integer> e : Spans.countByTrace(sinks.get(i).traces()).entrySet()) {
+        Integer before = where.put(e.getKey(), i);
+        assertThat(before).as("trace %s on two backends", e.getKey()).isNull();
+        total.merge(e.getKey(), e.getValue(), Integer::sum);
+      }
+    }
+    assertThat(total)
+        .hasSize(TRACES)
+        .allSatisfy((t, n) -> assertThat(n).isEqualTo(expectedSpansPerTrace));
+    return where;
+  }
+
+  @Test
+  void sendsEveryTraceWholeToTheBackendTheRingNames() throws Exception {
+    start(TimeUnit.SECONDS.toNanos(5));
+
+    assertThat(send(1)).isEqualTo(ExportResult.SUCCESS);
+    assertThat(send(2)).isEqualTo(ExportResult.SUCCESS);
+
+    assertThat(arrivals(2 * SPANS_PER_TRACE)).isEqualTo(owners(names));
+    // Every backend had some: 30 traces over three backends.
+    assertThat(sinks).allSatisfy(sink -> assertThat(sink.spans()).isPositive());
+    assertThat(exporter.reroutedItems(Signal.TRACES)).isZero();
+  }
+
+  @Test
+  void retriesABackendThatFailsForAWhileBeforeReRouting() throws Exception {
+    start(TimeUnit.SECONDS.toNanos(5));
+    sinks
+        .get(1)
+        .failNext(Status.UNAVAILABLE::asRuntimeException, Status.UNAVAILABLE::asRuntimeException);
+
+    assertThat(send(1)).isEqualTo(ExportResult.SUCCESS);
+
+    assertThat(arrivals(SPANS_PER_TRACE)).isEqualTo(owners(names));
+    assertThat(sinks.get(1).calls()).isEqualTo(3);
+    assertThat(exporter.reroutedItems(Signal.TRACES)).isZero();
+  }
+
+  @Test
+  void sendsTheKeysOfABackendThatStaysDownToTheNextOnTheRing() throws Exception {
+    start(TimeUnit.SECONDS.toNanos(30));
+    Map<String, Integer> owners = owners(names);
+    long ownedByDead = owners.values().stream().filter(i -> i == 1).count() * SPANS_PER_TRACE;
+    sinks.get(1).close();
+
+    assertThat(send(1)).isEqualTo(ExportResult.SUCCESS);
+    // Left out now: the next batch goes straight to the others, re-routed again.
+    assertThat(send(2)).isEqualTo(ExportResult.SUCCESS);
+
+    List<String> others = new ArrayList<>(names);
+    others.remove(1);
+    Map<String, Integer> expected = owners(others);
+    assertThat(arrivals(2 * SPANS_PER_TRACE)).isEqualTo(expected);
+    assertThat(expected.values()).doesNotContain(1);
+    assertThat(exporter.reroutedItems(Signal.TRACES)).isEqualTo(2 * ownedByDead);
+  }
+
+  @Test
+  void sendsTheKeysOfARemovedBackendToTheOthers() throws Exception {
+    start(TimeUnit.SECONDS.toNanos(5));
+    List<String> others = new ArrayList<>(names);
+    others.remove(2);
+
+    exporter.membership().update(List.copyOf(new TreeSet<>(others)));
+    assertThat(send(1)).isEqualTo(ExportResult.SUCCESS);
+
+    assertThat(sinks.get(2).calls()).isZero();
+    assertThat(arrivals(SPANS_PER_TRACE)).isEqualTo(owners(others));
+  }
+
+  @Test
+  void answersRetryableWhenNoBackendIsLeft() throws Exception {
+    start(TimeUnit.SECONDS.toNanos(5));
+    for (OtlpSink sink : sinks) {
+      sink.close();
+    }
+
+    ExportResult result = send(1);
+
+    assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.RETRYABLE);
+    assertThat(result.message()).contains("no backend left for " + TRACES * SPANS_PER_TRACE);
+  }
+}
