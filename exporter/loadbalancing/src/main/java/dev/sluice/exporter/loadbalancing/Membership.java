@@ -99,12 +99,13 @@ final class Membership {
     for (Backend backend : backends) {
       placed.add(backend.name);
     }
-    current = new Snapshot(new HashRing(placed), backends);
-    if (!kept.isEmpty() || count != old.size()) {
-      logger.info("Backends now " + placed + (kept.isEmpty() ? "" : ", removed " + kept.keySet()));
-    }
+    // Marked before the new ring is out: a send to a removed backend from then on is re-routed.
     for (Backend gone : kept.values()) {
       gone.markRemoved();
+    }
+    current = new Snapshot(new HashRing(placed), backends);
+    logger.info("Backends now " + placed + (kept.isEmpty() ? "" : ", removed " + kept.keySet()));
+    for (Backend gone : kept.values()) {
       retiring.add(gone);
       retirements.execute(() -> retire(gone));
     }
