@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,6 +40,7 @@ class LoadBalancingEndToEndTest {
   private static final int SPANS_PER_TRACE_PER_REQUEST = 2;
   private static final int SPANS_PER_REQUEST = TRACES * SPANS_PER_TRACE_PER_REQUEST;
   private static final String BATCH = "    timeout: 10ms";
+  private static final long PACE_MILLIS = 40;
   private static final long SHUTDOWN_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private final List<OtlpSink> sinks = new ArrayList<>();
@@ -225,36 +228,50 @@ class LoadBalancingEndToEndTest {
 
   @Test
   void stoppingABackendMidRunMovesItsKeysAndLosesNothingAccepted() throws Exception {
-    int requests = 20;
+    int requests = 30;
     int stopAfter = 8;
-    long accepted = 0;
-    for (int r = 0; r < stopAfter; r++) {
-      accepted += send(r);
-    }
-    assertThat(
-            TestCollectors.eventually(
-                () -> spansAtSinks() >= (long) stopAfter * SPANS_PER_REQUEST, 30))
-        .isTrue();
+    AtomicLong accepted = new AtomicLong();
+    AtomicInteger sent = new AtomicInteger();
+    Thread sender =
+        new Thread(
+            () -> {
+              for (int r = 0; r < requests; r++) {
+                accepted.addAndGet(send(r));
+                sent.incrementAndGet();
+                try {
+                  Thread.sleep(PACE_MILLIS);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "lb-test-sender");
+    sender.start();
+    assertThat(TestCollectors.eventually(() -> sent.get() >= stopAfter, 30)).isTrue();
     Set<String> onStopped = arrivals().tracesPerSink().get(1);
     assertThat(onStopped).isNotEmpty();
+    // Stopped while the agent goes on sending: what the backend took is drained to its sink.
     Collector victim = backends.get(1);
     victim.shutdown(SHUTDOWN_NANOS);
     stopped.add(victim);
     long stoppedSinkSpans = sinks.get(1).spans();
+    int sentBeforeStopEnded = sent.get();
+    sender.join(TimeUnit.SECONDS.toMillis(60));
+    assertThat(sender.isAlive()).isFalse();
+    assertThat(sentBeforeStopEnded).isLessThan(requests);
 
-    for (int r = stopAfter; r < requests; r++) {
-      accepted += send(r);
-    }
-    long acceptedSpans = accepted;
+    long acceptedSpans = accepted.get();
     boolean allArrived =
         TestCollectors.eventually(() -> arrivals().spanIds().size() >= acceptedSpans, 60);
 
     Arrivals arrivals = arrivals();
     System.out.printf(
-        "loadbalancing tier, backend 2 of 3 stopped after request %d of %d: accepted %d spans,"
+        "loadbalancing tier, backend 2 of 3 stopped after request %d of %d (stop done after %d):"
+            + " accepted %d spans,"
             + " delivered %d (%d unique, %d duplicates), per sink %d / %d / %d%n",
         stopAfter,
         requests,
+        sentBeforeStopEnded,
         acceptedSpans,
         arrivals.delivered(),
         arrivals.spanIds().size(),
