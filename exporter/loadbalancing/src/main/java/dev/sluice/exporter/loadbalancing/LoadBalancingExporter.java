@@ -43,6 +43,10 @@ final class LoadBalancingExporter implements Exporter {
   private final RateLimitedLog noBackendLog;
   private final Map<Signal, MetricRegistry.Counter> reroutedItems = new EnumMap<>(Signal.class);
   private final LoadBalancingExporterFactory.HostHolder host;
+
+  /** Per signal: whether a routing key that does not apply to it was logged (once is enough). */
+  private final boolean[] misfitLogged = new boolean[Signal.values().length];
+
   private final ThreadLocal<Router> routers = ThreadLocal.withInitial(Router::new);
 
   /**
@@ -133,6 +137,17 @@ final class LoadBalancingExporter implements Exporter {
       }
       Signal signal = batch.signal();
       RoutingKey key = RoutingKey.forSignal(routingKey, signal);
+      if (!misfitLogged[signal.ordinal()] && !RoutingKey.fits(routingKey, signal)) {
+        misfitLogged[signal.ordinal()] = true;
+        logger.warning(
+            configPath
+                + ".routing_key "
+                + routingKey
+                + " does not apply to "
+                + signal.unitName()
+                + "; they are placed by "
+                + key.key);
+      }
       Batch[] split = parts(signal, size);
       if (leftOut.length != size) {
         leftOut = new boolean[size];

@@ -19,7 +19,7 @@ import java.util.List;
  *     {@code endpoint} is replaced by each backend's, as in the Go collector
  * @param resolver where the backends come from: exactly one of {@code static} and {@code dns}
  * @param routingKey {@code traceID}, {@code service}, {@code resource} or {@code metric}; empty for
- *     the signal's default ({@code traceID} for traces and logs, {@code service} for metrics)
+ *     the signal's default ({@code traceID} for traces, {@code service} for metrics and logs)
  * @param timeout how long one batch may take to be routed: every attempt, per-backend retry and
  *     re-routing of its parts
  * @param sendingQueue the one queue in front of every backend (there is none per backend)

@@ -20,14 +20,32 @@ enum RoutingKey {
     this.key = key;
   }
 
-  /** The key configured as {@code text} for a batch of {@code signal}; see {@link #validate}. */
+  /**
+   * The key configured as {@code text} for a batch of {@code signal}: the signal's default when
+   * empty or when the key does not apply to the signal (a metric name for spans).
+   */
   static RoutingKey forSignal(String text, Signal signal) {
     for (RoutingKey k : values()) {
       if (k.key.equals(text) && k.appliesTo(signal)) {
         return k;
       }
     }
-    return signal == Signal.METRICS ? SERVICE : TRACE_ID;
+    return defaultFor(signal);
+  }
+
+  /** {@code traceID} for traces, {@code service} for metrics and logs, as in the Go collector. */
+  static RoutingKey defaultFor(Signal signal) {
+    return signal == Signal.TRACES ? TRACE_ID : SERVICE;
+  }
+
+  /** Whether {@code text} names a key that applies to {@code signal}, or is empty. */
+  static boolean fits(String text, Signal signal) {
+    for (RoutingKey k : values()) {
+      if (k.key.equals(text)) {
+        return k.appliesTo(signal);
+      }
+    }
+    return true;
   }
 
   /**

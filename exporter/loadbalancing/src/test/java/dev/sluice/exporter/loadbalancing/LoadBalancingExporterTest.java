@@ -11,11 +11,22 @@ import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.Signal;
 import io.grpc.Status;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.Gauge;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.resource.v1.Resource;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -53,18 +64,23 @@ class LoadBalancingExporterTest {
   }
 
   private LoadBalancingExporter start(long downNanos) throws Exception {
+    return start(downNanos, "");
+  }
+
+  private LoadBalancingExporter start(long downNanos, String routingKey) throws Exception {
     String yaml =
         String.join(
             "\n",
+            routingKey.isEmpty() ? "" : "routing_key: " + routingKey,
             "protocol:",
             "  otlp:",
             "    tls:",
             "      insecure: true",
-            "    timeout: 1s",
+            "    timeout: 5s",
             "    retry_on_failure:",
             "      initial_interval: 20ms",
             "      max_interval: 50ms",
-            "      max_elapsed_time: 300ms",
+            "      max_elapsed_time: 1s",
             "resolver:",
             "  static:",
             "    hostnames: [" + String.join(", ", names) + "]",
@@ -197,5 +213,98 @@ class LoadBalancingExporterTest {
 
     assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.RETRYABLE);
     assertThat(result.message()).contains("no backend left for " + TRACES * SPANS_PER_TRACE);
+  }
+
+  private static ExportMetricsServiceRequest metrics() {
+    ExportMetricsServiceRequest.Builder request = ExportMetricsServiceRequest.newBuilder();
+    for (int s = 0; s < 8; s++) {
+      ScopeMetrics.Builder scope = ScopeMetrics.newBuilder();
+      for (int m = 0; m < 4; m++) {
+        Gauge.Builder gauge = Gauge.newBuilder();
+        for (int p = 0; p < 3; p++) {
+          gauge.addDataPoints(
+              NumberDataPoint.newBuilder().setAsInt(p).setTimeUnixNano(s * 100 + m * 10 + p));
+        }
+        scope.addMetrics(Metric.newBuilder().setName("metric-" + m).setGauge(gauge));
+      }
+      request.addResourceMetrics(
+          ResourceMetrics.newBuilder()
+              .setResource(
+                  Resource.newBuilder()
+                      .addAttributes(
+                          KeyValue.newBuilder()
+                              .setKey("service.name")
+                              .setValue(AnyValue.newBuilder().setStringValue("service-" + s))))
+              .addScopeMetrics(scope));
+    }
+    return request.build();
+  }
+
+  /** Per sink: the services (or metric names) it received data points of. */
+  private List<Set<String>> metricArrivals(boolean byName) {
+    List<Set<String>> seen = new ArrayList<>();
+    for (OtlpSink sink : sinks) {
+      Set<String> here = new TreeSet<>();
+      for (ExportMetricsServiceRequest request : sink.metrics()) {
+        for (ResourceMetrics resource : request.getResourceMetricsList()) {
+          String service = resource.getResource().getAttributes(0).getValue().getStringValue();
+          for (ScopeMetrics scope : resource.getScopeMetricsList()) {
+            for (Metric metric : scope.getMetricsList()) {
+              if (metric.getGauge().getDataPointsCount() > 0) {
+                here.add(byName ? metric.getName() : service);
+              }
+            }
+          }
+        }
+      }
+      seen.add(here);
+    }
+    return seen;
+  }
+
+  private void assertEachKeyOnItsRingOwner(List<Set<String>> seen, int keys) {
+    HashRing ring = new HashRing(List.copyOf(new TreeSet<>(names)));
+    CRC32 crc = new CRC32();
+    int total = 0;
+    for (int i = 0; i < sinks.size(); i++) {
+      for (String key : seen.get(i)) {
+        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+        String owner =
+            ring.backends().get(ring.ownerOf(HashRing.position(crc, bytes, 0, bytes.length)));
+        assertThat(names.indexOf(owner)).as(key).isEqualTo(i);
+        total++;
+      }
+    }
+    assertThat(total).isEqualTo(keys);
+  }
+
+  @Test
+  void placesMetricsByServiceByDefault() throws Exception {
+    start(TimeUnit.SECONDS.toNanos(5));
+    Batch batch = Spans.metricsBatch(metrics());
+
+    try {
+      assertThat(exporter.export(batch, deadline())).isEqualTo(ExportResult.SUCCESS);
+    } finally {
+      batch.clear();
+    }
+
+    assertThat(sinks.stream().mapToLong(OtlpSink::dataPoints).sum()).isEqualTo(8 * 4 * 3);
+    assertEachKeyOnItsRingOwner(metricArrivals(false), 8);
+  }
+
+  @Test
+  void placesMetricsByNameWithTheMetricKey() throws Exception {
+    start(TimeUnit.SECONDS.toNanos(5), "metric");
+    Batch batch = Spans.metricsBatch(metrics());
+
+    try {
+      assertThat(exporter.export(batch, deadline())).isEqualTo(ExportResult.SUCCESS);
+    } finally {
+      batch.clear();
+    }
+
+    assertThat(sinks.stream().mapToLong(OtlpSink::dataPoints).sum()).isEqualTo(8 * 4 * 3);
+    assertEachKeyOnItsRingOwner(metricArrivals(true), 4);
   }
 }

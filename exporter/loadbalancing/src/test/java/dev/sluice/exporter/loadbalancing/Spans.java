@@ -72,6 +72,14 @@ final class Spans {
     }
   }
 
+  static Batch metricsBatch(com.google.protobuf.Message request) {
+    try {
+      return Batch.of(new OtlpIndexer().index(Signal.METRICS, request.toByteArray()));
+    } catch (MalformedOtlpException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   /** Spans per trace ID (hex) in {@code requests}. */
   static Map<String, Integer> countByTrace(List<ExportTraceServiceRequest> requests) {
     Map<String, Integer> counts = new TreeMap<>();
