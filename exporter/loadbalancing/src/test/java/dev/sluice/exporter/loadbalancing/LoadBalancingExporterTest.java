@@ -34,6 +34,7 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The exporter between real OTLP gRPC sinks on loopback, with a static list of them. */
 class LoadBalancingExporterTest {
@@ -68,6 +69,11 @@ class LoadBalancingExporterTest {
   }
 
   private LoadBalancingExporter start(long downNanos, String routingKey) throws Exception {
+    return start(downNanos, routingKey, "1s");
+  }
+
+  private LoadBalancingExporter start(long downNanos, String routingKey, String maxElapsed)
+      throws Exception {
     String yaml =
         String.join(
             "\n",
@@ -80,7 +86,7 @@ class LoadBalancingExporterTest {
             "    retry_on_failure:",
             "      initial_interval: 20ms",
             "      max_interval: 50ms",
-            "      max_elapsed_time: 1s",
+            "      max_elapsed_time: " + maxElapsed,
             "resolver:",
             "  static:",
             "    hostnames: [" + String.join(", ", names) + "]",
@@ -200,6 +206,43 @@ class LoadBalancingExporterTest {
 
     assertThat(sinks.get(2).calls()).isZero();
     assertThat(arrivals(SPANS_PER_TRACE)).isEqualTo(owners(others));
+  }
+
+  @Test
+  @Timeout(30)
+  void reRoutesWhatIsBeingRetriedForABackendThatIsRemoved() throws Exception {
+    // Retries for a minute would outlast the test: only the removal ends them.
+    start(TimeUnit.SECONDS.toNanos(5), "", "60s");
+    List<java.util.function.Supplier<io.grpc.StatusRuntimeException>> failures = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      failures.add(Status.UNAVAILABLE::asRuntimeException);
+    }
+    @SuppressWarnings("unchecked")
+    java.util.function.Supplier<io.grpc.StatusRuntimeException>[] scripted =
+        failures.toArray(new java.util.function.Supplier[0]);
+    sinks.get(0).failNext(scripted);
+    List<String> others = new ArrayList<>(names);
+    others.remove(0);
+    Thread remover =
+        new Thread(
+            () -> {
+              try {
+                sinks.get(0).await(() -> sinks.get(0).calls() >= 3, 10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                return;
+              }
+              exporter.membership().update(List.copyOf(new TreeSet<>(others)));
+            });
+    remover.start();
+
+    assertThat(send(1)).isEqualTo(ExportResult.SUCCESS);
+    remover.join();
+
+    long ownedByRemoved = owners(names).values().stream().filter(i -> i == 0).count();
+    assertThat(ownedByRemoved).isPositive();
+    assertThat(sinks.get(0).traces()).isEmpty();
+    assertThat(arrivals(SPANS_PER_TRACE)).isEqualTo(owners(others));
+    assertThat(exporter.reroutedItems(Signal.TRACES)).isEqualTo(ownedByRemoved * SPANS_PER_TRACE);
   }
 
   @Test
