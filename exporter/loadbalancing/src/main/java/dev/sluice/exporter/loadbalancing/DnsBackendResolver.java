@@ -97,6 +97,9 @@ final class DnsBackendResolver implements BackendResolver {
 
   /** One lookup; the listener hears of a changed list. */
   void refresh(Consumer<List<String>> listener) {
+    if (stopped) {
+      return;
+    }
     List<String> backends;
     try {
       backends = resolve();

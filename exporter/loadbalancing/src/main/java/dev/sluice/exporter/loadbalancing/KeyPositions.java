@@ -51,7 +51,7 @@ final class KeyPositions {
     if (attributes.find(SERVICE_NAME)) {
       return ofText(attributes.value().stringValue());
     }
-    return ofText(0);
+    return ofEmpty();
   }
 
   int ofMetric(MetricView metric) {
@@ -98,9 +98,8 @@ final class KeyPositions {
     return (int) (crc.getValue() % HashRing.POSITIONS);
   }
 
-  private int ofText(int emptyLength) {
+  private int ofEmpty() {
     crc.reset();
-    crc.update(text, 0, emptyLength);
     return (int) (crc.getValue() % HashRing.POSITIONS);
   }
 

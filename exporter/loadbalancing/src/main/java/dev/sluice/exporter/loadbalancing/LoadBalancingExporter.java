@@ -12,7 +12,6 @@ import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.Signal;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -321,6 +320,6 @@ final class LoadBalancingExporter implements Exporter {
 
   @Override
   public String toString() {
-    return "loadbalancing exporter " + configPath.toLowerCase(Locale.ROOT);
+    return "loadbalancing exporter " + configPath;
   }
 }
