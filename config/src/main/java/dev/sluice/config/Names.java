@@ -10,11 +10,13 @@ final class Names {
   /**
    * The snake_case form of a camelCase name: {@code sendBatchMaxSize} is {@code
    * send_batch_max_size}, {@code http2PingTimeout} is {@code http2_ping_timeout}, and a run of
-   * capitals is one word ({@code tlsCAFile} is {@code tls_ca_file}).
+   * capitals is one word ({@code tlsCAFile} is {@code tls_ca_file}). One trailing underscore is
+   * dropped, for keys that are Java keywords: {@code static_} is {@code static}.
    */
   static String snakeCase(String name) {
-    StringBuilder sb = new StringBuilder(name.length() + 4);
-    for (int i = 0; i < name.length(); i++) {
+    int end = name.length() > 1 && name.endsWith("_") ? name.length() - 1 : name.length();
+    StringBuilder sb = new StringBuilder(end + 4);
+    for (int i = 0; i < end; i++) {
       char c = name.charAt(i);
       if (Character.isUpperCase(c)) {
         if (i > 0) {

@@ -516,6 +516,7 @@ class ConfigBinderTest {
     assertThat(Names.snakeCase("http2PingTimeout")).isEqualTo("http2_ping_timeout");
     assertThat(Names.snakeCase("tlsCAFile")).isEqualTo("tls_ca_file");
     assertThat(Names.snakeCase("limitMib")).isEqualTo("limit_mib");
+    assertThat(Names.snakeCase("static_")).isEqualTo("static");
   }
 
   @Test

@@ -1,0 +1,182 @@
+package dev.sluice.exporter.loadbalancing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.Scheduler;
+import dev.sluice.component.telemetry.MetricRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The DNS resolver over a lookup the test answers. */
+class DnsBackendResolverTest {
+  private static final Duration INTERVAL = Duration.ofMillis(50);
+
+  private final AtomicReference<Object> answer = new AtomicReference<>();
+  private final AtomicInteger lookups = new AtomicInteger();
+  private final List<List<String>> heard = new CopyOnWriteArrayList<>();
+  private DnsBackendResolver resolver;
+
+  private InetAddress[] lookup(String hostname) throws UnknownHostException {
+    assertThat(hostname).isEqualTo("collectors.test");
+    lookups.incrementAndGet();
+    Object now = answer.get();
+    if (now instanceof UnknownHostException e) {
+      throw e;
+    }
+    if (now instanceof Long sleepMillis) {
+      try {
+        Thread.sleep(sleepMillis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return addresses("10.9.9.9");
+    }
+    return (InetAddress[]) now;
+  }
+
+  private static InetAddress[] addresses(String... literals) {
+    return Arrays.stream(literals)
+        .map(
+            literal -> {
+              try {
+                return InetAddress.getByName(literal);
+              } catch (UnknownHostException e) {
+                throw new AssertionError(e);
+              }
+            })
+        .toArray(InetAddress[]::new);
+  }
+
+  private DnsBackendResolver start(String port, Duration timeout) {
+    resolver =
+        new DnsBackendResolver(
+            new LoadBalancingExporterConfig.DnsResolver("collectors.test", port, INTERVAL, timeout),
+            this::lookup,
+            Scheduler.shared(),
+            Logger.getLogger("test"),
+            "test-dns");
+    resolver.start(heard::add);
+    return resolver;
+  }
+
+  @AfterEach
+  void stop() {
+    if (resolver != null) {
+      resolver.shutdown();
+    }
+  }
+
+  private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
+  }
+
+  private List<String> last() {
+    return heard.get(heard.size() - 1);
+  }
+
+  @Test
+  void resolvesAtStartThenEveryIntervalAndTellsOfAddedAndRemovedBackends() throws Exception {
+    answer.set(addresses("10.0.0.2", "10.0.0.1"));
+
+    start("4317", Duration.ofSeconds(1));
+
+    assertThat(heard).containsExactly(List.of("10.0.0.1:4317", "10.0.0.2:4317"));
+    answer.set(addresses("10.0.0.2", "10.0.0.3", "10.0.0.1"));
+    assertThat(eventually(() -> heard.size() == 2)).isTrue();
+    assertThat(last()).containsExactly("10.0.0.1:4317", "10.0.0.2:4317", "10.0.0.3:4317");
+    answer.set(addresses("10.0.0.3", "10.0.0.1"));
+    assertThat(eventually(() -> heard.size() == 3)).isTrue();
+    assertThat(last()).containsExactly("10.0.0.1:4317", "10.0.0.3:4317");
+    // The same answer again is no change.
+    int seen = lookups.get();
+    assertThat(eventually(() -> lookups.get() >= seen + 3)).isTrue();
+    assertThat(heard).hasSize(3);
+  }
+
+  @Test
+  void keepsTheLastBackendsWhenALookupFailsOrIsLate() throws Exception {
+    answer.set(addresses("10.0.0.1"));
+    start("4317", Duration.ofMillis(100));
+
+    answer.set(new UnknownHostException("collectors.test: no such host"));
+    int failedFrom = lookups.get();
+    assertThat(eventually(() -> lookups.get() >= failedFrom + 3)).isTrue();
+    answer.set(2_000L);
+    int lateFrom = lookups.get();
+    assertThat(eventually(() -> lookups.get() >= lateFrom + 2)).isTrue();
+
+    assertThat(heard).containsExactly(List.of("10.0.0.1:4317"));
+    answer.set(addresses("10.0.0.4"));
+    assertThat(eventually(() -> heard.size() == 2)).isTrue();
+    assertThat(last()).containsExactly("10.0.0.4:4317");
+  }
+
+  @Test
+  void bracketsIpv6AddressesAndAddsNoPortWhenNoneIsConfigured() {
+    answer.set(addresses("fd00::1", "10.0.0.1"));
+
+    start("", Duration.ofSeconds(1));
+
+    assertThat(heard).containsExactly(List.of("10.0.0.1", "[fd00:0:0:0:0:0:0:1]"));
+    assertThat(BackendAddress.withPort("[fd00:0:0:0:0:0:0:1]"))
+        .isEqualTo("[fd00:0:0:0:0:0:0:1]:4317");
+    assertThat(BackendAddress.withPort("10.0.0.1")).isEqualTo("10.0.0.1:4317");
+  }
+
+  @Test
+  void theExportersBackendsFollowTheLookup() throws Exception {
+    answer.set(addresses("10.0.0.1", "10.0.0.2"));
+    LoadBalancingExporter exporter =
+        LoadBalancingExporterFactory.create(
+            new ComponentSettings(
+                ComponentId.parse("loadbalancing"), ComponentKind.EXPORTER, new MetricRegistry()),
+            LoadBalancingExporterConfigTest.config(
+                "resolver:\n  dns:\n    hostname: collectors.test\n    interval: 50ms\n"),
+            this::lookup,
+            TimeUnit.SECONDS.toNanos(5));
+    try {
+      exporter.start();
+      assertThat(exporter.membership().current().ring().backends())
+          .containsExactly("10.0.0.1:4317", "10.0.0.2:4317");
+      Backend second = exporter.membership().current().backends()[1];
+
+      answer.set(addresses("10.0.0.1", "10.0.0.3"));
+
+      assertThat(
+              eventually(
+                  () ->
+                      exporter
+                          .membership()
+                          .current()
+                          .ring()
+                          .backends()
+                          .equals(List.of("10.0.0.1:4317", "10.0.0.3:4317"))))
+          .isTrue();
+      assertThat(second.removed()).isTrue();
+      assertThat(exporter.membership().current().backends()[0].removed()).isFalse();
+    } finally {
+      exporter.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    }
+  }
+}
