@@ -101,6 +101,8 @@ class LauncherTest {
     builder.environment().remove("SLUICE_JAVA_OPTS");
     builder.environment().remove("SLUICE_PROFILE");
     builder.environment().remove("SLUICE_SIDECAR_JAVA");
+    builder.environment().remove("SLUICE_AOT_CACHE");
+    builder.environment().remove("SLUICE_AOT_TRAIN");
     builder.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
     // No JDK to prefer for the sidecar profile unless a test lays one out.
     builder.environment().put("SLUICE_JVM_DIR", dir.resolve("no-jvms").toString());
@@ -219,5 +221,43 @@ class LauncherTest {
   void unknownProfileIsRefused() throws Exception {
     assertThat(launch(2, Map.of(), "--profile", "gateway", "components"))
         .containsExactly("sluice: unknown profile 'gateway'; profiles: default, sidecar");
+  }
+
+  @Test
+  void sidecarProfileOnJdk25UsesTheAotCacheBesideTheJarWhenThereIsOne() throws Exception {
+    jdk(dir, "jdk", "25.0.3");
+    String cache = dir.resolve("bin/../lib/sluice-sidecar.aot").toString();
+
+    assertThat(launch(Map.of(), "--profile", "sidecar")).doesNotContain("-XX:AOTCache=" + cache);
+    Files.writeString(dir.resolve("lib/sluice-sidecar.aot"), "");
+    List<String> expected = sidecarLine("jdk", 25);
+    expected.add(expected.indexOf("-Dsluice.profile=sidecar"), "-XX:AOTCache=" + cache);
+    assertThat(launch(Map.of(), "--profile", "sidecar")).isEqualTo(expected);
+  }
+
+  @Test
+  void aotTrainingRunWritesTheCacheWhereTheProfileLooksForIt() throws Exception {
+    jdk(dir, "jdk", "25.0.3");
+    Path cache = dir.resolve("elsewhere.aot");
+
+    assertThat(
+            launch(
+                Map.of("SLUICE_AOT_TRAIN", "1", "SLUICE_AOT_CACHE", cache.toString()),
+                "--profile",
+                "sidecar"))
+        .contains("-XX:AOTCacheOutput=" + cache)
+        .noneMatch(arg -> arg.startsWith("-XX:AOTCache="));
+  }
+
+  @Test
+  void noAotCacheOnJava17OrWithTheDefaultProfile() throws Exception {
+    jdk(dir, "jdk", "17.0.15");
+    Files.writeString(dir.resolve("lib/sluice-sidecar.aot"), "");
+
+    assertThat(launch(Map.of(), "--profile", "sidecar"))
+        .isEqualTo(sidecarLine("jdk", 17))
+        .noneMatch(arg -> arg.startsWith("-XX:AOT"));
+    jdk(dir, "jdk", "25.0.3");
+    assertThat(launch(Map.of())).noneMatch(arg -> arg.startsWith("-XX:AOT"));
   }
 }
