@@ -158,7 +158,8 @@ public final class Collector implements CollectorStatus {
                 + component.id()
                 + " sends on "
                 + chainConfig.sendingQueue().numConsumers()
-                + " threads, the profile's cap (sending_queue.num_consumers: "
+                + " threads, the cap of the profile or --max-sending-threads"
+                + " (sending_queue.num_consumers: "
                 + exporterConfig.sendingQueue().numConsumers()
                 + ")");
       }

@@ -90,6 +90,14 @@ public final class Main implements Callable<Integer> {
         description = "The bound on spans, data points and log records held (default: no bound).")
     Long maxPipelineItems;
 
+    @Option(
+        names = "--max-sending-threads",
+        paramLabel = "N",
+        description =
+            "The cap on each exporter's sending threads (sending_queue.num_consumers) (default:"
+                + " no cap; 2 in the sidecar profile).")
+    Integer maxSendingThreads;
+
     /**
      * The collector's options: the command line's bounds where given, else the profile's sizing;
      * the rest from {@code defaults}.
@@ -99,10 +107,14 @@ public final class Main implements Callable<Integer> {
           maxPipelineMib == null ? sizing.maxPipelineBytes() : maxPipelineMib << 20,
           maxPipelineItems == null ? defaults.maxPipelineItems() : maxPipelineItems,
           defaults.retryDelayMillis(),
-          sizing.maxSendingThreads());
+          maxSendingThreads == null ? sizing.maxSendingThreads() : maxSendingThreads);
     }
 
     int run() {
+      if (maxSendingThreads != null && maxSendingThreads < 1) {
+        System.err.println("--max-sending-threads must be at least 1, was " + maxSendingThreads);
+        return CONFIG_ERROR;
+      }
       CollectorConfig config;
       try {
         config = load(this.config);

@@ -69,6 +69,15 @@ class SizingTest {
     assertThat(command.options(sidecar, defaults).maxSendingThreads()).isEqualTo(2);
     command.maxPipelineMib = 3L;
     assertThat(command.options(sidecar, defaults).maxPipelineBytes()).isEqualTo(3 * MIB);
+    command.maxSendingThreads = 6;
+    assertThat(command.options(sidecar, defaults).maxSendingThreads()).isEqualTo(6);
+  }
+
+  @Test
+  void refusesASendingThreadCapBelowOne() {
+    int code = Main.commandLine().execute("run", "--max-sending-threads", "0");
+
+    assertThat(code).isEqualTo(Main.CONFIG_ERROR);
   }
 
   @Test
