@@ -18,6 +18,7 @@
 #   # bench.delivered: KIND    metric (the blackhole's counter on /metrics), sink, floor or none
 #   # bench.receiver: http     send OTLP/HTTP to SLUICE_BENCH_OTLP_HTTP_PORT (default: gRPC)
 #   # bench.java_opts: FLAGS   the collector's JVM flags for this scenario
+#   # bench.profile: NAME      run the collector as bin/sluice --profile NAME does (its flags, JDK)
 #   # bench.warmup: SECONDS    default warm-up;   # bench.duration: SECONDS  default duration
 #
 # The warm-up (60 s unless the scenario or --warmup says otherwise) is long enough for the JIT
@@ -88,6 +89,7 @@ delivered_kind="$(directive delivered)"; delivered_kind="${delivered_kind:-none}
 generate_args="$(directive generate)"
 scenario_opts="$(directive java_opts)"
 receiver="$(directive receiver)"; receiver="${receiver:-grpc}"
+profile="$(directive profile)"
 warmup="${warmup:-$(directive warmup)}"; warmup="${warmup:-60}"
 duration="${duration:-$(directive duration)}"; duration="${duration:-30}"
 case "$warmup$duration" in
@@ -212,14 +214,20 @@ fi
 # The collector, or the floor server in its place.
 case "$target" in
   collector)
-    if [ "$classpath" = "bench" ]; then
-      launch=(-cp "$collector_jar:$bench_jar" dev.sluice.collector.Main)
+    if [ -n "$profile" ]; then
+      # bin/sluice picks the profile's JDK and flags (SLUICE_JAVA_OPTS still replaces the flags).
+      "${pin_collector[@]}" "$root/bin/sluice" --profile "$profile" run --config "$scenario" \
+        --shutdown-timeout 10s >"$logs/$name.collector.log" 2>&1 &
     else
-      launch=(-jar "$collector_jar")
+      if [ "$classpath" = "bench" ]; then
+        launch=(-cp "$collector_jar:$bench_jar" dev.sluice.collector.Main)
+      else
+        launch=(-jar "$collector_jar")
+      fi
+      # shellcheck disable=SC2086
+      "${pin_collector[@]}" "$java" $collector_opts "${launch[@]}" run --config "$scenario" \
+        --shutdown-timeout 10s >"$logs/$name.collector.log" 2>&1 &
     fi
-    # shellcheck disable=SC2086
-    "${pin_collector[@]}" "$java" $collector_opts "${launch[@]}" run --config "$scenario" \
-      --shutdown-timeout 10s >"$logs/$name.collector.log" 2>&1 &
     ;;
   floor)
     # shellcheck disable=SC2086
@@ -235,6 +243,12 @@ esac
 collector_pid=$!
 started_pids+=("$collector_pid")
 wait_port "$SLUICE_BENCH_OTLP_PORT" "$collector_pid" "$target" || { tail -n 20 "$logs/$name.collector.log" >&2; exit 1; }
+
+if [ -n "$profile" ] && [ "$target" = "collector" ]; then
+  # What bin/sluice ran: its JVM flags and its runtime.
+  collector_opts="$(tr '\0' '\n' <"/proc/$collector_pid/cmdline" | sed -n '2,$p' | sed '/^-jar$/,$d' | tr '\n' ' ' | sed 's/ $//')"
+  java="$(readlink -f "/proc/$collector_pid/exe")"
+fi
 
 target_port="$SLUICE_BENCH_OTLP_PORT"
 protocol_args=()

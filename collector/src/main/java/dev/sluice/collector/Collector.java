@@ -56,8 +56,26 @@ import java.util.logging.Logger;
 public final class Collector implements CollectorStatus {
   private static final Logger LOGGER = Logger.getLogger("sluice.service");
 
-  /** Settings that do not come from the configuration file. */
-  public record Options(long maxPipelineBytes, long maxPipelineItems, long retryDelayMillis) {
+  /**
+   * Settings that do not come from the configuration file.
+   *
+   * @param maxSendingThreads the cap on each exporter's {@code sending_queue.num_consumers}, which
+   *     the sidecar profile sets (each sending thread keeps its own buffers and stack)
+   */
+  public record Options(
+      long maxPipelineBytes, long maxPipelineItems, long retryDelayMillis, int maxSendingThreads) {
+    public Options {
+      if (maxSendingThreads < 1) {
+        throw new IllegalArgumentException(
+            "maxSendingThreads must be positive: " + maxSendingThreads);
+      }
+    }
+
+    /** Options with as many sending threads as each exporter's configuration asks for. */
+    public Options(long maxPipelineBytes, long maxPipelineItems, long retryDelayMillis) {
+      this(maxPipelineBytes, maxPipelineItems, retryDelayMillis, Integer.MAX_VALUE);
+    }
+
     public static Options defaults() {
       return new Options(MemoryBudget.defaultMaxBytes(), Long.MAX_VALUE / 4, 1000);
     }
@@ -132,8 +150,20 @@ public final class Collector implements CollectorStatus {
       ExporterFactory factory = (ExporterFactory) component.factory();
       ExporterConfig exporterConfig = (ExporterConfig) component.config();
       Exporter exporter = factory.create(settings(component), exporterConfig);
-      exporters.put(
-          component.id(), new SendingChain(settings(component), exporter, exporterConfig));
+      ExporterConfig chainConfig =
+          SendingThreadCap.apply(exporterConfig, options.maxSendingThreads());
+      if (chainConfig != exporterConfig) {
+        LOGGER.info(
+            "exporter "
+                + component.id()
+                + " sends on "
+                + chainConfig.sendingQueue().numConsumers()
+                + " threads, the cap of the profile or --max-sending-threads"
+                + " (sending_queue.num_consumers: "
+                + exporterConfig.sendingQueue().numConsumers()
+                + ")");
+      }
+      exporters.put(component.id(), new SendingChain(settings(component), exporter, chainConfig));
     }
     Map<PipelineConfig, BatchConsumer> firstStages = new LinkedHashMap<>();
     for (PipelineConfig pipeline : config.pipelines()) {

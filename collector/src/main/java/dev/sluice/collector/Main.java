@@ -80,7 +80,8 @@ public final class Main implements Callable<Integer> {
         names = "--max-pipeline-mib",
         paramLabel = "MIB",
         description =
-            "The bound on request bytes held in pipelines, in MiB (default: a third of the heap).")
+            "The bound on request bytes held in pipelines, in MiB (default: a third of the heap;"
+                + " a quarter, at least 4 MiB, in the sidecar profile).")
     Long maxPipelineMib;
 
     @Option(
@@ -89,7 +90,31 @@ public final class Main implements Callable<Integer> {
         description = "The bound on spans, data points and log records held (default: no bound).")
     Long maxPipelineItems;
 
+    @Option(
+        names = "--max-sending-threads",
+        paramLabel = "N",
+        description =
+            "The cap on each exporter's sending threads (sending_queue.num_consumers) (default:"
+                + " no cap; 2 in the sidecar profile).")
+    Integer maxSendingThreads;
+
+    /**
+     * The collector's options: the command line's bounds where given, else the profile's sizing;
+     * the rest from {@code defaults}.
+     */
+    Collector.Options options(Sizing sizing, Collector.Options defaults) {
+      return new Collector.Options(
+          maxPipelineMib == null ? sizing.maxPipelineBytes() : maxPipelineMib << 20,
+          maxPipelineItems == null ? defaults.maxPipelineItems() : maxPipelineItems,
+          defaults.retryDelayMillis(),
+          maxSendingThreads == null ? sizing.maxSendingThreads() : maxSendingThreads);
+    }
+
     int run() {
+      if (maxSendingThreads != null && maxSendingThreads < 1) {
+        System.err.println("--max-sending-threads must be at least 1, was " + maxSendingThreads);
+        return CONFIG_ERROR;
+      }
       CollectorConfig config;
       try {
         config = load(this.config);
@@ -104,13 +129,22 @@ public final class Main implements Callable<Integer> {
       for (ConfigProblem warning : config.warnings()) {
         logger.warning(warning.toString());
       }
-      Collector.Options defaults = Collector.Options.defaults();
+      Profile profile;
+      try {
+        profile = Profile.current();
+      } catch (IllegalArgumentException e) {
+        System.err.println(e.getMessage());
+        return CONFIG_ERROR;
+      }
       Collector.Options options =
-          new Collector.Options(
-              maxPipelineMib == null ? defaults.maxPipelineBytes() : maxPipelineMib << 20,
-              maxPipelineItems == null ? defaults.maxPipelineItems() : maxPipelineItems,
-              defaults.retryDelayMillis());
-      logger.info("Starting Sluice " + version() + " with " + config.source());
+          options(
+              Sizing.of(profile, Runtime.getRuntime().maxMemory()), Collector.Options.defaults());
+      logger.info(
+          "Starting Sluice "
+              + version()
+              + " with "
+              + config.source()
+              + (profile == Profile.DEFAULT ? "" : " (" + profile.label() + " profile)"));
       if (!ByteArrays.uninitializedAvailable()) {
         logger.info(
             "Request arrays are zeroed before each copy, which costs CPU under load: run from"
