@@ -1,0 +1,472 @@
+package dev.sluice.kafka.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real single-node Apache Kafka broker (KRaft, broker and controller in one process) in a child
+ * JVM, for tests. Register it as a static extension, one per test class, since it takes seconds to
+ * start:
+ *
+ * <pre>{@code
+ * @RegisterExtension static final KafkaBroker BROKER = new KafkaBroker();
+ * }</pre>
+ *
+ * <p>The extension owns a temporary directory (configuration, data, the child's log) and the
+ * process: both go in {@code afterAll}, and also when the start fails. The child halts by itself
+ * when the test JVM dies (it watches its standard input), and a shutdown hook destroys it on an
+ * orderly exit. {@link #stop()} and {@link #start()} stop and start the broker again on the same
+ * data and ports, for tests of a broker that goes away. The child runs {@code kafka.Kafka} from the
+ * test's own class path, so a test module that uses this kit declares {@code
+ * org.apache.kafka:kafka_2.13} as a test dependency.
+ */
+public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
+  private static final String HOST = "127.0.0.1";
+  private static final String MAX_HEAP = "-Xmx384m";
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration ADMIN_CALL_TIMEOUT = Duration.ofSeconds(2);
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+  private static final int LOG_TAIL_LINES = 80;
+
+  /** The log cleaner's default 128 MiB buffer would take a third of the child's heap. */
+  private static final int CLEANER_BUFFER_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * The Kafka clients the tests create log every configuration at INFO; held here because
+   * java.util.logging keeps loggers only weakly.
+   */
+  private static final Logger KAFKA_CLIENT_LOGGER = quietKafkaClientLogs();
+
+  private final int defaultPartitions;
+  private Path directory;
+  private int brokerPort;
+  private int controllerPort;
+  private Process process;
+  private Admin admin;
+  private Thread shutdownHook;
+
+  /** A broker whose automatically created topics have one partition. */
+  public KafkaBroker() {
+    this(1);
+  }
+
+  /** A broker whose automatically created topics have {@code defaultPartitions} partitions. */
+  public KafkaBroker(int defaultPartitions) {
+    if (defaultPartitions < 1) {
+      throw new IllegalArgumentException("defaultPartitions must be at least 1");
+    }
+    this.defaultPartitions = defaultPartitions;
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    directory = Files.createTempDirectory("sluice-kafka-");
+    try {
+      brokerPort = freePort();
+      controllerPort = freePort();
+      writeConfiguration();
+      format();
+      start();
+    } catch (Exception | Error e) {
+      close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    if (context.getExecutionException().isPresent() && directory != null) {
+      System.err.println("Kafka broker log (last lines):\n" + logTail());
+    }
+    close();
+  }
+
+  /** The {@code bootstrap.servers} value that reaches this broker. */
+  public String bootstrapServers() {
+    return HOST + ":" + brokerPort;
+  }
+
+  /** Starts the broker (again, after {@link #stop()}) and waits until it answers. */
+  public synchronized void start() {
+    if (process != null) {
+      throw new IllegalStateException("the broker is running");
+    }
+    process = launch(KafkaBrokerMain.class.getName(), List.of(serverProperties().toString()));
+    if (shutdownHook == null) {
+      shutdownHook = new Thread(this::destroyProcess, "kafka-broker-shutdown");
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+    admin = Admin.create(adminProperties());
+    awaitReady();
+  }
+
+  /** Stops the broker in an orderly way (SIGTERM, then SIGKILL after a while); data is kept. */
+  public synchronized void stop() {
+    if (admin != null) {
+      admin.close(Duration.ZERO);
+      admin = null;
+    }
+    destroyProcess();
+  }
+
+  /** Whether the child process is alive. */
+  public synchronized boolean isRunning() {
+    return process != null && process.isAlive();
+  }
+
+  /** Creates a topic with replication factor 1 and waits until each partition has a leader. */
+  public void createTopic(String name, int partitions) {
+    Admin client = requireAdmin();
+    try {
+      client.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof TopicExistsException)) {
+        throw new IllegalStateException("cannot create topic " + name, e.getCause());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted creating topic " + name, e);
+    }
+    awaitLeaders(client, name, partitions);
+  }
+
+  /** A producer of byte arrays with {@code acks=all}; {@code overrides} replace its settings. */
+  public KafkaProducer<byte[], byte[]> producer(Map<String, Object> overrides) {
+    Properties properties = new Properties();
+    properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    properties.put(ProducerConfig.ACKS_CONFIG, "all");
+    properties.putAll(overrides);
+    return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  /** A consumer of byte arrays with no group, for {@code assign}; {@code overrides} replace. */
+  public KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> overrides) {
+    Properties properties = new Properties();
+    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    properties.putAll(overrides);
+    return new KafkaConsumer<>(
+        properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  /**
+   * Reads {@code topic} from the beginning of every partition until {@code count} records were read
+   * or {@code timeout} passed, and returns what was read (fewer than {@code count} on a timeout, so
+   * that the test's assertion says what is missing).
+   */
+  public List<ConsumerRecord<byte[], byte[]>> readFromBeginning(
+      String topic, int count, Duration timeout) {
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer(Map.of())) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic, timeout).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (records.size() < count && System.nanoTime() < deadline) {
+        consumer.poll(POLL_INTERVAL).forEach(records::add);
+      }
+    }
+    return records;
+  }
+
+  /** The last lines of the child's output, for a failure message. */
+  public String logTail() {
+    Path log = logFile();
+    if (!Files.exists(log)) {
+      return "(no log)";
+    }
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join(
+          "\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+    } catch (IOException e) {
+      return "(log unreadable: " + e + ")";
+    }
+  }
+
+  private void writeConfiguration() throws IOException {
+    Properties server = new Properties();
+    server.put("process.roles", "broker,controller");
+    server.put("node.id", "1");
+    server.put("controller.quorum.bootstrap.servers", HOST + ":" + controllerPort);
+    server.put(
+        "listeners",
+        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
+    server.put(
+        "advertised.listeners",
+        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
+    server.put("controller.listener.names", "CONTROLLER");
+    server.put("inter.broker.listener.name", "PLAINTEXT");
+    server.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    server.put("log.dirs", directory.resolve("data").toString());
+    server.put("num.partitions", Integer.toString(defaultPartitions));
+    server.put("default.replication.factor", "1");
+    server.put("offsets.topic.replication.factor", "1");
+    server.put("offsets.topic.num.partitions", "3");
+    server.put("transaction.state.log.replication.factor", "1");
+    server.put("transaction.state.log.min.isr", "1");
+    server.put("transaction.state.log.num.partitions", "3");
+    server.put("share.coordinator.state.topic.replication.factor", "1");
+    server.put("share.coordinator.state.topic.min.isr", "1");
+    server.put("group.initial.rebalance.delay.ms", "0");
+    server.put("auto.create.topics.enable", "true");
+    // Few threads: the machine the tests run on is small and shared.
+    server.put("num.network.threads", "2");
+    server.put("num.io.threads", "2");
+    server.put("background.threads", "2");
+    server.put("log.cleaner.dedupe.buffer.size", Integer.toString(CLEANER_BUFFER_BYTES));
+    try (var out = Files.newBufferedWriter(serverProperties(), StandardCharsets.UTF_8)) {
+      server.store(out, "single-node KRaft broker for tests");
+    }
+    // kafka-clients logs through SLF4J, bound to java.util.logging: the child's INFO lines go to
+    // its log file.
+    Files.writeString(
+        directory.resolve("logging.properties"),
+        String.join(
+            "\n",
+            "handlers=java.util.logging.ConsoleHandler",
+            ".level=INFO",
+            "java.util.logging.ConsoleHandler.level=ALL",
+            "java.util.logging.SimpleFormatter.format=[%1$tT.%1$tL] %4$s %3$s: %5$s%6$s%n",
+            ""),
+        StandardCharsets.UTF_8);
+  }
+
+  private void format() throws IOException, InterruptedException {
+    String clusterId = Uuid.randomUuid().toString();
+    Process formatting =
+        launch(
+            "kafka.tools.StorageTool",
+            List.of(
+                "format",
+                "--standalone",
+                "--cluster-id",
+                clusterId,
+                "--config",
+                serverProperties().toString()));
+    formatting.getOutputStream().close();
+    if (!formatting.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+      formatting.destroyForcibly();
+      throw new IllegalStateException("formatting the storage timed out:\n" + logTail());
+    }
+    if (formatting.exitValue() != 0) {
+      throw new IllegalStateException(
+          "formatting the storage failed (" + formatting.exitValue() + "):\n" + logTail());
+    }
+  }
+
+  private Process launch(String mainClass, List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(MAX_HEAP);
+    command.add("-XX:+UseSerialGC");
+    command.add("-Djava.awt.headless=true");
+    command.add("-Djava.util.logging.config.file=" + directory.resolve("logging.properties"));
+    command.add("@" + classPathArgumentFile());
+    command.add(mainClass);
+    command.addAll(args);
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.redirectErrorStream(true);
+    builder.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+    try {
+      return builder.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start " + mainClass, e);
+    }
+  }
+
+  /** The class path goes in a file: as an argument it can outgrow the system's limit. */
+  private Path classPathArgumentFile() {
+    Path file = directory.resolve("classpath.args");
+    if (!Files.exists(file)) {
+      String classPath = System.getProperty("java.class.path");
+      String quoted = classPath.replace("\\", "\\\\").replace("\"", "\\\"");
+      try {
+        Files.writeString(file, "-cp \"" + quoted + "\"\n", StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return file;
+  }
+
+  private void awaitReady() {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    Exception last = null;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException(
+            "the broker exited (" + process.exitValue() + "):\n" + logTail());
+      }
+      try {
+        if (!admin
+            .describeCluster()
+            .nodes()
+            .get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+            .isEmpty()) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for the broker", e);
+      } catch (Exception e) {
+        last = e;
+      }
+      sleep(POLL_INTERVAL);
+    }
+    throw new IllegalStateException(
+        "the broker did not answer within " + START_TIMEOUT + " (" + last + "):\n" + logTail());
+  }
+
+  private static void awaitLeaders(Admin client, String topic, int partitions) {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        TopicDescription description =
+            client
+                .describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .get(topic);
+        if (description.partitions().size() == partitions
+            && description.partitions().stream().allMatch(p -> p.leader() != null)) {
+          return;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for topic " + topic, e);
+      } catch (Exception e) {
+        // Not known yet: ask again.
+      }
+      sleep(POLL_INTERVAL);
+    }
+    throw new IllegalStateException("topic " + topic + " has no leader for every partition");
+  }
+
+  private Properties adminProperties() {
+    Properties properties = new Properties();
+    properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    properties.put(
+        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) ADMIN_CALL_TIMEOUT.toMillis());
+    properties.put(
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) ADMIN_CALL_TIMEOUT.toMillis());
+    return properties;
+  }
+
+  private synchronized Admin requireAdmin() {
+    if (admin == null) {
+      throw new IllegalStateException("the broker is stopped");
+    }
+    return admin;
+  }
+
+  private synchronized void destroyProcess() {
+    if (process == null) {
+      return;
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    process = null;
+  }
+
+  private void close() {
+    stop();
+    if (shutdownHook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // The JVM is already shutting down; the hook runs or ran.
+      }
+      shutdownHook = null;
+    }
+    if (directory != null) {
+      deleteRecursively(directory);
+      directory = null;
+    }
+  }
+
+  private Path serverProperties() {
+    return directory.resolve("server.properties");
+  }
+
+  private Path logFile() {
+    return directory.resolve("broker.log");
+  }
+
+  private static Logger quietKafkaClientLogs() {
+    Logger logger = Logger.getLogger("org.apache.kafka");
+    logger.setLevel(Level.WARNING);
+    return logger;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    }
+  }
+
+  private static void sleep(Duration duration) {
+    try {
+      Thread.sleep(duration.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static void deleteRecursively(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+    } catch (IOException e) {
+      // A temporary directory left behind is harmless.
+    }
+  }
+}
