@@ -209,6 +209,14 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return records;
   }
 
+  /**
+   * The broker's log directory ({@code log.dirs}): one folder per partition, {@code topic-N},
+   * holding the record batches as they are on disk, for tests that read them (compression).
+   */
+  public Path logDirectory() {
+    return directory.resolve("data");
+  }
+
   /** The last lines of the child's output, for a failure message. */
   public String logTail() {
     Path log = logFile();

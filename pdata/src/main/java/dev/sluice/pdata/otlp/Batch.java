@@ -199,6 +199,48 @@ public final class Batch {
   }
 
   /**
+   * Adds every item of this batch to {@code parts[key.partOf(item)]}, in order, without changing
+   * this batch: it may be shared read-only by other exporters and other threads, which may split it
+   * at the same time. Each item keeps its resource and scope header (replaced headers and replaced
+   * items included); a run of consecutive items of one part becomes one slice, so a batch of
+   * whole-trace requests costs O(slices), not O(items), and a slice whose items all go to one part
+   * is added to it as it is.
+   *
+   * <p>Each part holds its own references to the requests (as for any slice) and is cleared, or
+   * passed on, by its holder. The parts' slices see this batch's replacement bytes; edits of a part
+   * later edit a copy, so this batch must not be edited while the parts hold them.
+   *
+   * <p>The key is asked once per unit in order: per span, log record, or metric data point. A
+   * metric whose points go to several parts appears in each part with its header. Blocks without
+   * units (resource blocks without scope blocks, scope blocks without items, metrics without data
+   * points) go to {@code parts[0]}; the key is not asked about them. So {@code parts[0]} may end up
+   * holding slices but no units: a holder that sends only non-empty parts checks {@link
+   * #unitCount()}.
+   *
+   * <p>The key sees a read-only {@link BatchItem}, valid only during its call (see {@link
+   * PartKey}). Allocates O(parts + slices added), nothing per item.
+   *
+   * @throws IllegalArgumentException when a part is of another signal or is this batch, or when the
+   *     key gives an index outside {@code [0, parts.length)}; the parts then hold the items added
+   *     before it, which their holder clears
+   */
+  public void partitionInto(Batch[] parts, PartKey key) {
+    for (Batch part : parts) {
+      checkSignal(part.signal);
+      if (part == this) {
+        throw new IllegalArgumentException("a batch cannot be partitioned into itself");
+      }
+    }
+    if (isEmpty()) {
+      return;
+    }
+    if (parts.length == 0) {
+      throw new IllegalArgumentException("no parts to partition a non-empty batch into");
+    }
+    new BatchPartition(parts, key).partition(this);
+  }
+
+  /**
    * Marks every request the batch refers to as abandoned ({@link OtlpIndex#abandon}): the batch is
    * being dropped only because its exporter stops, and durable pipelines must deliver it after the
    * restart. The batch itself is not changed.

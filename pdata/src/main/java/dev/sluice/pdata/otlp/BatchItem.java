@@ -19,6 +19,9 @@ import dev.sluice.pdata.wire.WireType;
  * flyweight re-pointed by every call; it is valid until the visitor returns, or until the next
  * replace of what it reads.
  *
+ * <p>A {@link Batch#partitionInto} shows its {@link PartKey} a read-only item: views and positions
+ * only, every edit below throws {@link IllegalStateException}.
+ *
  * <p>Edits:
  *
  * <ul>
@@ -77,8 +80,22 @@ public final class BatchItem {
   private OtlpIndex lookedScopeRequest;
   private int lookedScope = -1;
 
+  /** An item of an edit visit, or with {@code edits} null a read-only one (no edit is allowed). */
   BatchItem(BatchEdits edits) {
     this.edits = edits;
+  }
+
+  /** The overlay the running visit writes for the request, or null (none yet, or read-only). */
+  private Overlay visitOverlay(OtlpIndex index) {
+    return edits == null ? null : edits.existingOwn(index);
+  }
+
+  /** The running visit's edits; a read-only item refuses every edit. */
+  private BatchEdits edits() {
+    if (edits == null) {
+      throw new IllegalStateException("this item is read-only: a part key must not edit it");
+    }
+    return edits;
   }
 
   /** Lets go of everything the last visit pointed at, so no request stays reachable through it. */
@@ -173,7 +190,7 @@ public final class BatchItem {
   }
 
   private Overlay metricHeaderOverlay() {
-    Overlay own = edits.existingOwn(slice.index());
+    Overlay own = visitOverlay(slice.index());
     if (own != null && own.metricOffset(item) >= 0) {
       return own;
     }
@@ -182,7 +199,7 @@ public final class BatchItem {
   }
 
   private Overlay replacementOf(int unit) {
-    Overlay own = edits.existingOwn(slice.index());
+    Overlay own = visitOverlay(slice.index());
     if (own != null && own.unitOffset(unit) >= 0) {
       return own;
     }
@@ -293,7 +310,7 @@ public final class BatchItem {
     if (metricView == null) {
       metricView = new MetricView();
     }
-    metricView.wrap(index, item, from, to, edits.existingOwn(index), slice.overlay());
+    metricView.wrap(index, item, from, to, visitOverlay(index), slice.overlay());
     return metricView;
   }
 
@@ -304,7 +321,7 @@ public final class BatchItem {
       resourceView = new ResourceView();
     }
     resourceView.wrap(
-        index, slice.resource(), headerOverlay(edits.existingOwn(index), slice.resource(), true));
+        index, slice.resource(), headerOverlay(visitOverlay(index), slice.resource(), true));
     return resourceView;
   }
 
@@ -314,8 +331,7 @@ public final class BatchItem {
     if (scopeView == null) {
       scopeView = new ScopeView();
     }
-    scopeView.wrap(
-        index, slice.scope(), headerOverlay(edits.existingOwn(index), slice.scope(), false));
+    scopeView.wrap(index, slice.scope(), headerOverlay(visitOverlay(index), slice.scope(), false));
     return scopeView;
   }
 
@@ -350,6 +366,7 @@ public final class BatchItem {
 
   /** Drops the item from the batch when the visit ends. */
   public void drop() {
+    edits();
     dropped = true;
   }
 
@@ -362,7 +379,7 @@ public final class BatchItem {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }
-    Overlay own = edits.ownOverlay(slice);
+    Overlay own = edits().ownOverlay(slice);
     own.replaceUnit(unit, point < 0 ? -1 : item, message, offset, length);
     frame(own.bytes(), own.unitOffset(unit));
   }
@@ -381,7 +398,7 @@ public final class BatchItem {
       throw new IllegalStateException("the visit is not at a metric or a data point");
     }
     int dataField = slice.index().metric(item, OtlpIndex.M_DATA_FIELD);
-    Overlay own = edits.ownOverlay(slice);
+    Overlay own = edits().ownOverlay(slice);
     int start = own.size();
     int dataFrom = -1;
     int dataLength = 0;
@@ -448,7 +465,7 @@ public final class BatchItem {
 
   /** Writes the item's resource block with {@code resource} as its {@code Resource}. */
   public void replaceResource(byte[] resource, int offset, int length) {
-    Overlay own = edits.ownOverlay(slice);
+    Overlay own = edits().ownOverlay(slice);
     int r = slice.resource();
     int start = own.appendField(ResourceBlock.RESOURCE, resource, offset, length);
     Overlay current = headerOverlay(own, r, true);
@@ -469,7 +486,7 @@ public final class BatchItem {
 
   /** Writes the item's scope block with {@code scope} as its {@code InstrumentationScope}. */
   public void replaceScope(byte[] scope, int offset, int length) {
-    Overlay own = edits.ownOverlay(slice);
+    Overlay own = edits().ownOverlay(slice);
     int s = slice.scope();
     int start = own.appendField(ScopeBlock.SCOPE, scope, offset, length);
     Overlay current = headerOverlay(own, s, false);
@@ -486,13 +503,13 @@ public final class BatchItem {
 
   /** Whether this visit already replaced the resource of this item's block. */
   public boolean resourceReplacedInThisVisit() {
-    Overlay own = edits.existingOwn(slice.index());
+    Overlay own = visitOverlay(slice.index());
     return own != null && own.resourceStamped(slice.resource(), edits.stamp);
   }
 
   /** Whether this visit already replaced the scope of this item's block. */
   public boolean scopeReplacedInThisVisit() {
-    Overlay own = edits.existingOwn(slice.index());
+    Overlay own = visitOverlay(slice.index());
     return own != null && own.scopeStamped(slice.scope(), edits.stamp);
   }
 
@@ -514,7 +531,7 @@ public final class BatchItem {
    * empty when the header has none.
    */
   void childOf(boolean resource) {
-    Overlay own = edits.existingOwn(slice.index());
+    Overlay own = visitOverlay(slice.index());
     int block = resource ? slice.resource() : slice.scope();
     int childField = resource ? ResourceBlock.RESOURCE : ScopeBlock.SCOPE;
     Overlay current = headerOverlay(own, block, resource);
