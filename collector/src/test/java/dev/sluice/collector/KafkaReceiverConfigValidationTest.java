@@ -69,9 +69,9 @@ class KafkaReceiverConfigValidationTest {
     assertThat(code).isEqualTo(2);
     assertThat(err.toString())
         .contains("receivers.kafka.brokers[0]: must be host:port")
-        .contains("receivers.kafka.encoding: unsupported encoding \"zipkin_json\"")
+        .contains("receivers.kafka.encoding: \"zipkin_json\" is not supported")
         .contains("receivers.kafka.heartbeat_interval: must be shorter than session_timeout")
         .contains("receivers.kafka.traces.topics[0]: invalid regular expression")
-        .contains("receivers.kafka.traces.encoding: unsupported encoding \"jaeger_proto\"");
+        .contains("receivers.kafka.traces.encoding: \"jaeger_proto\" is not supported");
   }
 }

@@ -3,7 +3,10 @@ package dev.sluice.receiver.kafka;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Receiver;
 import dev.sluice.component.RequestConsumer;
+import dev.sluice.kafka.KafkaClientLogging;
 import dev.sluice.pdata.otlp.Signal;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +29,9 @@ public final class KafkaReceiver implements Receiver {
    * is committed and not read again after the restart; within the shutdown deadline.
    */
   static final long DRAIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+  /** How long one request to a broker may take: the Kafka client's own default. */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   private final ComponentSettings settings;
   private final KafkaReceiverConfig config;
@@ -55,11 +61,14 @@ public final class KafkaReceiver implements Receiver {
     this(settings, config, consumers, KafkaConsumer::new);
   }
 
-  /** The consumer's properties: Sluice commits by itself, so the client never does. */
-  static Properties clientProperties(KafkaReceiverConfig config) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, String.join(",", config.brokers()));
-    p.put(ConsumerConfig.CLIENT_ID_CONFIG, config.clientId());
+  /**
+   * The consumer's properties: the shared connection keys (brokers, client id, TLS, SASL), then the
+   * group's. Sluice commits by itself, so the client never does.
+   *
+   * @throws IOException when a TLS file cannot be read
+   */
+  static Properties clientProperties(KafkaReceiverConfig config) throws IOException {
+    Properties p = config.connection().clientProperties(REQUEST_TIMEOUT);
     p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
     // The classic protocol: session_timeout and heartbeat_interval are the member's own there.
     p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
@@ -82,12 +91,13 @@ public final class KafkaReceiver implements Receiver {
   }
 
   @Override
-  public void start() {
+  public void start() throws IOException {
     TopicRoutes routes = new TopicRoutes(config, consumers.keySet());
     if (routes.isEmpty()) {
       logger.warning("no pipeline takes a signal that has topics here: nothing to read");
       return;
     }
+    KafkaClientLogging.init();
     Consumer<byte[], byte[]> client = clients.apply(clientProperties(config));
     loop = new PollLoop(settings, config, consumers, routes, client);
     thread = new Thread(loop, "sluice-kafka-" + settings.id());

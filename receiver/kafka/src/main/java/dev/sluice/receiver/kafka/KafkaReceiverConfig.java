@@ -2,10 +2,14 @@ package dev.sluice.receiver.kafka;
 
 import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ConfigProblems;
+import dev.sluice.component.OptionalSection;
+import dev.sluice.component.TlsClientConfig;
 import dev.sluice.component.Validatable;
+import dev.sluice.kafka.KafkaAuthConfig;
+import dev.sluice.kafka.KafkaConnection;
+import dev.sluice.kafka.KafkaEncoding;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -17,6 +21,9 @@ import java.util.regex.PatternSyntaxException;
  * @param clientId the consumer's {@code client.id}
  * @param protocolVersion accepted for compatibility: the Java client negotiates the protocol with
  *     each broker, so the value is only checked to look like a version
+ * @param tls TLS to the brokers when present (even empty), unless {@code insecure: true}; null for
+ *     plaintext
+ * @param auth SASL when {@code auth.sasl} is present
  * @param traces the topics of spans ({@code otlp_spans} by default)
  * @param metrics the topics of metrics ({@code otlp_metrics} by default)
  * @param logs the topics of logs ({@code otlp_logs} by default)
@@ -47,6 +54,8 @@ public record KafkaReceiverConfig(
     List<String> brokers,
     String clientId,
     String protocolVersion,
+    @OptionalSection TlsClientConfig tls,
+    KafkaAuthConfig auth,
     SignalTopics traces,
     SignalTopics metrics,
     SignalTopics logs,
@@ -65,20 +74,19 @@ public record KafkaReceiverConfig(
     long maxPendingBytes,
     int maxPollRecords)
     implements ComponentConfig {
-  static final String OTLP_PROTO = "otlp_proto";
-  static final String OTLP_JSON = "otlp_json";
-  private static final Set<String> ENCODINGS = Set.of(OTLP_PROTO, OTLP_JSON);
+  static final String OTLP_PROTO = KafkaEncoding.OTLP_PROTO.configName();
+  static final String OTLP_JSON = KafkaEncoding.OTLP_JSON.configName();
 
   /** What a {@code max_fetch_size} of 0 means: 8 MiB, far below the client's own 50 MiB. */
   static final int DEFAULT_MAX_FETCH_BYTES = 8 << 20;
 
-  private static final Pattern VERSION = Pattern.compile("[0-9]+(\\.[0-9]+){1,3}");
-
   public static final KafkaReceiverConfig DEFAULT =
       new KafkaReceiverConfig(
-          List.of("localhost:9092"),
-          "otel-collector",
+          KafkaConnection.DEFAULT_BROKERS,
+          KafkaConnection.DEFAULT_CLIENT_ID,
           "",
+          null,
+          KafkaAuthConfig.DEFAULT,
           new SignalTopics(List.of("otlp_spans"), List.of(), ""),
           new SignalTopics(List.of("otlp_metrics"), List.of(), ""),
           new SignalTopics(List.of("otlp_logs"), List.of(), ""),
@@ -119,7 +127,7 @@ public record KafkaReceiverConfig(
       checkTopics(topics, "topics", problems);
       checkTopics(excludeTopics, "exclude_topics", problems);
       if (!encoding.isEmpty()) {
-        checkEncoding(encoding, "encoding", problems);
+        KafkaEncoding.validate(encoding, "encoding", problems);
       }
     }
   }
@@ -163,20 +171,8 @@ public record KafkaReceiverConfig(
 
   @Override
   public void validate(ConfigProblems problems) {
-    if (brokers.isEmpty()) {
-      problems.add("brokers", "must name at least one broker");
-    }
-    for (int i = 0; i < brokers.size(); i++) {
-      String broker = brokers.get(i);
-      int colon = broker.lastIndexOf(':');
-      if (colon <= 0 || colon == broker.length() - 1) {
-        problems.add("brokers[" + i + "]", "must be host:port, got \"" + broker + "\"");
-      }
-    }
-    if (!protocolVersion.isEmpty() && !VERSION.matcher(protocolVersion).matches()) {
-      problems.add("protocol_version", "must be a version such as 2.1.0");
-    }
-    checkEncoding(encoding, "encoding", problems);
+    connection().validate(problems);
+    KafkaEncoding.validate(encoding, "encoding", problems);
     if (groupId.isEmpty()) {
       problems.add("group_id", "must not be empty");
     }
@@ -211,6 +207,11 @@ public record KafkaReceiverConfig(
     }
   }
 
+  /** How the consumer reaches the brokers: the keys shared with the {@code kafka} exporter. */
+  KafkaConnection connection() {
+    return new KafkaConnection(brokers, clientId, protocolVersion, tls, auth);
+  }
+
   /** The encoding of a signal's records. */
   String encodingOf(SignalTopics topics) {
     return topics.encoding().isEmpty() ? encoding : topics.encoding();
@@ -219,17 +220,6 @@ public record KafkaReceiverConfig(
   /** What {@code max_fetch_size} means for the client. */
   int fetchMaxBytes() {
     return maxFetchSize == 0 ? DEFAULT_MAX_FETCH_BYTES : maxFetchSize;
-  }
-
-  private static void checkEncoding(String encoding, String key, ConfigProblems problems) {
-    if (!ENCODINGS.contains(encoding)) {
-      problems.add(
-          key,
-          "unsupported encoding \""
-              + encoding
-              + "\": this build reads otlp_proto and otlp_json"
-              + " (the Collector's jaeger, zipkin and raw encodings are not in this build)");
-    }
   }
 
   private static void checkTopics(List<String> topics, String key, ConfigProblems problems) {

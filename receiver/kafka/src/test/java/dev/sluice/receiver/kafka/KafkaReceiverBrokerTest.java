@@ -74,7 +74,8 @@ class KafkaReceiverBrokerTest {
     }
   }
 
-  private KafkaReceiver start(TestConfig config, Map<Signal, RequestConsumer> pipelines) {
+  private KafkaReceiver start(TestConfig config, Map<Signal, RequestConsumer> pipelines)
+      throws java.io.IOException {
     config.brokers = List.of(BROKER.bootstrapServers());
     KafkaReceiver receiver =
         new KafkaReceiver(

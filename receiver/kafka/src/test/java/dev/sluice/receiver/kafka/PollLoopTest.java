@@ -81,7 +81,7 @@ class PollLoopTest {
     }
   }
 
-  private void start(TestConfig config, TopicPartition... partitions) throws InterruptedException {
+  private void start(TestConfig config, TopicPartition... partitions) throws Exception {
     receiver =
         new KafkaReceiver(
             new ComponentSettings(ComponentId.parse("kafka"), ComponentKind.RECEIVER, metrics),

@@ -34,6 +34,8 @@ final class TestConfig {
         brokers,
         "sluice-test",
         "",
+        null,
+        d.auth(),
         traces,
         metrics,
         logs,
