@@ -4,9 +4,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.AnswerSink;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.RequestConsumer;
-import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.component.telemetry.RateLimitedLog;
-import dev.sluice.component.telemetry.ReceiverTelemetry;
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.pdata.otlp.Signal;
@@ -26,7 +24,6 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -59,9 +56,6 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
 
   static final long MAX_BACKOFF_MILLIS = 5_000;
 
-  /** The longest a commit waits at a rebalance or at the end. */
-  private static final Duration SYNC_COMMIT_TIMEOUT = Duration.ofSeconds(5);
-
   /** How long the loop waits after the client failed, before polling again. */
   private static final long ERROR_BACKOFF_MILLIS = 1_000;
 
@@ -72,10 +66,8 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
   private final TopicRoutes routes;
   private final Consumer<byte[], byte[]> client;
   private final RecordDecoder decoder;
-  private final ReceiverTelemetry telemetry;
-  private final MetricRegistry.Counter malformedRecords;
-  private final MetricRegistry.Counter refusedRecords;
-  private final MetricRegistry.Counter fetchStops;
+  private final KafkaReceiverMetrics metrics;
+  private final OffsetCommits commits;
   private final Logger logger;
   private final RateLimitedLog malformedLog;
   private final RateLimitedLog errorLog;
@@ -84,8 +76,6 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
   private final Set<TopicPartition> paused = new HashSet<>();
   private final ConcurrentLinkedQueue<Offer> answers = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean parked = new AtomicBoolean();
-  private final long autocommitIntervalNanos;
-  private long nextCommitNanos;
   private boolean pausedForBytes;
 
   /** Bytes of records fetched and not done: written by this thread only. */
@@ -115,7 +105,7 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
 
     @Override
     public void answer(Admission answer) {
-      telemetry.record(signal, answer, units);
+      metrics.telemetry.record(signal, answer, units);
       admission = answer;
       answers.add(this);
       if (parked.compareAndSet(true, false)) {
@@ -136,37 +126,12 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     this.client = client;
     this.decoder = new RecordDecoder(config.headerExtraction());
     this.logger = settings.logger();
-    String id = settings.id().toString();
-    MetricRegistry metrics = settings.metrics();
-    this.telemetry = new ReceiverTelemetry(metrics, settings.id(), "kafka");
-    this.malformedRecords =
-        metrics.counter(
-            "sluice_receiver_kafka_malformed_records",
-            "Kafka records skipped (and committed) because they are not valid OTLP requests.",
-            "receiver",
-            id);
-    this.refusedRecords =
-        metrics.counter(
-            "sluice_receiver_kafka_refused_records",
-            "Times the pipelines refused a Kafka record, which was then offered again.",
-            "receiver",
-            id);
-    this.fetchStops =
-        metrics.counter(
-            "sluice_receiver_kafka_fetch_pauses",
-            "Times every partition was paused because max_pending_bytes were held.",
-            "receiver",
-            id);
-    metrics.gauge(
-        "sluice_receiver_kafka_pending_bytes",
-        "Bytes of Kafka records fetched and not yet accepted by the pipelines.",
-        () -> heldBytes,
-        "receiver",
-        id);
+    this.metrics = new KafkaReceiverMetrics(settings.metrics(), settings.id(), () -> heldBytes);
     this.malformedLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
     this.errorLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
-    this.autocommitIntervalNanos =
+    long intervalNanos =
         config.autocommit().enable() ? config.autocommit().interval().toNanos() : 0;
+    this.commits = new OffsetCommits(client, assigned, intervalNanos, logger, errorLog);
   }
 
   /** Asks the loop to finish: it waits for answers until {@code deadlineNanos}, then commits. */
@@ -188,16 +153,21 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
       } else {
         client.subscribe(routes.pattern(), this);
       }
-      nextCommitNanos = System.nanoTime() + autocommitIntervalNanos;
       while (running) {
-        step();
+        try {
+          step();
+        } catch (RuntimeException e) {
+          // A bug must not end consumption: what was not done is still not committed.
+          errorLog.log("Kafka receiver loop failed, going on: " + e);
+          sleepMillis(ERROR_BACKOFF_MILLIS);
+        }
       }
       finish();
     } catch (RuntimeException | Error e) {
       logger.log(Level.SEVERE, "Kafka receiver stopped on an unexpected error", e);
     } finally {
       try {
-        client.close(SYNC_COMMIT_TIMEOUT);
+        client.close(OffsetCommits.SYNC_COMMIT_TIMEOUT);
       } catch (RuntimeException e) {
         logger.log(Level.WARNING, "closing the Kafka consumer failed", e);
       }
@@ -208,15 +178,13 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     long now = System.nanoTime();
     drainAnswers(now);
     long retryAtNanos = offerRecords(now);
-    commitIfDue(now);
+    commits.commitIfDue(now);
     updatePauses();
     long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(IDLE_POLL_MILLIS);
     if (retryAtNanos != Long.MAX_VALUE) {
       timeoutNanos = Math.max(0, Math.min(timeoutNanos, retryAtNanos - now));
     }
-    if (autocommitIntervalNanos > 0) {
-      timeoutNanos = Math.max(0, Math.min(timeoutNanos, nextCommitNanos - now));
-    }
+    timeoutNanos = Math.min(timeoutNanos, commits.nanosUntilDue(now));
     ConsumerRecords<byte[], byte[]> records;
     try {
       parked.set(true);
@@ -283,14 +251,25 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     } catch (MalformedOtlpException e) {
       skipMalformed(progress, record, e.getMessage());
       return;
+    } catch (RuntimeException e) {
+      // Never thrown for any input, by contract; if it is, the record could never succeed either.
+      skipMalformed(progress, record, "the decoder failed: " + e);
+      return;
     }
     progress.offered(record);
-    consumer.consume(request, new Offer(progress, record, route.signal(), request.unitCount()));
+    Offer offer = new Offer(progress, record, route.signal(), request.unitCount());
+    try {
+      consumer.consume(request, offer);
+    } catch (RuntimeException e) {
+      // A pipeline that throws has not taken the record: it is offered again, as after a refusal.
+      errorLog.log("a pipeline failed on a Kafka record, offering it again: " + e);
+      offer.answer(Admission.FULL);
+    }
   }
 
   private void skipMalformed(
       PartitionProgress progress, ConsumerRecord<byte[], byte[]> record, String why) {
-    malformedRecords.increment();
+    metrics.malformedRecords.increment();
     heldBytes -= progress.skipped(record);
     malformedLog.log(
         "skipping malformed record at "
@@ -313,7 +292,7 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
       if (offer.admission == Admission.ACCEPTED) {
         heldBytes -= progress.accepted(offer.record);
       } else {
-        refusedRecords.increment();
+        metrics.refusedRecords.increment();
         long delayMillis = backoffMillis(consumers.get(offer.signal), progress.refusalsInARow());
         progress.refused(offer.record, now + TimeUnit.MILLISECONDS.toNanos(delayMillis));
       }
@@ -328,55 +307,6 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     return Math.min(MAX_BACKOFF_MILLIS, base << doublings);
   }
 
-  private void commitIfDue(long now) {
-    if (autocommitIntervalNanos > 0 && now - nextCommitNanos < 0) {
-      return;
-    }
-    nextCommitNanos = now + autocommitIntervalNanos;
-    Map<TopicPartition, OffsetAndMetadata> offsets = offsetsToCommit(assigned.values());
-    if (offsets.isEmpty()) {
-      return;
-    }
-    client.commitAsync(
-        offsets,
-        (committed, error) -> {
-          if (error != null) {
-            errorLog.log("committing offsets failed, will commit again: " + error);
-            for (TopicPartition partition : committed.keySet()) {
-              PartitionProgress progress = assigned.get(partition);
-              if (progress != null) {
-                progress.commitFailed();
-              }
-            }
-          }
-        });
-  }
-
-  private static Map<TopicPartition, OffsetAndMetadata> offsetsToCommit(
-      Collection<PartitionProgress> partitions) {
-    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-    for (PartitionProgress progress : partitions) {
-      long offset = progress.toCommit();
-      if (offset >= 0) {
-        progress.committing(offset);
-        offsets.put(progress.partition, new OffsetAndMetadata(offset));
-      }
-    }
-    return offsets;
-  }
-
-  private void commitNow(Collection<PartitionProgress> partitions) {
-    Map<TopicPartition, OffsetAndMetadata> offsets = offsetsToCommit(partitions);
-    if (offsets.isEmpty()) {
-      return;
-    }
-    try {
-      client.commitSync(offsets, SYNC_COMMIT_TIMEOUT);
-    } catch (KafkaException e) {
-      logger.warning("committing offsets " + offsets + " failed: " + e);
-    }
-  }
-
   /**
    * Pauses the partitions whose records wait here (so that fetching does not pile more on them), or
    * every partition while {@code max_pending_bytes} are held; resumes the others.
@@ -384,7 +314,7 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
   private void updatePauses() {
     boolean full = heldBytes >= config.maxPendingBytes();
     if (full && !pausedForBytes) {
-      fetchStops.increment();
+      metrics.fetchPauses.increment();
     }
     pausedForBytes = full;
     for (PartitionProgress progress : assigned.values()) {
@@ -410,7 +340,7 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
       }
     }
     drainAnswers(System.nanoTime());
-    commitNow(assigned.values());
+    commits.commitNow(assigned.values());
   }
 
   private boolean hasPending() {
@@ -424,6 +354,8 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
 
   @Override
   public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+    // Called inside poll: answers from now on must not wake up the commit below.
+    parked.set(false);
     drainAnswers(System.nanoTime());
     Map<TopicPartition, PartitionProgress> revoked = new HashMap<>();
     for (TopicPartition partition : partitions) {
@@ -432,7 +364,7 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
         revoked.put(partition, progress);
       }
     }
-    commitNow(revoked.values());
+    commits.commitNow(revoked.values());
     forget(revoked.values());
   }
 

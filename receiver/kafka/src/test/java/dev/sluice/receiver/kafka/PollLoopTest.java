@@ -281,6 +281,24 @@ class PollLoopTest {
   }
 
   @Test
+  void aPipelineThatThrowsIsTreatedAsARefusalAndNothingIsSkipped() throws Exception {
+    int[] calls = {0};
+    pipeline.refuseWhen(
+        bytes -> {
+          if (calls[0]++ < 2) {
+            throw new IllegalStateException("a pipeline bug");
+          }
+          return false;
+        });
+    start(new TestConfig(), P0);
+    produce(P0, 0, spans(0, 1));
+    produce(P0, 1, spans(1, 1));
+    await("offset 2 committed", () -> committed(P0) == 2);
+    assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
+        .containsExactly(0, 1);
+  }
+
+  @Test
   void stopWaitsForAnswersAndCommitsThem() throws Exception {
     pipeline.hold();
     start(new TestConfig(), P0);
