@@ -80,7 +80,7 @@ class CommandLineTest {
     assertThat(run("components")).isZero();
 
     assertThat(out.toString())
-        .contains("receivers:\n  otlp")
+        .contains("receivers:\n  kafka\n  otlp")
         .contains("batch")
         .contains("memory_limiter")
         .contains("blackhole (also nop)")

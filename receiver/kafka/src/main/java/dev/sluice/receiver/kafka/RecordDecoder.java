@@ -1,0 +1,90 @@
+package dev.sluice.receiver.kafka;
+
+import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.json.OtlpJsonDecoder;
+import dev.sluice.pdata.otlp.AttributeEditor;
+import dev.sluice.pdata.otlp.AttributeValue;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.MarshalContext;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.OtlpIndexer;
+import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.otlp.Signal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Turns a record's value into an indexed request: OTLP/JSON through the decoder the OTLP/HTTP
+ * receiver uses, then the indexer that validates every OTLP request at the edge; with header
+ * extraction, the configured headers become resource attributes through the data API's resource
+ * replacement. One per poll thread: it keeps the indexer's and the marshaler's scratch state.
+ */
+final class RecordDecoder {
+  static final String HEADER_ATTRIBUTE_PREFIX = "kafka.header.";
+
+  private final OtlpIndexer indexer = new OtlpIndexer();
+  private final OtlpJsonDecoder jsonDecoder = new OtlpJsonDecoder();
+  private final MarshalContext marshalContext = new MarshalContext();
+  private final List<String> headers;
+  private final String[] attributeKeys;
+
+  RecordDecoder(KafkaReceiverConfig.HeaderExtraction extraction) {
+    this.headers = extraction.extractHeaders() ? List.copyOf(extraction.headers()) : List.of();
+    this.attributeKeys = new String[headers.size()];
+    for (int i = 0; i < attributeKeys.length; i++) {
+      attributeKeys[i] = HEADER_ATTRIBUTE_PREFIX + headers.get(i);
+    }
+  }
+
+  /**
+   * The record's request, validated and indexed; the pipelines may own the returned index's bytes,
+   * which are the record's value (or new bytes made from it), never changed afterwards.
+   *
+   * @throws MalformedOtlpException when the value is not a valid request of the signal in the
+   *     encoding
+   */
+  OtlpIndex decode(Signal signal, boolean json, byte[] value, Headers recordHeaders)
+      throws MalformedOtlpException {
+    byte[] protobuf = json ? jsonDecoder.decode(signal, value) : value;
+    OtlpIndex index = indexer.index(signal, protobuf);
+    return headers.isEmpty() ? index : withHeaders(index, recordHeaders);
+  }
+
+  /** The request with the configured headers the record has as resource attributes. */
+  private OtlpIndex withHeaders(OtlpIndex index, Headers recordHeaders)
+      throws MalformedOtlpException {
+    AttributeEditor editor = null;
+    for (int i = 0; i < attributeKeys.length; i++) {
+      Header header = recordHeaders.lastHeader(headers.get(i));
+      if (header == null || header.value() == null) {
+        continue;
+      }
+      if (editor == null) {
+        editor = new AttributeEditor();
+      }
+      editor.upsert(
+          attributeKeys[i],
+          AttributeValue.string(new String(header.value(), StandardCharsets.UTF_8)));
+    }
+    if (editor == null) {
+      return index;
+    }
+    AttributeEditor resources = editor;
+    Batch batch = Batch.of(index);
+    try {
+      if (index.signal() == Signal.METRICS) {
+        batch.visitMetrics(resources::editResource);
+      } else {
+        batch.visit(resources::editResource);
+      }
+      int size = OtlpMarshaler.marshal(batch, marshalContext);
+      byte[] rewritten = new byte[size];
+      System.arraycopy(marshalContext.output().array(), 0, rewritten, 0, size);
+      return indexer.index(index.signal(), rewritten);
+    } finally {
+      batch.clear();
+    }
+  }
+}
