@@ -134,7 +134,8 @@ final class PeerTable {
     if (delivered < 0) {
       return "unread (" + counter + ")";
     }
-    if (delivered == accepted) {
+    if (delivered >= accepted) {
+      // More than accepted: retried exports the sink counted twice (ReportCommand.notes).
       return "all (" + counter + ")";
     }
     return String.format(Locale.ROOT, "%,d of %,d (%s)", delivered, accepted, counter);

@@ -433,8 +433,13 @@ final class ReportCommand implements Callable<Integer> {
               row.meta("target").equals("floor") ? "floor server" : "collector",
               collector));
     }
-    if (row.json().path("dropped").asLong() != 0) {
+    long dropped = row.json().path("dropped").asLong();
+    if (dropped > 0) {
       notes.add("items lost or not drained");
+    } else if (dropped < 0) {
+      // Exports that timed out and were sent again: the sink counts both copies.
+      notes.add(
+          String.format(Locale.ROOT, "%,d items delivered twice (exports retried)", -dropped));
     }
     long refused = row.json().path("totals").path("items_refused").asLong();
     if (refused > 0) {

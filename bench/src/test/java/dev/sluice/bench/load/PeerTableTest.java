@@ -87,6 +87,11 @@ class PeerTableTest {
             PeerTable.delivered(
                 row(delivered(result("traces-otlp", "otelcol", 1), "sink:http://x/counts", 1000))))
         .isEqualTo("all (sink)");
+    ObjectNode resent = delivered(result("traces-otlp", "rotel", 1), "sink:http://x/counts", 1032);
+    resent.put("dropped", -32);
+    ReportCommand.Row twice = row(resent);
+    assertThat(PeerTable.delivered(twice)).isEqualTo("all (sink)");
+    assertThat(ReportCommand.notes(twice)).contains("32 items delivered twice (exports retried)");
     assertThat(
             PeerTable.delivered(
                 row(
