@@ -1,6 +1,6 @@
 // Command otelcol is the OpenTelemetry Collector built with the components that Sluice's
-// configurations use, as the peer that Sluice's benchmarks and config checks compare against.
-// Every collector module is pinned to one release (contrib v0.161.0, core v0.161.0 / v1.67.0)
+// benchmarks and configurations use, as the peer that Sluice is measured and checked against.
+// Every collector module is pinned to one release (core v0.165.0 / v1.71.0, contrib v0.165.1)
 // in go.mod; see ../README.md for what is left out and why.
 package main
 
@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/confmap/provider/fileprovider"
 	"go.opentelemetry.io/collector/confmap/provider/yamlprovider"
 	"go.opentelemetry.io/collector/exporter/debugexporter"
+	"go.opentelemetry.io/collector/exporter/nopexporter"
 	"go.opentelemetry.io/collector/exporter/otlpexporter"
 	"go.opentelemetry.io/collector/exporter/otlphttpexporter"
 	"go.opentelemetry.io/collector/otelcol"
@@ -21,18 +22,16 @@ import (
 	"go.opentelemetry.io/collector/receiver/otlpreceiver"
 	"go.opentelemetry.io/collector/service/telemetry/otelconftelemetry"
 
-	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/kafkaexporter"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/bearertokenauthextension"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/healthcheckextension"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/attributesprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/filterprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/probabilisticsamplerprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourceprocessor"
-	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/transformprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/receiver/kafkareceiver"
 )
 
 // version is the collector release that go.mod pins; shown by --version.
-const version = "0.161.0"
+const version = "0.165.0"
 
 func components() (otelcol.Factories, error) {
 	var err error
@@ -42,16 +41,14 @@ func components() (otelcol.Factories, error) {
 	// otlp_grpc now and still answers to otlp), as a stock distribution does.
 	if factories.Receivers, err = otelcol.MakeFactoryMap(
 		otlpreceiver.NewFactory(),
+		kafkareceiver.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}
 	if factories.Processors, err = otelcol.MakeFactoryMap(
 		batchprocessor.NewFactory(),
 		memorylimiterprocessor.NewFactory(),
-		attributesprocessor.NewFactory(),
 		resourceprocessor.NewFactory(),
-		filterprocessor.NewFactory(),
-		transformprocessor.NewFactory(),
 		probabilisticsamplerprocessor.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
@@ -59,8 +56,9 @@ func components() (otelcol.Factories, error) {
 	if factories.Exporters, err = otelcol.MakeFactoryMap(
 		otlpexporter.NewFactory(),
 		otlphttpexporter.NewFactory(),
+		nopexporter.NewFactory(),
 		debugexporter.NewFactory(),
-		fileexporter.NewFactory(),
+		kafkaexporter.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}

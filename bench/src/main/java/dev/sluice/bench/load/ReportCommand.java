@@ -8,10 +8,13 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -19,8 +22,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code sluice-bench report}: reads {@code bench/results/*.json} (and the {@code GzipBenchmark}
- * JMH results if present) and writes {@code REPORT.md} with a table, the project's performance
- * targets with the measured values, the published anchors, and an SVG chart.
+ * JMH results if present) and writes {@code REPORT.md} with a table, the other collectors' rows
+ * beside Sluice's ({@link PeerTable}), the project's performance targets with the measured values,
+ * the published anchors, and an SVG chart.
  */
 @Command(
     name = "report",
@@ -60,10 +64,24 @@ final class ReportCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}).")
   Path scenarios;
 
+  @Option(
+      names = "--peers-unavailable",
+      defaultValue = "bench/results/peers-unavailable.txt",
+      description =
+          "Peers that could not run, one \"NAME: why\" a line, if present (default:"
+              + " ${DEFAULT-VALUE}).")
+  Path peersUnavailable;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One scenario's result. */
   record Row(String name, JsonNode json) {
+    /** The system under test: sluice, or the peer named by {@code --collector}. */
+    String collector() {
+      String collector = meta("collector");
+      return collector.isEmpty() ? "sluice" : collector;
+    }
+
     double number(String field) {
       return json.path(field).asDouble(0);
     }
@@ -79,14 +97,25 @@ final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    List<Row> rows = load();
+    List<Row> all = loadAll();
+    List<Row> rows = all.stream().filter(row -> row.collector().equals("sluice")).toList();
+    List<Row> peers = all.stream().filter(row -> !row.collector().equals("sluice")).toList();
     if (rows.isEmpty()) {
       System.err.println("no results in " + results);
       return 1;
     }
     Map<String, Double> gzip = gzipNanosPerSpan();
     String chartName = svg.getFileName().toString();
-    String markdown = markdown(rows, gzip, relativeLink(out, svg, chartName));
+    List<String> unavailable =
+        Files.isRegularFile(peersUnavailable)
+            ? StandardScenarios.parse(Files.readAllLines(peersUnavailable))
+            : List.of();
+    String markdown =
+        markdown(
+            rows,
+            PeerTable.markdown(rows, peers, unavailable),
+            gzip,
+            relativeLink(out, svg, chartName));
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, markdown, StandardCharsets.UTF_8);
     Files.writeString(svg, Chart.svg(rows), StandardCharsets.UTF_8);
@@ -103,8 +132,18 @@ final class ReportCommand implements Callable<Integer> {
     }
   }
 
+  /** Sluice's rows: the standard set first, in its order, then the rest by name. */
   List<Row> load() throws IOException {
-    Map<String, Row> byName = new LinkedHashMap<>();
+    return loadAll().stream().filter(row -> row.collector().equals("sluice")).toList();
+  }
+
+  /**
+   * Every result, Sluice's and the peers' ({@code NAME.json}, {@code NAME.PEER.json}): the standard
+   * set first, in its order, then the rest by name; within a scenario, by file name.
+   */
+  List<Row> loadAll() throws IOException {
+    // By file name: a scenario's peer results (NAME.PEER.json) follow Sluice's (NAME.json).
+    Map<String, Row> byFile = new TreeMap<>();
     if (!Files.isDirectory(results)) {
       return List.of();
     }
@@ -117,18 +156,24 @@ final class ReportCommand implements Callable<Integer> {
           continue;
         }
         if (json.isObject() && json.has("result_line") && json.has("scenario")) {
-          byName.put(json.get("scenario").asText(), new Row(json.get("scenario").asText(), json));
+          byFile.put(file.getFileName().toString(), new Row(json.get("scenario").asText(), json));
         }
       }
     }
     List<Row> rows = new ArrayList<>();
     for (String name : StandardScenarios.read(scenarios)) {
-      Row row = byName.remove(name);
-      if (row != null) {
-        rows.add(row);
+      Iterator<Row> rest = byFile.values().iterator();
+      while (rest.hasNext()) {
+        Row row = rest.next();
+        if (row.name().equals(name)) {
+          rows.add(row);
+          rest.remove();
+        }
       }
     }
-    byName.keySet().stream().sorted().forEach(name -> rows.add(byName.get(name)));
+    List<Row> others = new ArrayList<>(byFile.values());
+    others.sort(Comparator.comparing(Row::name));
+    rows.addAll(others);
     return rows;
   }
 
@@ -158,6 +203,12 @@ final class ReportCommand implements Callable<Integer> {
   }
 
   static String markdown(List<Row> rows, Map<String, Double> gzip, String chart) {
+    return markdown(rows, "", gzip, chart);
+  }
+
+  /** The report of Sluice's {@code rows}, with {@code peerSection} after the chart. */
+  static String markdown(
+      List<Row> rows, String peerSection, Map<String, Double> gzip, String chart) {
     Map<String, Row> byName = new LinkedHashMap<>();
     rows.forEach(row -> byName.put(row.name(), row));
     Row floor = byName.get("grpc-floor");
@@ -253,6 +304,7 @@ final class ReportCommand implements Callable<Integer> {
         ". A run's own processes account for up to about 2 on two cores; more means something"
             + " else was running.\n\n");
     md.append("![throughput, ratio to the floor, CPU per item](").append(chart).append(")\n\n");
+    md.append(peerSection);
 
     md.append("## Targets\n\n");
     md.append("| target | measured | met |\n|---|---|---|\n");
@@ -381,8 +433,13 @@ final class ReportCommand implements Callable<Integer> {
               row.meta("target").equals("floor") ? "floor server" : "collector",
               collector));
     }
-    if (row.json().path("dropped").asLong() != 0) {
+    long dropped = row.json().path("dropped").asLong();
+    if (dropped > 0) {
       notes.add("items lost or not drained");
+    } else if (dropped < 0) {
+      // Exports that timed out and were sent again: the sink counts both copies.
+      notes.add(
+          String.format(Locale.ROOT, "%,d items delivered twice (exports retried)", -dropped));
     }
     long refused = row.json().path("totals").path("items_refused").asLong();
     if (refused > 0) {
