@@ -1,5 +1,6 @@
 package dev.sluice.service.sender;
 
+import dev.sluice.component.Backoff;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.RetryConfig;
 import dev.sluice.component.Scheduler;

@@ -1,5 +1,6 @@
 package dev.sluice.exporter.loadbalancing;
 
+import dev.sluice.component.Backoff;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
@@ -13,6 +14,7 @@ import dev.sluice.pdata.otlp.Signal;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -278,7 +280,7 @@ final class LoadBalancingExporter implements Exporter {
   private ExportResult send(Backend backend, Batch part, long deadlineNanos)
       throws InterruptedException {
     long start = scheduler.nanoTime();
-    BackendBackoff backoff = null;
+    Backoff backoff = null;
     while (true) {
       if (backend.removed()) {
         return ExportResult.retryable(backend.name + " was removed", 0);
@@ -293,15 +295,17 @@ final class LoadBalancingExporter implements Exporter {
         logger.log(Level.WARNING, "Sending to backend " + backend.name + " failed", e);
         result = ExportResult.retryable("exporter failed: " + e, 0);
       }
-      if (result.outcome() != ExportResult.Outcome.RETRYABLE || backend.removed()) {
+      if (result.outcome() != ExportResult.Outcome.RETRYABLE
+          || backend.removed()
+          || !backendRetry.enabled()) {
         return result;
       }
       now = scheduler.nanoTime();
       if (backoff == null) {
-        backoff = new BackendBackoff(backendRetry, start);
+        backoff = new Backoff(backendRetry, start, () -> ThreadLocalRandom.current().nextDouble());
       }
       long delay = backoff.nextDelayNanos(now);
-      if (delay == BackendBackoff.STOP) {
+      if (delay == Backoff.STOP) {
         return result;
       }
       delay = Math.max(delay, result.retryAfterNanos());
