@@ -15,6 +15,7 @@ package dev.sluice.wal;
  * @param forceNanos time spent in them
  * @param maxForceNanos the longest one
  * @param failedWrites groups whose write failed (their appends were answered as retryable)
+ * @param reusedSegments segments started in the file of a done one
  */
 public record LogStatistics(
     long sizeBytes,
@@ -28,4 +29,5 @@ public record LogStatistics(
     long forces,
     long forceNanos,
     long maxForceNanos,
-    long failedWrites) {}
+    long failedWrites,
+    long reusedSegments) {}

@@ -41,6 +41,7 @@ final class LogWriter implements Runnable {
   private long forceNanos;
   private long maxForceNanos;
   private long failedWrites;
+  private long reusedSegments;
 
   LogWriter(WriteAheadLog log) {
     this.log = log;
@@ -72,7 +73,8 @@ final class LogWriter implements Runnable {
         forces,
         forceNanos,
         maxForceNanos,
-        failedWrites);
+        failedWrites,
+        reusedSegments);
   }
 
   @Override
@@ -245,6 +247,9 @@ final class LogWriter implements Runnable {
     log.lock.lock();
     try {
       log.segments.add(next);
+      if (spare != null) {
+        reusedSegments++;
+      }
     } finally {
       log.lock.unlock();
     }

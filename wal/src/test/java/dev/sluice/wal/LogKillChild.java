@@ -11,8 +11,8 @@ import java.util.SplittableRandom;
 /**
  * The process {@link LogKillTest} kills: opens the log, prints what it replays ({@code R seq}),
  * then appends until killed, printing each record appended ({@code A seq}), each answered as
- * written ({@code C seq}) and each it marks done ({@code D seq}). A line is printed only after the
- * fact it states.
+ * written ({@code C seq}), each it marks done ({@code D seq}), and how many segments have reused a
+ * done one's file so far ({@code U n}). A line is printed only after the fact it states.
  *
  * <p>Like an exporter that delivers in order with some requests in flight, it marks every record
  * done a few records after it was answered (how many, from the seed), and what it replayed once it
@@ -52,6 +52,7 @@ public final class LogKillChild {
     SplittableRandom random = new SplittableRandom(seed);
     int inFlight = random.nextInt(1, MAX_IN_FLIGHT + 1);
     ArrayDeque<Long> answered = new ArrayDeque<>();
+    long[] reusedReported = {0};
     byte[] payload = new byte[8192];
     AppendCallback callback =
         new AppendCallback() {
@@ -59,6 +60,11 @@ public final class LogKillChild {
           public void committed(long sequence) {
             synchronized (out) {
               out.println("C " + sequence);
+              long reused = log.statistics().reusedSegments();
+              if (reused > reusedReported[0]) {
+                reusedReported[0] = reused;
+                out.println("U " + reused);
+              }
               answered.add(sequence);
               if (answered.size() > inFlight) {
                 long delivered = answered.poll();

@@ -33,18 +33,20 @@ class LogKillTest {
     long highestAppended = -1;
     long answeredTotal = 0;
     long replayedTotal = 0;
+    long reusedTotal = 0;
+    long owedChecked = 0;
     for (int kill = 0; kill <= KILLS; kill++) {
       Process child = start(random.nextLong());
       List<String> lines = new ArrayList<>();
       Thread reader = reader(child, lines);
+      awaitOpen(lines);
       if (kill < KILLS) {
-        awaitOpen(lines);
         Thread.sleep(50 + random.nextInt(400));
-        child.destroyForcibly();
-      } else {
-        awaitOpen(lines);
-        child.destroyForcibly();
       }
+      // SIGKILL through the process handle: Process.destroyForcibly would also close our end of
+      // the child's stdout, and lines still in the pipe (a busy machine leaves many) would be
+      // lost, among them appends whose records the next start rightly replays.
+      child.toHandle().destroyForcibly();
       assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
       reader.join(30_000);
       assertThat(reader.isAlive()).as("the child's output was read to its end").isFalse();
@@ -58,6 +60,7 @@ class LogKillTest {
         assertThat(replayed)
             .as("start %d replays what was answered and owed", kill)
             .containsAll(owed);
+        owedChecked += owed.size();
         assertThat(replayed.isEmpty() || replayed.last() <= highestAppended + 1)
             .as(
                 "nothing replayed beyond what was appended: replayed up to %s, appended up to %d",
@@ -66,6 +69,7 @@ class LogKillTest {
         replayedTotal += replayed.size();
         owed.clear();
         owed.addAll(replayed);
+        long reusedInRun = 0;
         for (String line : lines) {
           if (line.startsWith("C ")) {
             long sequence = Long.parseLong(line.substring(2));
@@ -73,19 +77,19 @@ class LogKillTest {
             answeredTotal++;
           } else if (line.startsWith("A ")) {
             highestAppended = Math.max(highestAppended, Long.parseLong(line.substring(2)));
+          } else if (line.startsWith("U ")) {
+            reusedInRun = Math.max(reusedInRun, Long.parseLong(line.substring(2)));
           } else if (line.startsWith("D ")) {
             owed.remove(Long.parseLong(line.substring(2)));
           }
         }
+        reusedTotal += reusedInRun;
       }
     }
     assertThat(answeredTotal).isGreaterThan(KILLS);
-    assertThat(owed).isNotEmpty();
-    // Done segments retired while the children ran, so later ones reused their files.
-    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(directory)) {
-      assertThat(files.map(f -> f.getFileName().toString()))
-          .anyMatch(name -> name.startsWith("spare-"));
-    }
+    assertThat(owedChecked).as("answered records owed at a start, each checked").isPositive();
+    // Done segments retired while the children ran, and later ones reused their files.
+    assertThat(reusedTotal).as("segments that reused a done one's file").isPositive();
     System.out.println(
         "LogKillTest: "
             + KILLS
@@ -93,7 +97,9 @@ class LogKillTest {
             + answeredTotal
             + " records answered, "
             + replayedTotal
-            + " replayed in all");
+            + " replayed in all, "
+            + reusedTotal
+            + " segments in reused files");
   }
 
   private Process start(long seed) throws Exception {
@@ -129,7 +135,7 @@ class LogKillTest {
                   }
                   String complete = line.toString();
                   line.setLength(0);
-                  if (complete.equals("OPEN") || complete.matches("[ARCD] \\d+")) {
+                  if (complete.equals("OPEN") || complete.matches("[ARCDU] \\d+")) {
                     synchronized (lines) {
                       lines.add(complete);
                       lines.notifyAll();

@@ -95,6 +95,11 @@ class SegmentReuseTest {
   void recoveryReplaysWhatIsOwedAndNoneOfAReusedFilesOldRecords() throws Exception {
     WriteAheadLog log = harness.open(options(directory, SEGMENT_BYTES, "a"), files);
     appendDone(log, "done", 200);
+    // Progress is persisted (and done segments retired) every 100 ms: go on until a file is reused.
+    for (int round = 0; round < 100 && files.reuses.get() == 0; round++) {
+      Thread.sleep(20);
+      appendDone(log, "more-" + round, 20);
+    }
     List<Long> owed = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       owed.add(append(log, "owed-" + i, 1).await());
