@@ -189,6 +189,10 @@ public final class DurableLog implements AutoCloseable {
         "The longest force of the log to disk.",
         () -> log.statistics().maxForceNanos());
     metrics.gauge(
+        "sluice_wal_segments_reused",
+        "Segments started in the file of a done segment instead of a new file.",
+        () -> log.statistics().reusedSegments());
+    metrics.gauge(
         "sluice_wal_failed_writes",
         "Groups whose write failed (answered retryable).",
         () -> log.statistics().failedWrites());
