@@ -423,7 +423,7 @@ class LoadBalancingKillIT {
     throw new AssertionError("the client sent nothing after the restart");
   }
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"})
   private static Supplier<StatusRuntimeException>[] refusals(int count) {
     Supplier<StatusRuntimeException>[] errors = new Supplier[count];
     Arrays.fill(errors, (Supplier<StatusRuntimeException>) Status.UNAVAILABLE::asRuntimeException);
