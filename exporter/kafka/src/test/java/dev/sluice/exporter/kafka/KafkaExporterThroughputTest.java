@@ -53,7 +53,7 @@ class KafkaExporterThroughputTest {
   @RegisterExtension static final KafkaBroker BROKER = new KafkaBroker(4);
 
   @ParameterizedTest
-  @CsvSource({"lz4,false", "zstd,false", "lz4,true", "zstd,true"})
+  @CsvSource({"none,false", "lz4,false", "zstd,false", "lz4,true", "zstd,true"})
   void measuresSpansPerSecondAndCpuPerSpan(String compression, boolean byTraceId) throws Exception {
     String topic = "measure_" + compression + (byTraceId ? "_keyed" : "");
     BROKER.createTopic(topic, 4);
