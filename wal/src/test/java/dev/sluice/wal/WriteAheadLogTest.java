@@ -68,6 +68,8 @@ class WriteAheadLogTest {
     for (LogHarness.Answer answer : answers) {
       answer.await();
     }
+    // A group's figures are counted just after its answers are given.
+    awaitTrue(() -> log.statistics().groupedRecords() == 2000);
     LogStatistics statistics = log.statistics();
     log.close();
 

@@ -28,14 +28,22 @@ class PlacementAllocationTest {
     batch.partitionInto(parts, placement);
     clearParts();
     boolean[] leftOut = new boolean[PARTS];
-    AllocationBound.Outcome outcome =
-        AllocationBound.measure(
-            () -> {
-              placement.prepare(key, Signal.TRACES, ring, leftOut);
-              batch.partitionInto(parts, placement);
-            });
-    clearParts();
-    return outcome;
+    // The least of three rounds: a compilation or deoptimization during one (a busy machine makes
+    // them late) allocates on its own account.
+    AllocationBound.Outcome least = null;
+    for (int round = 0; round < 3; round++) {
+      AllocationBound.Outcome outcome =
+          AllocationBound.measure(
+              () -> {
+                placement.prepare(key, Signal.TRACES, ring, leftOut);
+                batch.partitionInto(parts, placement);
+              });
+      clearParts();
+      if (least == null || outcome.allocatedBytes() < least.allocatedBytes()) {
+        least = outcome;
+      }
+    }
+    return least;
   }
 
   private void clearParts() {
