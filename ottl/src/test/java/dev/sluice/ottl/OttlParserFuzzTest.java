@@ -48,10 +48,8 @@ class OttlParserFuzzTest {
     if (selector < contexts.length) {
       OttlCondition.parse(text, contexts[selector]).newEvaluator();
     } else {
-      Ast.Statement statement = Parser.parseStatement(text);
-      if (statement.condition() != null) {
-        new Compiler(OttlContext.SPAN, text).condition(statement.condition());
-      }
+      // A whole statement, editor and where clause, parsed and compiled as transform does.
+      OttlStatement.parse(text, OttlContext.SPAN);
     }
   }
 
