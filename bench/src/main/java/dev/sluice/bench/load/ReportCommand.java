@@ -113,6 +113,7 @@ final class ReportCommand implements Callable<Integer> {
     String markdown =
         markdown(
             rows,
+            peers,
             PeerTable.markdown(rows, peers, unavailable),
             gzip,
             relativeLink(out, svg, chartName));
@@ -203,12 +204,15 @@ final class ReportCommand implements Callable<Integer> {
   }
 
   static String markdown(List<Row> rows, Map<String, Double> gzip, String chart) {
-    return markdown(rows, "", gzip, chart);
+    return markdown(rows, List.of(), "", gzip, chart);
   }
 
-  /** The report of Sluice's {@code rows}, with {@code peerSection} after the chart. */
+  /**
+   * The report of Sluice's {@code rows}, with {@code peerSection} after the chart; the peers' rows
+   * of the same run feed the targets that compare with them.
+   */
   static String markdown(
-      List<Row> rows, String peerSection, Map<String, Double> gzip, String chart) {
+      List<Row> rows, List<Row> peers, String peerSection, Map<String, Double> gzip, String chart) {
     Map<String, Row> byName = new LinkedHashMap<>();
     rows.forEach(row -> byName.put(row.name(), row));
     Row floor = byName.get("grpc-floor");
@@ -306,51 +310,7 @@ final class ReportCommand implements Callable<Integer> {
     md.append("![throughput, ratio to the floor, CPU per item](").append(chart).append(")\n\n");
     md.append(peerSection);
 
-    md.append("## Targets\n\n");
-    md.append("| target | measured | met |\n|---|---|---|\n");
-    Row blackhole = byName.get("traces-blackhole");
-    if (blackhole != null) {
-      double cpu = blackhole.number("cpu_ns_per_item");
-      target(md, "`traces-blackhole` CPU per span ≤ 330 ns", fmt(cpu, "ns"), cpu <= 330);
-      if (floor != null && floor.number("cpu_ns_per_item") > 0) {
-        double r = cpu / floor.number("cpu_ns_per_item");
-        target(
-            md,
-            "`traces-blackhole` CPU per span ≤ 1.5 × `grpc-floor`",
-            String.format(Locale.ROOT, "%.2f ×", r),
-            r <= 1.5);
-      }
-    }
-    Row otlp = byName.get("traces-otlp");
-    Double gzipNs = gzip.get("gzip");
-    if (otlp != null && gzipNs != null) {
-      double r = otlp.number("cpu_ns_per_item") / gzipNs;
-      target(
-          md,
-          "`traces-otlp` CPU per span ≤ 1.25 × gzip's own cost per span (JMH `GzipBenchmark.gzip`: "
-              + fmt(gzipNs, "ns")
-              + ")",
-          String.format(Locale.ROOT, "%.2f ×", r),
-          r <= 1.25);
-    } else if (otlp != null) {
-      md.append(
-          "| `traces-otlp` CPU per span ≤ 1.25 × gzip's own cost | no GzipBenchmark results"
-              + " (run `bench/report.sh` without `--skip-jmh`) | – |\n");
-    }
-    Row fixed = byName.get("traces-10k-fixed");
-    if (fixed != null) {
-      double pct = fixed.number("collector_cpu_pct");
-      double rss = fixed.number("rss_mib");
-      target(md, "`traces-10k-fixed` ≤ 3 % of one core", fmt(pct, "%"), pct <= 3);
-      target(md, "`traces-10k-fixed` ≤ 64 MiB peak RSS", fmt(rss, "MiB"), rss <= 64);
-    }
-    Row naive = byName.get("naive");
-    if (naive != null && blackhole != null && blackhole.number("cpu_ns_per_item") > 0) {
-      double r = naive.number("cpu_ns_per_item") / blackhole.number("cpu_ns_per_item");
-      md.append("| `naive` / `traces-blackhole` CPU per span (stated) | ")
-          .append(String.format(Locale.ROOT, "%.2f ×", r))
-          .append(" | – |\n");
-    }
+    md.append(ReportTargets.markdown(byName, peers, gzip));
     if (!gzip.isEmpty()) {
       md.append("\nJMH `GzipBenchmark`, compressing the marshaled 1000-span request:");
       gzip.forEach(
@@ -366,13 +326,17 @@ final class ReportCommand implements Callable<Integer> {
             + "| OpenTelemetry Collector | testbed `Trace10kSPS` OTLP | about 6-8 % of one core |"
             + " about 55 MiB on average |\n"
             + "| rotel v0.1.2 | the same testbed | about 5.6 % | about 20 MiB |\n");
-    if (fixed != null) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| Sluice (this run) | `traces-10k-fixed` | %.1f %% | %.0f MiB peak |\n",
-              fixed.number("collector_cpu_pct"),
-              fixed.number("rss_mib")));
+    for (String name : List.of("traces-10k-fixed", "traces-10k-sidecar")) {
+      Row fixed = byName.get(name);
+      if (fixed != null) {
+        md.append(
+            String.format(
+                Locale.ROOT,
+                "| Sluice (this run) | `%s` | %.1f %% | %.0f MiB peak |\n",
+                name,
+                fixed.number("collector_cpu_pct"),
+                fixed.number("rss_mib")));
+      }
     }
     md.append(
         "\nThe anchors were measured on other hardware with the testbed's own load generator;"
@@ -387,20 +351,6 @@ final class ReportCommand implements Callable<Integer> {
       md.append(separator).append(" `").append(row.name()).append("` ").append(value.apply(row));
       separator = ";";
     }
-  }
-
-  private static void target(StringBuilder md, String what, String measured, boolean met) {
-    md.append("| ")
-        .append(what)
-        .append(" | ")
-        .append(measured)
-        .append(" | ")
-        .append(met ? "yes" : "no")
-        .append(" |\n");
-  }
-
-  private static String fmt(double value, String unit) {
-    return String.format(Locale.ROOT, "%.1f %s", value, unit);
   }
 
   private static String ratio(double value, double floor, boolean applies) {
