@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * call's headers nothing is counted yet. First, a call admitted at its headers ({@link #admitted})
  * counts as the expected message size (a reservation) until more than that has arrived, so the
  * check at the next call's headers sees what the calls admitted before it will bring. The expected
- * size starts at a sixteenth of the bound (at most {@code max_recv_msg_size_mib}) and follows the
+ * size starts at a 128th of the bound (at most {@code max_recv_msg_size_mib}) and follows the
  * messages received (a moving average over about four; a call cut off counts with what it had
  * brought, so that the average grows when calls are larger than it). Second, a call that brings
  * more than it reserved while the total is past the bound by more than {@link
@@ -72,8 +72,15 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
     /** The expected size moves a quarter of the way to each message's size. */
     private static final int AVERAGE_DIVISOR = 4;
 
-    /** Before any message is seen, a call reserves this fraction of the bound. */
-    private static final int INITIAL_RESERVATION_DIVISOR = 16;
+    /**
+     * Before any message is seen, a call reserves this fraction of the bound: 128 calls admitted at
+     * once fill it. A collector that has just started handles its first messages slowly (its code
+     * is not compiled yet), so the first moving average comes late; with a sixteenth, the sixteen
+     * calls of a client's first burst filled the bound and the rest of the burst was refused. A
+     * burst of messages larger than the reservation is still held to the bound, by the refusal of
+     * calls that overshoot it.
+     */
+    static final int INITIAL_RESERVATION_DIVISOR = 128;
 
     private final InFlightBytes inFlight;
     private final long maxCallNanos;

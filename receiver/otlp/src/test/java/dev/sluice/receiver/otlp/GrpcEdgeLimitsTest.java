@@ -234,6 +234,34 @@ class GrpcEdgeLimitsTest {
   }
 
   /**
+   * A receiver that has seen no message yet (one just started, whose first messages are slow)
+   * admits a client's first burst: each call reserves a 128th of the bound, so 128 calls' headers
+   * are let through before the next is refused.
+   */
+  @Test
+  void admitsAFirstBurstOf128CallsBeforeAnyMessageIsSeen() throws Exception {
+    start(200, Duration.ofMinutes(1), 1000, 1, Duration.ofSeconds(10));
+    int admitted = 128;
+
+    try (RawHttp2 client = raw().handshake()) {
+      for (int i = 0; i <= admitted; i++) {
+        client.exportHeaders(1 + 2 * i);
+      }
+
+      // The first answer of any call is the refusal of the last one: none before it was refused.
+      RawHttp2.Frame refused = client.read();
+      while (refused.type() != RawHttp2.HEADERS) {
+        refused = client.read();
+      }
+
+      assertThat(refused.streamId()).isEqualTo(1 + 2 * admitted);
+      assertThat(client.decode(refused).get("grpc-status").toString()).isEqualTo("14");
+      assertThat(inFlightBytes()).isEqualTo(MIB);
+    }
+    awaitTrue(() -> inFlightBytes() == 0);
+  }
+
+  /**
    * When calls let through bring more than the reservations said, the call whose bytes take the
    * total past the bound by more than a quarter of it is refused there, with RetryInfo.
    */
