@@ -23,6 +23,8 @@ public final class EvalContext {
   private BatchItem item;
   SpanView span;
   SpanEventView spanEvent;
+  // The event's place among its span's events, when statements may edit it (else -1).
+  int spanEventIndex = -1;
   LogRecordView logRecord;
   MetricView metric;
   DataPointView dataPoint;
@@ -32,6 +34,7 @@ public final class EvalContext {
   private ProtoWriter cacheSpare = new ProtoWriter(CACHE_INITIAL_BYTES);
   private final RawMessages headers = new RawMessages();
   private final ProtoWriter metricBytes = new ProtoWriter(CACHE_INITIAL_BYTES);
+  private final SpanEventSplice events = new SpanEventSplice();
   private int loadedOffset;
   private int loadedLength;
 
@@ -59,11 +62,16 @@ public final class EvalContext {
     this.item = item;
     this.resource = null;
     this.scope = null;
+    this.spanEventIndex = -1;
+    emptyCache();
+    return this;
+  }
+
+  private void emptyCache() {
     if (cache.size() > 0) {
       cache.release(MAX_RETAINED_CACHE_BYTES);
       cache.reset();
     }
-    return this;
   }
 
   /** The current bytes of {@code host}: the array, with {@link #loadedOffset} and length. */
@@ -88,6 +96,13 @@ public final class EvalContext {
         BatchItem at = editable();
         loadedOffset = at.offset();
         loadedLength = at.length();
+        return at.array();
+      }
+      case SPANEVENT -> {
+        BatchItem at = editable();
+        long found = events.find(at.array(), at.offset(), at.length(), editableEventIndex());
+        loadedOffset = MessageEdits.high(found);
+        loadedLength = MessageEdits.low(found);
         return at.array();
       }
       case RESOURCE, SCOPE -> {
@@ -125,11 +140,20 @@ public final class EvalContext {
         item.replace(message, 0, length);
         if (span != null) {
           span = item.span();
+          repointSpanEvent();
         } else if (logRecord != null) {
           logRecord = item.logRecord();
         } else if (dataPoint != null) {
           dataPoint = item.dataPoint();
         }
+      }
+      case SPANEVENT -> {
+        ProtoWriter rewritten =
+            events.replace(
+                item.array(), item.offset(), item.length(), spanEventIndex, message, length);
+        item.replace(rewritten.array(), 0, rewritten.size());
+        span = item.span();
+        repointSpanEvent();
       }
       case METRIC -> {
         item.replaceMetric(message, 0, length);
@@ -154,6 +178,28 @@ public final class EvalContext {
         cache = next;
       }
     }
+  }
+
+  /**
+   * After its span was written anew: the event cursor walks the new bytes to the same event, so
+   * that later statements read the change and the visit goes on with the next event.
+   */
+  private void repointSpanEvent() {
+    if (spanEventIndex < 0 || spanEvent == null) {
+      return;
+    }
+    span.events(spanEvent);
+    for (int i = 0; i <= spanEventIndex; i++) {
+      spanEvent.next();
+    }
+  }
+
+  private int editableEventIndex() {
+    if (spanEventIndex < 0) {
+      throw new IllegalStateException(
+          "span event statements edit an event of spanEvent(at, index)");
+    }
+    return spanEventIndex;
   }
 
   /** The cache's entries: {@code cache.array()[0, cache.size())}. */
@@ -190,6 +236,20 @@ public final class EvalContext {
 
   public EvalContext spanEvent(SpanEventView spanEvent) {
     this.spanEvent = spanEvent;
+    this.spanEventIndex = -1;
+    return this;
+  }
+
+  /**
+   * The event {@code events} is at, the {@code index}-th of the span set with {@link #span}, for
+   * statements that may edit it: an edit writes the span anew and moves {@code events} to the same
+   * event in the new bytes, so the caller's walk goes on with the next one. The cache starts empty
+   * for each event, as the Collector's span event context has its own.
+   */
+  public EvalContext spanEvent(SpanEventView events, int index) {
+    this.spanEvent = events;
+    this.spanEventIndex = index;
+    emptyCache();
     return this;
   }
 
@@ -216,6 +276,7 @@ public final class EvalContext {
     scope = null;
     span = null;
     spanEvent = null;
+    spanEventIndex = -1;
     logRecord = null;
     metric = null;
     dataPoint = null;

@@ -17,6 +17,8 @@ final class Target {
 
   private static final int INITIAL_BYTES = 256;
 
+  private static final long UINT32_MASK = 0xFFFF_FFFFL;
+
   final String path;
   final OttlType type;
   final Targets.Field field;
@@ -138,6 +140,25 @@ final class Target {
         if (enumValue != 0) {
           encoded.writeTag(number, WireType.VARINT);
           encoded.writeVarint64(enumValue);
+        }
+      }
+      case UINT32 -> {
+        if (value.kind != Value.Kind.INT) {
+          return false;
+        }
+        long low = value.longValue & UINT32_MASK;
+        if (low != 0) {
+          encoded.writeTag(number, WireType.VARINT);
+          encoded.writeVarint64(low);
+        }
+      }
+      case FIXED64 -> {
+        if (value.kind != Value.Kind.INT) {
+          return false;
+        }
+        if (value.longValue != 0) {
+          encoded.writeTag(number, WireType.I64);
+          encoded.writeFixed64(value.longValue);
         }
       }
       default -> {

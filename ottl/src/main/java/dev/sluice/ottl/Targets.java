@@ -17,7 +17,12 @@ final class Targets {
   /** How a field holds its value. */
   enum Kind {
     STRING,
+    /** An enum or int32 varint. */
     INT,
+    /** A {@code uint32} varint: an int is written as Go converts it, to its low 32 bits. */
+    UINT32,
+    /** A {@code fixed64} (a time in Unix nanoseconds). */
+    FIXED64,
     /** An {@code AnyValue} message ({@code body}). */
     ANY,
     /** A repeated {@code KeyValue} field, as a whole. */
@@ -42,6 +47,10 @@ final class Targets {
   private static final int METRIC_NAME = 1;
   private static final int METRIC_DESCRIPTION = 2;
   private static final int METRIC_UNIT = 3;
+  private static final int EVENT_TIME_UNIX_NANO = 1;
+  private static final int EVENT_NAME = 2;
+  private static final int EVENT_ATTRIBUTES = 3;
+  private static final int EVENT_DROPPED_ATTRIBUTES_COUNT = 4;
   private static final int SCOPE_NAME = 1;
   private static final int SCOPE_VERSION = 2;
   static final int RESOURCE_ATTRIBUTES = 1;
@@ -67,6 +76,14 @@ final class Targets {
         f.put("trace_state", new Field(Host.ITEM, Kind.STRING, SPAN_TRACE_STATE, 0));
         f.put("status.code", new Field(Host.ITEM, Kind.INT, STATUS_CODE, SPAN_STATUS));
         f.put("status.message", new Field(Host.ITEM, Kind.STRING, STATUS_MESSAGE, SPAN_STATUS));
+      }
+      case SPANEVENT -> {
+        f.put("attributes", new Field(Host.SPANEVENT, Kind.MAP, EVENT_ATTRIBUTES, 0));
+        f.put("name", new Field(Host.SPANEVENT, Kind.STRING, EVENT_NAME, 0));
+        f.put("time_unix_nano", new Field(Host.SPANEVENT, Kind.FIXED64, EVENT_TIME_UNIX_NANO, 0));
+        f.put(
+            "dropped_attributes_count",
+            new Field(Host.SPANEVENT, Kind.UINT32, EVENT_DROPPED_ATTRIBUTES_COUNT, 0));
       }
       case LOG -> {
         f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
@@ -102,8 +119,11 @@ final class Targets {
     if (object == OttlContext.RESOURCE || object == OttlContext.SCOPE) {
       return header(object);
     }
-    // A data point's statements may write its metric too, as in the Collector.
-    return object == context || (object == OttlContext.METRIC && context == OttlContext.DATAPOINT)
+    // A data point's statements may write its metric too, and a span event's its span, as in the
+    // Collector.
+    return object == context
+            || (object == OttlContext.METRIC && context == OttlContext.DATAPOINT)
+            || (object == OttlContext.SPAN && context == OttlContext.SPANEVENT)
         ? own(object)
         : Map.of();
   }
@@ -216,7 +236,7 @@ final class Targets {
     OttlType type =
         switch (field.kind()) {
           case STRING -> OttlType.STRING;
-          case INT -> OttlType.INT;
+          case INT, UINT32, FIXED64 -> OttlType.INT;
           default -> OttlType.ANY;
         };
     return new Target(path.describe(), type, field, null, reader);

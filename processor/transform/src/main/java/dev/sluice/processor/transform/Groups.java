@@ -40,10 +40,6 @@ final class Groups {
   private static final Set<String> GROUP_KEYS =
       Set.of("context", "conditions", "statements", "error_mode", "shared_cache", "flatten");
 
-  private static final String SPAN_EVENTS_MISSING =
-      "the spanevent context is not in this build: span events are not edited (statements over"
-          + " spans, resources and scopes are)";
-
   private Groups() {}
 
   /** Compiles the list of {@code signal}; problems go to {@code problems} under its key. */
@@ -94,9 +90,6 @@ final class Groups {
                 + signal.key()
                 + " take "
                 + names(signal.contexts()));
-        ok = false;
-      } else if (context == OttlContext.SPANEVENT) {
-        at.add("context", SPAN_EVENTS_MISSING);
         ok = false;
       }
     }
@@ -212,10 +205,6 @@ final class Groups {
     }
     for (OttlContext candidate : signal.contexts()) {
       if (named.contains(candidate)) {
-        if (candidate == OttlContext.SPANEVENT) {
-          at.add("", SPAN_EVENTS_MISSING);
-          return null;
-        }
         return candidate;
       }
     }

@@ -70,14 +70,47 @@ class TransformConfigTest {
   }
 
   @Test
-  void refusesTheSpanEventContext() {
-    ConfigProblem problem =
+  void infersTheSpanEventContextFromItsPathsAndTakesItAsAGroupsContext() throws ConfigException {
+    TransformConfig config =
+        Harness.bind(
+            "trace_statements:\n"
+                + "  - 'set(span.name, \"x\") where spanevent.name == \"exception\"'\n"
+                + "  - context: spanevent\n    statements: ['set(name, \"x\")']\n");
+    assertThat(
+            Groups.compile(
+                    Groups.TRACES,
+                    config.traceStatements(),
+                    ErrorMode.PROPAGATE,
+                    new dev.sluice.component.ConfigProblems())
+                .stream()
+                .map(StatementGroup::context))
+        .containsExactly(
+            dev.sluice.ottl.OttlContext.SPANEVENT, dev.sluice.ottl.OttlContext.SPANEVENT);
+  }
+
+  @Test
+  void refusesASpanEventFieldItCannotWriteOrAValueOfTheWrongType() {
+    ConfigProblem unwritable =
         onlyProblem(
-            "trace_statements:\n  - context: spanevent\n    statements: ['set(name, \"x\")']\n");
-    assertThat(problem.path()).isEqualTo("trace_statements[0].context");
-    assertThat(problem.message()).startsWith("the spanevent context is not in this build");
-    assertThat(onlyProblem("trace_statements:\n  - 'set(spanevent.name, \"x\")'\n").message())
-        .startsWith("the spanevent context is not in this build");
+            "trace_statements:\n  - context: spanevent\n    statements:\n"
+                + "      - 'set(span.span_id, span.trace_id)'\n");
+    assertThat(unwritable.path()).isEqualTo("trace_statements[0].statements[0]");
+    assertThat(unwritable.location().line()).isEqualTo(4);
+    assertThat(unwritable.message())
+        .startsWith(
+            "invalid OTTL statement at column 5 of the statement: 'span.span_id' cannot be"
+                + " written in the spanevent context; this build can set attributes,")
+        .contains("time_unix_nano", "dropped_attributes_count", "span.status.code");
+    assertThat(
+            onlyProblem("trace_statements:\n  - 'set(spanevent.time_unix_nano, \"soon\")'\n")
+                .message())
+        .isEqualTo(
+            "invalid OTTL statement at column 31 of the statement: set(spanevent.time_unix_nano,"
+                + " ...) takes a int, found a string");
+    assertThat(onlyProblem("log_statements:\n  - 'set(spanevent.name, \"b\")'\n").message())
+        .isEqualTo(
+            "'spanevent' paths are not available in log_statements, which take resource, scope,"
+                + " log");
   }
 
   @Test

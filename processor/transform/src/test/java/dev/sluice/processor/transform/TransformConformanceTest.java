@@ -504,7 +504,11 @@ class TransformConformanceTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource({"traceCases", "logAndMetricCases"})
+  @MethodSource({
+    "traceCases",
+    "logAndMetricCases",
+    "dev.sluice.processor.transform.SpanEventCases#cases"
+  })
   void transformsAsTheCollectorDoes(Case c) throws Exception {
     assertThat(Harness.run(c.yaml(), c.input())).isEqualTo(c.expected());
   }
