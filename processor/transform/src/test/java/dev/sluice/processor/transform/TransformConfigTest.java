@@ -164,6 +164,37 @@ class TransformConfigTest {
   }
 
   @Test
+  void refusesAReplaceFunctionThatIsNotAStringConverterAndABadFormat() {
+    String prefix =
+        "trace_statements:\n  - 'replace_pattern(span.attributes[\"a\"], \"x\", \"y\", ";
+    ConfigProblem len = onlyProblem(prefix + "Len)'\n");
+    assertThat(len.path()).isEqualTo("trace_statements[0]");
+    assertThat(len.message())
+        .isEqualTo(
+            "invalid OTTL statement at column 49 of the statement: 'Len' cannot be the function of"
+                + " replace_pattern, which takes a converter of one string that returns a string:"
+                + " SHA1, SHA256, SHA512, MD5, Murmur3Hash, Murmur3Hash128, ToLowerCase,"
+                + " ToUpperCase");
+    assertThat(onlyProblem(prefix + "FNV)'\n").message())
+        .contains("FNV returns an int, and the function of replace_pattern must return a string");
+    assertThat(onlyProblem(prefix + "\"SHA256\")'\n").message())
+        .contains("the function of replace_pattern is a converter's name, such as SHA256");
+    for (String format : new String[] {"\"%s-%s\"", "\"none\"", "\"%d %s\"", "\"%s %\""}) {
+      assertThat(onlyProblem(prefix + "SHA256, " + format + ")'\n").message())
+          .as(format)
+          .endsWith(
+              "the format of replace_pattern holds one %s, where the function's result goes, and"
+                  + " no other %");
+    }
+    assertThat(
+            onlyProblem(
+                    "trace_statements:\n  - 'replace_match(span.name, \"x\", \"y\", SHA1, \"%s\","
+                        + " \"more\")'\n")
+                .message())
+        .contains("replace_match takes 3 to 5 arguments");
+  }
+
+  @Test
   void refusesAWrongLiteralArgument() {
     assertThat(onlyProblem("trace_statements:\n  - 'limit(span.attributes, -1, [])'\n").message())
         .endsWith("the limit of limit cannot be negative");
