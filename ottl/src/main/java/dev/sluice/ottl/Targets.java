@@ -28,7 +28,11 @@ final class Targets {
     /** A repeated {@code KeyValue} field, as a whole. */
     MAP,
     /** One key of a repeated {@code KeyValue} field. */
-    ENTRY
+    ENTRY,
+    /** A value at depth below one key of a repeated {@code KeyValue} field. */
+    NESTED_ENTRY,
+    /** A value at depth inside an {@code AnyValue} field ({@code body["k"]}). */
+    NESTED_ANY
   }
 
   /** A writable field: in which message, which field number, nested in which field (or 0). */
@@ -195,33 +199,20 @@ final class Targets {
       }
     }
     if (field.kind() == Kind.MAP) {
-      if (keys.size() > 1) {
-        throw OttlException.at(
-            text,
-            keys.get(1).at(),
-            "this build writes top-level keys only ('"
-                + OttlException.shown(path.describe())
-                + "'): set the whole value with a map instead");
-      }
-      if (keys.size() == 1) {
-        if (mapOnly) {
-          throw OttlException.at(
-              text,
-              keys.get(0).at(),
-              editor
-                  + " takes a map such as "
-                  + name
-                  + "; this build does not edit maps in values");
-        }
+      if (!keys.isEmpty()) {
+        // A map editor of a map inside a value edits that map and sets it back at its place.
         byte[] key = keys.get(0).name().getBytes(StandardCharsets.UTF_8);
+        Kind kind = keys.size() == 1 ? Kind.ENTRY : Kind.NESTED_ENTRY;
         return new Target(
             path.describe(),
-            OttlType.ANY,
-            new Field(field.host(), Kind.ENTRY, field.number(), 0),
+            mapOnly ? OttlType.MAP : OttlType.ANY,
+            new Field(field.host(), kind, field.number(), 0),
             key,
-            reader);
+            reader,
+            keys.subList(1, keys.size()),
+            mapOnly);
       }
-      return new Target(path.describe(), OttlType.MAP, field, null, reader);
+      return new Target(path.describe(), OttlType.MAP, field, null, reader, List.of(), false);
     }
     if (mapOnly) {
       throw OttlException.at(
@@ -230,8 +221,18 @@ final class Targets {
           editor + " takes a map such as attributes, found '" + OttlException.shown(name) + "'");
     }
     if (!keys.isEmpty()) {
-      throw OttlException.at(
-          text, keys.get(0).at(), "this build writes '" + name + "' as a whole, without keys");
+      if (field.kind() != Kind.ANY) {
+        throw OttlException.at(
+            text, keys.get(0).at(), "'" + name + "' is written as a whole, without keys");
+      }
+      return new Target(
+          path.describe(),
+          OttlType.ANY,
+          new Field(field.host(), Kind.NESTED_ANY, field.number(), field.parent()),
+          null,
+          reader,
+          keys,
+          false);
     }
     OttlType type =
         switch (field.kind()) {
@@ -239,7 +240,7 @@ final class Targets {
           case INT, UINT32, FIXED64 -> OttlType.INT;
           default -> OttlType.ANY;
         };
-    return new Target(path.describe(), type, field, null, reader);
+    return new Target(path.describe(), type, field, null, reader, List.of(), false);
   }
 
   /** The field number of the attributes (or cache entries) of {@code host} for this item. */

@@ -63,10 +63,16 @@ class TransformConfigTest {
   }
 
   @Test
-  void refusesNestedKeysAsATarget() {
-    ConfigProblem problem =
-        onlyProblem("trace_statements:\n  - 'set(span.attributes[\"a\"][\"b\"], \"c\")'\n");
-    assertThat(problem.message()).contains("this build writes top-level keys only");
+  void takesNestedKeysAsATargetAndMapsInValuesButNotTheBodyAsAMap() throws ConfigException {
+    Harness.bind(
+        "trace_statements:\n  - 'set(span.attributes[\"a\"][\"b\"][0], \"c\")'\n"
+            + "  - 'delete_key(span.attributes[\"a\"][\"b\"], \"c\")'\n"
+            + "log_statements:\n  - 'set(log.body[\"a\"][1], 1)'\n");
+    ConfigProblem problem = onlyProblem("log_statements:\n  - 'delete_key(log.body, \"b\")'\n");
+    assertThat(problem.message())
+        .endsWith("delete_key takes a map such as attributes, found 'body'");
+    assertThat(onlyProblem("trace_statements:\n  - 'set(span.name[\"a\"], \"b\")'\n").message())
+        .endsWith("'name' takes no keys");
   }
 
   @Test

@@ -551,7 +551,8 @@ class TransformConformanceTest {
   @MethodSource({
     "traceCases",
     "logAndMetricCases",
-    "dev.sluice.processor.transform.SpanEventCases#cases"
+    "dev.sluice.processor.transform.SpanEventCases#cases",
+    "dev.sluice.processor.transform.NestedKeyCases#cases"
   })
   void transformsAsTheCollectorDoes(Case c) throws Exception {
     assertThat(Harness.run(c.yaml(), c.input())).isEqualTo(c.expected());
