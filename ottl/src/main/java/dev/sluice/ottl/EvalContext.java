@@ -29,9 +29,10 @@ public final class EvalContext {
   MetricView metric;
   DataPointView dataPoint;
 
-  // Editing: the statements' cache (KeyValue entries, field 1), and where headers are read.
-  private ProtoWriter cache = new ProtoWriter(CACHE_INITIAL_BYTES);
-  private ProtoWriter cacheSpare = new ProtoWriter(CACHE_INITIAL_BYTES);
+  // Editing: the statements' cache (this item's, or one shared by groups), and where headers are
+  // read.
+  private final OttlCache ownCache = new OttlCache();
+  private OttlCache cache = ownCache;
   private final RawMessages headers = new RawMessages();
   private final ProtoWriter metricBytes = new ProtoWriter(CACHE_INITIAL_BYTES);
   private final SpanEventSplice events = new SpanEventSplice();
@@ -68,10 +69,17 @@ public final class EvalContext {
   }
 
   private void emptyCache() {
-    if (cache.size() > 0) {
-      cache.release(MAX_RETAINED_CACHE_BYTES);
-      cache.reset();
-    }
+    ownCache.clear();
+  }
+
+  /**
+   * The cache the statements read and write from now on: {@code shared} (which items and groups
+   * then share, and which the caller empties), or with null this context's own, empty for each
+   * item.
+   */
+  public EvalContext sharedCache(OttlCache shared) {
+    this.cache = shared == null ? ownCache : shared;
+    return this;
   }
 
   /** The current bytes of {@code host}: the array, with {@link #loadedOffset} and length. */
@@ -116,8 +124,8 @@ public final class EvalContext {
       }
       default -> {
         loadedOffset = 0;
-        loadedLength = cache.size();
-        return cache.array();
+        loadedLength = cache.entries().size();
+        return cache.entries().array();
       }
     }
   }
@@ -170,13 +178,7 @@ public final class EvalContext {
         item.replaceScope(message, 0, length);
         scope = null;
       }
-      case CACHE -> {
-        ProtoWriter next = cacheSpare;
-        next.reset();
-        next.writeBytes(message, 0, length);
-        cacheSpare = cache;
-        cache = next;
-      }
+      case CACHE -> cache.store(message, length);
     }
   }
 
@@ -204,7 +206,7 @@ public final class EvalContext {
 
   /** The cache's entries: {@code cache.array()[0, cache.size())}. */
   ProtoWriter cache() {
-    return cache;
+    return cache.entries();
   }
 
   /** The signal of the item being edited, and with it the field its attributes are in. */
@@ -271,7 +273,8 @@ public final class EvalContext {
   /** Lets go of every view, so that none keeps a request reachable after its visit. */
   public void clear() {
     item = null;
-    cache.reset();
+    ownCache.clear();
+    cache = ownCache;
     resource = null;
     scope = null;
     span = null;

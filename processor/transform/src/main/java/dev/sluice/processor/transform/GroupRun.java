@@ -2,6 +2,7 @@ package dev.sluice.processor.transform;
 
 import dev.sluice.ottl.ErrorMode;
 import dev.sluice.ottl.EvalContext;
+import dev.sluice.ottl.OttlCache;
 import dev.sluice.ottl.OttlCondition;
 import dev.sluice.ottl.OttlContext;
 import dev.sluice.ottl.OttlStatement;
@@ -34,8 +35,12 @@ final class GroupRun {
 
   final ItemVisitor visitor = this::visit;
 
-  GroupRun(StatementGroup group, TransformRun run, EvalContext item) {
+  /** The cache this group shares with others for a batch, or null for its own per item. */
+  private final OttlCache sharedCache;
+
+  GroupRun(StatementGroup group, TransformRun run, EvalContext item, OttlCache sharedCache) {
     this.context = group.context();
+    this.sharedCache = sharedCache;
     this.errorMode = group.errorMode();
     this.conditions = group.conditions().toArray(new OttlCondition[0]);
     this.evaluators = new OttlCondition.Evaluator[conditions.length];
@@ -55,6 +60,7 @@ final class GroupRun {
   void start() {
     lastRequest = null;
     lastBlock = -1;
+    item.sharedCache(sharedCache);
   }
 
   /** After the visit: lets go of the batch. */

@@ -52,7 +52,7 @@ final class Groups {
       ConfigProblems at = under.item(i);
       if (entry instanceof String statement) {
         StatementGroup group =
-            group(signal, null, errorMode, List.of(), List.of(statement), at, true);
+            group(signal, null, errorMode, List.of(), List.of(statement), false, at, true);
         if (group != null) {
           groups.add(group);
         }
@@ -103,8 +103,12 @@ final class Groups {
         ok = false;
       }
     }
-    if (Boolean.TRUE.equals(map.get("shared_cache"))) {
-      at.add("shared_cache", "a cache shared between groups is not supported by this build");
+    boolean sharedCache = false;
+    Object shared = map.get("shared_cache");
+    if (shared instanceof Boolean b) {
+      sharedCache = b;
+    } else if (shared != null) {
+      at.add("shared_cache", "must be true or false");
       ok = false;
     }
     if (Boolean.TRUE.equals(map.get("flatten"))) {
@@ -120,7 +124,7 @@ final class Groups {
       at.add("statements", "a group needs at least one statement");
       return null;
     }
-    return group(signal, context, mode, conditions, statements, at, false);
+    return group(signal, context, mode, conditions, statements, sharedCache, at, false);
   }
 
   private static List<String> strings(Object value, String key, ConfigProblems at) {
@@ -149,6 +153,7 @@ final class Groups {
       ErrorMode mode,
       List<String> conditions,
       List<String> statements,
+      boolean sharedCache,
       ConfigProblems at,
       boolean flat) {
     OttlContext context = given;
@@ -177,7 +182,7 @@ final class Groups {
         ok = false;
       }
     }
-    return ok ? new StatementGroup(context, mode, compiledConditions, compiled) : null;
+    return ok ? new StatementGroup(context, mode, compiledConditions, compiled, sharedCache) : null;
   }
 
   /**

@@ -120,6 +120,16 @@ class TransformConfigTest {
   }
 
   @Test
+  void refusesASharedCacheThatIsNotABool() {
+    ConfigProblem problem =
+        onlyProblem(
+            "trace_statements:\n  - context: span\n    shared_cache: 3\n"
+                + "    statements: ['set(name, \"x\")']\n");
+    assertThat(problem.path()).isEqualTo("trace_statements[0].shared_cache");
+    assertThat(problem.message()).isEqualTo("must be true or false");
+  }
+
+  @Test
   void refusesAFlatStatementWhosePathNamesNoContext() {
     ConfigProblem problem = onlyProblem("trace_statements:\n  - 'set(attributes[\"a\"], \"b\")'\n");
     assertThat(problem.message())

@@ -552,7 +552,8 @@ class TransformConformanceTest {
     "traceCases",
     "logAndMetricCases",
     "dev.sluice.processor.transform.SpanEventCases#cases",
-    "dev.sluice.processor.transform.NestedKeyCases#cases"
+    "dev.sluice.processor.transform.NestedKeyCases#cases",
+    "dev.sluice.processor.transform.SharedCacheCases#cases"
   })
   void transformsAsTheCollectorDoes(Case c) throws Exception {
     assertThat(Harness.run(c.yaml(), c.input())).isEqualTo(c.expected());
