@@ -38,7 +38,7 @@ final class Groups {
           "log_statements", List.of(OttlContext.LOG, OttlContext.SCOPE, OttlContext.RESOURCE));
 
   private static final Set<String> GROUP_KEYS =
-      Set.of("context", "conditions", "statements", "error_mode", "shared_cache", "flatten");
+      Set.of("context", "conditions", "statements", "error_mode", "shared_cache");
 
   private Groups() {}
 
@@ -109,10 +109,6 @@ final class Groups {
       sharedCache = b;
     } else if (shared != null) {
       at.add("shared_cache", "must be true or false");
-      ok = false;
-    }
-    if (Boolean.TRUE.equals(map.get("flatten"))) {
-      at.add("flatten", "flattening logs is not supported by this build");
       ok = false;
     }
     List<String> conditions = strings(map.get("conditions"), "conditions", at);

@@ -211,6 +211,23 @@ class TransformConfigTest {
   }
 
   @Test
+  void refusesFlattenDataSayingWhyAndTakesItsDefault() throws ConfigException {
+    ConfigProblem problem =
+        onlyProblem("flatten_data: true\nlog_statements:\n  - 'set(log.body, \"x\")'\n");
+    assertThat(problem.path()).isEqualTo("flatten_data");
+    assertThat(problem.message())
+        .startsWith("flatten_data: true is not supported by this build")
+        .contains("a record cannot have a copy of its own");
+    assertThat(Harness.bind("flatten_data: false\n").flattenData()).isFalse();
+    assertThat(
+            onlyProblem(
+                    "log_statements:\n  - context: log\n    flatten: true\n"
+                        + "    statements: ['set(body, \"x\")']\n")
+                .path())
+        .isEqualTo("log_statements[0].flatten");
+  }
+
+  @Test
   void refusesAWrongLiteralArgument() {
     assertThat(onlyProblem("trace_statements:\n  - 'limit(span.attributes, -1, [])'\n").message())
         .endsWith("the limit of limit cannot be negative");
