@@ -3,9 +3,6 @@ package dev.sluice.ottl;
 import dev.sluice.ottl.Value.Kind;
 import dev.sluice.pdata.otlp.Utf8Chars;
 import java.nio.charset.StandardCharsets;
-import java.security.DigestException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -14,7 +11,6 @@ import java.util.regex.Pattern;
 /** The converters' expressions. */
 final class ConverterExprs {
   private static final byte[] NIL_TEXT = "<nil>".getBytes(StandardCharsets.US_ASCII);
-  private static final int SHA256_BYTES = 32;
   private static final int INITIAL_PARTS = 8;
   private static final int ASCII_CASE_BIT = 0x20;
 
@@ -320,36 +316,6 @@ final class ConverterExprs {
         buffer[i] = b;
       }
       out.setStringRef(buffer, 0, count);
-      return out;
-    }
-  }
-
-  /** {@code SHA256(s)}: the digest of the string's bytes in lower-case hex. */
-  static final class Sha256 extends Expr {
-    private final Expr target;
-    private final MessageDigest digest;
-    private final byte[] hash = new byte[SHA256_BYTES];
-
-    Sha256(Expr target) {
-      super(OttlType.STRING);
-      this.target = target;
-      try {
-        this.digest = MessageDigest.getInstance("SHA-256");
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("every JDK has SHA-256", e);
-      }
-    }
-
-    @Override
-    Value eval(EvalContext context) {
-      Value s = string(target, context, "SHA256");
-      digest.update(s.bytes, s.offset, s.length);
-      try {
-        digest.digest(hash, 0, SHA256_BYTES);
-      } catch (DigestException e) {
-        throw new IllegalStateException("the hash buffer holds a SHA-256", e);
-      }
-      Values.writeHex(hash, 0, SHA256_BYTES, out);
       return out;
     }
   }

@@ -80,12 +80,18 @@ final class Converters {
         });
     m.put("ToLowerCase", (call, args, text) -> caseOf(call, args, text, false));
     m.put("ToUpperCase", (call, args, text) -> caseOf(call, args, text, true));
+    digest(m, "SHA1", "SHA-1");
+    digest(m, "SHA256", "SHA-256");
+    digest(m, "SHA512", "SHA-512");
+    digest(m, "MD5", "MD5");
+    m.put("Murmur3Hash", (call, args, text) -> murmur3(call, args, text, false));
+    m.put("Murmur3Hash128", (call, args, text) -> murmur3(call, args, text, true));
     m.put(
-        "SHA256",
+        "FNV",
         (call, args, text) -> {
           arity(call, args, 1, text);
           require(call, args, 0, text, OttlType.STRING);
-          return new ConverterExprs.Sha256(args.get(0));
+          return new HashExprs.Fnv(args.get(0));
         });
     m.put(
         "Int",
@@ -109,6 +115,23 @@ final class Converters {
     m.put("TraceID", (call, args, text) -> id(call, args, text, SpanView.TRACE_ID_BYTES));
     m.put("SpanID", (call, args, text) -> id(call, args, text, SpanView.SPAN_ID_BYTES));
     return Collections.unmodifiableMap(m);
+  }
+
+  private static void digest(Map<String, Factory> m, String name, String algorithm) {
+    m.put(
+        name,
+        (call, args, text) -> {
+          arity(call, args, 1, text);
+          require(call, args, 0, text, OttlType.STRING);
+          return new HashExprs.Digest(name, algorithm, args.get(0));
+        });
+  }
+
+  private static Expr murmur3(Ast.Call call, List<Expr> args, String text, boolean wide)
+      throws OttlException {
+    arity(call, args, 1, text);
+    require(call, args, 0, text, OttlType.STRING);
+    return new HashExprs.Murmur3(call.name(), args.get(0), wide);
   }
 
   private static String typeWord(Value.Kind kind) {

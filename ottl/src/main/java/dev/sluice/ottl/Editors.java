@@ -95,18 +95,16 @@ final class Editors {
     m.put(
         "replace_pattern",
         (call, compiler, context, text) -> {
-          optionalFunction(call, 3, text);
-          arity(call, 3, text);
+          arity(call, 3, 5, text);
           Target target =
               Targets.resolve(context, call.arguments().get(0), text, call.name(), false);
           return new StringEditors.ReplacePattern(
-              target, pattern(call, 1, text), replacement(call, 2, text));
+              target, pattern(call, 1, text), replacement(call, 2, 3, text));
         });
     m.put(
         "replace_all_patterns",
         (call, compiler, context, text) -> {
-          optionalFunction(call, 4, text);
-          arity(call, 4, text);
+          arity(call, 4, 6, text);
           Target target = mapTarget(call, context, text);
           String mode = string(call, 1, text);
           if (!mode.equals("key") && !mode.equals("value")) {
@@ -118,17 +116,19 @@ final class Editors {
                     + "\"");
           }
           return new MapEditors.ReplaceAllPatterns(
-              target, mode.equals("key"), pattern(call, 2, text), replacement(call, 3, text));
+              target, mode.equals("key"), pattern(call, 2, text), replacement(call, 3, 4, text));
         });
     m.put(
         "replace_match",
         (call, compiler, context, text) -> {
-          optionalFunction(call, 3, text);
-          arity(call, 3, text);
+          arity(call, 3, 5, text);
           Target target =
               Targets.resolve(context, call.arguments().get(0), text, call.name(), false);
           return new StringEditors.ReplaceMatch(
-              target, StringEditors.glob(string(call, 1, text)), string(call, 2, text));
+              target,
+              StringEditors.glob(string(call, 1, text)),
+              string(call, 2, text),
+              function(call, 3, text, null));
         });
     m.put(
         "merge_maps",
@@ -204,17 +204,95 @@ final class Editors {
     }
   }
 
-  /** The Collector's optional function argument of the replace editors, which this build lacks. */
-  private static void optionalFunction(Ast.Call call, int required, String text)
-      throws OttlException {
-    if (call.arguments().size() > required) {
+  /** Between {@code least} and {@code most} arguments. */
+  static void arity(Ast.Call call, int least, int most, String text) throws OttlException {
+    int given = call.arguments().size();
+    if (given < least || given > most) {
       throw OttlException.at(
           text,
-          call.arguments().get(required).at(),
-          "the optional function and format arguments of "
-              + call.name()
-              + " are not supported by this build");
+          call.at(),
+          call.name()
+              + " takes "
+              + least
+              + " to "
+              + most
+              + " arguments (the last two, a function and a format, optional), found "
+              + given);
     }
+  }
+
+  /**
+   * The optional {@code function} (at {@code index}) and {@code replacementFormat} (after it) of a
+   * replace editor, with {@code template} the replacement in Java's syntax.
+   */
+  private static Replacement function(Ast.Call call, int index, String text, String template)
+      throws OttlException {
+    List<Ast.Node> arguments = call.arguments();
+    if (arguments.size() <= index) {
+      return new Replacement(template, null, null, null);
+    }
+    Ast.Node node = arguments.get(index);
+    String name = null;
+    if (node instanceof Ast.EnumSymbol symbol) {
+      name = symbol.name();
+    } else if (node instanceof Ast.Path path && Paths.isConverterName(path)) {
+      name = path.segments().get(0).name();
+    }
+    if (name == null) {
+      throw OttlException.at(
+          text,
+          node.at(),
+          "the function of "
+              + call.name()
+              + " is a converter's name, such as SHA256; this build takes "
+              + String.join(", ", Replacement.FUNCTIONS));
+    }
+    if (name.equals("FNV")) {
+      throw OttlException.at(
+          text,
+          node.at(),
+          "FNV returns an int, and the function of "
+              + call.name()
+              + " must return a string (the Collector fails every such call); this build takes "
+              + String.join(", ", Replacement.FUNCTIONS));
+    }
+    if (!Replacement.FUNCTIONS.contains(name)) {
+      throw OttlException.at(
+          text,
+          node.at(),
+          "'"
+              + OttlException.shown(name)
+              + "' cannot be the function of "
+              + call.name()
+              + ", which takes a converter of one string that returns a string: "
+              + String.join(", ", Replacement.FUNCTIONS));
+    }
+    Replacement.Input input = new Replacement.Input();
+    Expr converter =
+        Converters.ALL
+            .get(name)
+            .make(
+                new Ast.Call(name, List.of(new Ast.Literal("", node.at())), List.of(), node.at()),
+                List.of(input),
+                text);
+    String format = null;
+    if (arguments.size() > index + 1) {
+      format = string(call, index + 1, text);
+      int verb = format.indexOf(Replacement.FORMAT_VERB);
+      boolean single =
+          verb >= 0
+              && format.indexOf('%', verb + Replacement.FORMAT_VERB.length()) < 0
+              && format.lastIndexOf('%', verb - 1) < 0;
+      if (!single) {
+        throw OttlException.at(
+            text,
+            arguments.get(index + 1).at(),
+            "the format of "
+                + call.name()
+                + " holds one %s, where the function's result goes, and no other %");
+      }
+    }
+    return new Replacement(template, converter, input, format);
   }
 
   private static void requireType(
@@ -291,7 +369,10 @@ final class Editors {
     }
   }
 
-  private static String replacement(Ast.Call call, int index, String text) throws OttlException {
-    return StringEditors.replacement(string(call, index, text));
+  /** The replacement at {@code index}, and the optional function and format from {@code next}. */
+  private static Replacement replacement(Ast.Call call, int index, int next, String text)
+      throws OttlException {
+    String template = StringEditors.replacement(string(call, index, text));
+    return function(call, next, text, template);
   }
 }

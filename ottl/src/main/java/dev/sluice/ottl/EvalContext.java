@@ -23,15 +23,19 @@ public final class EvalContext {
   private BatchItem item;
   SpanView span;
   SpanEventView spanEvent;
+  // The event's place among its span's events, when statements may edit it (else -1).
+  int spanEventIndex = -1;
   LogRecordView logRecord;
   MetricView metric;
   DataPointView dataPoint;
 
-  // Editing: the statements' cache (KeyValue entries, field 1), and where headers are read.
-  private ProtoWriter cache = new ProtoWriter(CACHE_INITIAL_BYTES);
-  private ProtoWriter cacheSpare = new ProtoWriter(CACHE_INITIAL_BYTES);
+  // Editing: the statements' cache (this item's, or one shared by groups), and where headers are
+  // read.
+  private final OttlCache ownCache = new OttlCache();
+  private OttlCache cache = ownCache;
   private final RawMessages headers = new RawMessages();
   private final ProtoWriter metricBytes = new ProtoWriter(CACHE_INITIAL_BYTES);
+  private final SpanEventSplice events = new SpanEventSplice();
   private int loadedOffset;
   private int loadedLength;
 
@@ -59,10 +63,22 @@ public final class EvalContext {
     this.item = item;
     this.resource = null;
     this.scope = null;
-    if (cache.size() > 0) {
-      cache.release(MAX_RETAINED_CACHE_BYTES);
-      cache.reset();
-    }
+    this.spanEventIndex = -1;
+    emptyCache();
+    return this;
+  }
+
+  private void emptyCache() {
+    ownCache.clear();
+  }
+
+  /**
+   * The cache the statements read and write from now on: {@code shared} (which items and groups
+   * then share, and which the caller empties), or with null this context's own, empty for each
+   * item.
+   */
+  public EvalContext sharedCache(OttlCache shared) {
+    this.cache = shared == null ? ownCache : shared;
     return this;
   }
 
@@ -90,6 +106,13 @@ public final class EvalContext {
         loadedLength = at.length();
         return at.array();
       }
+      case SPANEVENT -> {
+        BatchItem at = editable();
+        long found = events.find(at.array(), at.offset(), at.length(), editableEventIndex());
+        loadedOffset = MessageEdits.high(found);
+        loadedLength = MessageEdits.low(found);
+        return at.array();
+      }
       case RESOURCE, SCOPE -> {
         BatchItem at = editable();
         RawMessages raw = host == Host.RESOURCE ? headers.resourceOf(at) : headers.scopeOf(at);
@@ -101,8 +124,8 @@ public final class EvalContext {
       }
       default -> {
         loadedOffset = 0;
-        loadedLength = cache.size();
-        return cache.array();
+        loadedLength = cache.entries().size();
+        return cache.entries().array();
       }
     }
   }
@@ -125,11 +148,20 @@ public final class EvalContext {
         item.replace(message, 0, length);
         if (span != null) {
           span = item.span();
+          repointSpanEvent();
         } else if (logRecord != null) {
           logRecord = item.logRecord();
         } else if (dataPoint != null) {
           dataPoint = item.dataPoint();
         }
+      }
+      case SPANEVENT -> {
+        ProtoWriter rewritten =
+            events.replace(
+                item.array(), item.offset(), item.length(), spanEventIndex, message, length);
+        item.replace(rewritten.array(), 0, rewritten.size());
+        span = item.span();
+        repointSpanEvent();
       }
       case METRIC -> {
         item.replaceMetric(message, 0, length);
@@ -146,19 +178,35 @@ public final class EvalContext {
         item.replaceScope(message, 0, length);
         scope = null;
       }
-      case CACHE -> {
-        ProtoWriter next = cacheSpare;
-        next.reset();
-        next.writeBytes(message, 0, length);
-        cacheSpare = cache;
-        cache = next;
-      }
+      case CACHE -> cache.store(message, length);
     }
+  }
+
+  /**
+   * After its span was written anew: the event cursor walks the new bytes to the same event, so
+   * that later statements read the change and the visit goes on with the next event.
+   */
+  private void repointSpanEvent() {
+    if (spanEventIndex < 0 || spanEvent == null) {
+      return;
+    }
+    span.events(spanEvent);
+    for (int i = 0; i <= spanEventIndex; i++) {
+      spanEvent.next();
+    }
+  }
+
+  private int editableEventIndex() {
+    if (spanEventIndex < 0) {
+      throw new IllegalStateException(
+          "span event statements edit an event of spanEvent(at, index)");
+    }
+    return spanEventIndex;
   }
 
   /** The cache's entries: {@code cache.array()[0, cache.size())}. */
   ProtoWriter cache() {
-    return cache;
+    return cache.entries();
   }
 
   /** The signal of the item being edited, and with it the field its attributes are in. */
@@ -190,6 +238,20 @@ public final class EvalContext {
 
   public EvalContext spanEvent(SpanEventView spanEvent) {
     this.spanEvent = spanEvent;
+    this.spanEventIndex = -1;
+    return this;
+  }
+
+  /**
+   * The event {@code events} is at, the {@code index}-th of the span set with {@link #span}, for
+   * statements that may edit it: an edit writes the span anew and moves {@code events} to the same
+   * event in the new bytes, so the caller's walk goes on with the next one. The cache starts empty
+   * for each event, as the Collector's span event context has its own.
+   */
+  public EvalContext spanEvent(SpanEventView events, int index) {
+    this.spanEvent = events;
+    this.spanEventIndex = index;
+    emptyCache();
     return this;
   }
 
@@ -211,11 +273,13 @@ public final class EvalContext {
   /** Lets go of every view, so that none keeps a request reachable after its visit. */
   public void clear() {
     item = null;
-    cache.reset();
+    ownCache.clear();
+    cache = ownCache;
     resource = null;
     scope = null;
     span = null;
     spanEvent = null;
+    spanEventIndex = -1;
     logRecord = null;
     metric = null;
     dataPoint = null;

@@ -1,6 +1,7 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.wire.ProtoWriter;
+import java.util.Arrays;
 
 /**
  * An editor of a map as a whole ({@code attributes}, {@code resource.attributes}, {@code cache}):
@@ -30,11 +31,31 @@ abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
     byte[] message = context.load(target.host());
     int offset = context.loadedOffset();
     int length = context.loadedLength();
+    if (target.mapInValue()) {
+      return runInValue(context, message, offset, length);
+    }
     field = Targets.attributesField(target.field, context);
     beforeEntries(message, offset, length);
     target.begin();
     target.edits.editEntries(message, offset, length, field, this, target.out);
     return target.commit(context, message, offset, length);
+  }
+
+  /** The map inside a value ({@code delete_key(attributes["a"], "k")}): edited, then set back. */
+  private boolean runInValue(EvalContext context, byte[] message, int offset, int length) {
+    long map = target.mapInValue(context, message, offset, length);
+    int mapOffset = MessageEdits.high(map);
+    int mapLength = MessageEdits.low(map);
+    field = AnyValueWriter.VALUES;
+    beforeEntries(message, mapOffset, mapLength);
+    ProtoWriter entries = target.inner();
+    target.edits.editEntries(message, mapOffset, mapLength, field, this, entries);
+    if (entries.size() == mapLength
+        && Arrays.equals(
+            entries.array(), 0, mapLength, message, mapOffset, mapOffset + mapLength)) {
+      return false;
+    }
+    return target.writeMap(context, entries);
   }
 
   /** A look at the message before its entries are decided (a count, for limit). */

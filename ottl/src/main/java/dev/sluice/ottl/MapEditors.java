@@ -191,14 +191,22 @@ final class MapEditors {
   static final class ReplaceAllPatterns extends MapEditor {
     private final boolean keys;
     private final Matcher matcher;
-    private final String replacement;
+    private final Replacement replacement;
     private final Utf8Chars chars = new Utf8Chars();
+    // The item being edited, for the replacement's function.
+    private EvalContext context;
 
-    ReplaceAllPatterns(Target target, boolean keys, Pattern pattern, String replacement) {
+    ReplaceAllPatterns(Target target, boolean keys, Pattern pattern, Replacement replacement) {
       super(target);
       this.keys = keys;
       this.matcher = pattern.matcher("");
       this.replacement = replacement;
+    }
+
+    @Override
+    boolean prepare(EvalContext context) {
+      this.context = context;
+      return true;
     }
 
     @Override
@@ -208,7 +216,7 @@ final class MapEditors {
         if (!matcher.find()) {
           return Decision.KEEP;
         }
-        byte[] key = matcher.replaceAll(replacement).getBytes(StandardCharsets.UTF_8);
+        byte[] key = replacement.replaceAll(matcher, context).getBytes(StandardCharsets.UTF_8);
         writeRenamed(entry, key, key.length, out);
         return Decision.REPLACED;
       }
@@ -223,7 +231,7 @@ final class MapEditors {
       if (!matcher.find()) {
         return Decision.KEEP;
       }
-      byte[] text = matcher.replaceAll(replacement).getBytes(StandardCharsets.UTF_8);
+      byte[] text = replacement.replaceAll(matcher, context).getBytes(StandardCharsets.UTF_8);
       writeStringEntry(entry, text, 0, text.length, out);
       return Decision.REPLACED;
     }

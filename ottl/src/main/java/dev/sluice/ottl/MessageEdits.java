@@ -120,6 +120,41 @@ final class MessageEdits {
     return found;
   }
 
+  /** What {@link #findEntryValue} gives for a key that no entry has. */
+  static final long NO_ENTRY = -2;
+
+  /**
+   * The value of the first {@code field} entry of {@code message} with {@code key}: its {@code
+   * AnyValue} payload's offset in the high half and length in the low half, -1 when the entry has
+   * no value, {@link #NO_ENTRY} when no entry has the key.
+   */
+  long findEntryValue(byte[] message, int offset, int length, int field, byte[] key) {
+    int entryTag = WireType.tag(field, WireType.LEN);
+    entry.bytes = message;
+    try {
+      reader.wrap(message, offset, length);
+      while (reader.hasRemaining()) {
+        int tag = reader.readTag();
+        if (tag != entryTag) {
+          reader.skipValue(tag, MAX_GROUP_DEPTH);
+          continue;
+        }
+        int entryLength = reader.readLength();
+        int entryStart = reader.position();
+        reader.position(entryStart + entryLength);
+        parseEntry(message, entryStart, entryLength);
+        if (entry.keyEquals(key)) {
+          return entry.valueOffset < 0 ? -1 : ((long) entry.valueOffset << 32) | entry.valueLength;
+        }
+      }
+    } catch (MalformedOtlpException e) {
+      throw new IllegalStateException("a validated message does not parse", e);
+    } finally {
+      entry.bytes = null;
+    }
+    return NO_ENTRY;
+  }
+
   /** Applies {@code rule} to each {@code field} entry of {@code message}, into {@code out}. */
   void editEntries(
       byte[] message, int offset, int length, int field, EntryRule rule, ProtoWriter out) {

@@ -8,7 +8,7 @@ final class PathScan {
 
   static void scan(Ast.Node node, String text, Set<OttlContext> named) throws OttlException {
     if (node instanceof Ast.Path path) {
-      if (Paths.isCache(path)) {
+      if (Paths.isCache(path) || Paths.isConverterName(path)) {
         return;
       }
       OttlContext context = named(path.segments().get(0).name());

@@ -108,12 +108,22 @@ final class Paths {
     return field.factory().make(path.keys(), path.describe());
   }
 
-  /** The object a path's first name selects in {@code context}, or null for the context's own. */
   /** {@code cache} and {@code cache[...]}: the statements' per-item map. */
   static boolean isCache(Ast.Path path) {
     return path.segments().size() == 1 && path.segments().get(0).name().equals("cache");
   }
 
+  /**
+   * A capitalised name alone ({@code Murmur3Hash}): a converter named as an argument (the replace
+   * editors' function), never a path, as in the Collector's grammar.
+   */
+  static boolean isConverterName(Ast.Path path) {
+    return path.segments().size() == 1
+        && path.keys().isEmpty()
+        && Character.isUpperCase(path.segments().get(0).name().charAt(0));
+  }
+
+  /** The object a path's first name selects in {@code context}, or null for the context's own. */
   static OttlContext objectOf(OttlContext context, String first) {
     OttlContext named =
         switch (first) {

@@ -9,15 +9,18 @@ import java.util.regex.Pattern;
 final class StringEditors {
   private StringEditors() {}
 
-  /** {@code replace_pattern(target, regex, replacement)}: every match is replaced. */
+  /**
+   * {@code replace_pattern(target, regex, replacement[, function[, format]])}: every match is
+   * replaced.
+   */
   static final class ReplacePattern extends Editor {
     private final Target target;
     private final Matcher matcher;
-    private final String replacement;
+    private final Replacement replacement;
     private final Utf8Chars chars = new Utf8Chars();
     private final Value result = new Value();
 
-    ReplacePattern(Target target, Pattern pattern, String replacement) {
+    ReplacePattern(Target target, Pattern pattern, Replacement replacement) {
       this.target = target;
       this.matcher = pattern.matcher("");
       this.replacement = replacement;
@@ -33,24 +36,29 @@ final class StringEditors {
       if (!matcher.find()) {
         return false;
       }
-      byte[] text = matcher.replaceAll(replacement).getBytes(StandardCharsets.UTF_8);
+      byte[] text = replacement.replaceAll(matcher, context).getBytes(StandardCharsets.UTF_8);
       result.setStringRef(text, 0, text.length);
       return target.write(context, result);
     }
   }
 
-  /** {@code replace_match(target, glob, replacement)}: the whole string, when it matches. */
+  /**
+   * {@code replace_match(target, glob, replacement[, function[, format]])}: the whole string, when
+   * it matches.
+   */
   static final class ReplaceMatch extends Editor {
     private final Target target;
     private final Matcher matcher;
     private final byte[] replacement;
+    private final Replacement function;
     private final Utf8Chars chars = new Utf8Chars();
     private final Value result = new Value();
 
-    ReplaceMatch(Target target, Pattern glob, String replacement) {
+    ReplaceMatch(Target target, Pattern glob, String replacement, Replacement function) {
       this.target = target;
       this.matcher = glob.matcher("");
       this.replacement = replacement.getBytes(StandardCharsets.UTF_8);
+      this.function = function;
     }
 
     @Override
@@ -63,7 +71,8 @@ final class StringEditors {
       if (!matcher.matches()) {
         return false;
       }
-      result.setStringRef(replacement, 0, replacement.length);
+      byte[] text = function.whole(replacement, context);
+      result.setStringRef(text, 0, text.length);
       return target.write(context, result);
     }
   }

@@ -1,10 +1,12 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.otlp.AttributeCursor;
+import dev.sluice.pdata.otlp.RawMessages;
 import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireType;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A path a statement writes, resolved for one context: how to read its current value, and how to
@@ -16,6 +18,8 @@ final class Target {
   private static final int MAX_RETAINED_BYTES = 1 << 20;
 
   private static final int INITIAL_BYTES = 256;
+
+  private static final long UINT32_MASK = 0xFFFF_FFFFL;
 
   final String path;
   final OttlType type;
@@ -33,13 +37,73 @@ final class Target {
   private final ProtoWriter nested = new ProtoWriter(INITIAL_BYTES);
   private final SetEntry setEntry = new SetEntry();
   private final SetMap setMap = new SetMap();
+  private final SetNested setNested = new SetNested();
 
-  Target(String path, OttlType type, Targets.Field field, byte[] key, Expr reader) {
+  /** Where a value at depth is written (or a map in a value found), for those kinds; else null. */
+  private final NestedWrite nestedWrite;
+
+  /** Whether a map editor edits the map inside the value at the keys. */
+  private final boolean mapInValue;
+
+  private final ProtoWriter inner = new ProtoWriter(INITIAL_BYTES);
+  private final Value mapValue = new Value();
+  private final AttributeCursor mapEntries = new AttributeCursor();
+
+  /**
+   * @param below the keys after the first of an entry, or all the keys of an {@code AnyValue}
+   *     field, for the nested kinds; empty otherwise
+   * @param mapInValue whether a map editor edits the map in the entry's value at {@code below}
+   */
+  Target(
+      String path,
+      OttlType type,
+      Targets.Field field,
+      byte[] key,
+      Expr reader,
+      List<Ast.Key> below,
+      boolean mapInValue) {
     this.path = path;
     this.type = type;
     this.field = field;
     this.key = key;
     this.reader = reader;
+    this.mapInValue = mapInValue;
+    this.nestedWrite = below.isEmpty() && !mapInValue ? null : new NestedWrite(below, path, values);
+  }
+
+  boolean mapInValue() {
+    return mapInValue;
+  }
+
+  /**
+   * For a map editor of a map inside a value: that map's {@code KeyValueList} payload in {@code
+   * message}, its offset in the high half and length in the low half.
+   *
+   * @throws OttlEvaluationException when there is no map there
+   */
+  long mapInValue(EvalContext context, byte[] message, int offset, int length) {
+    long value =
+        edits.findEntryValue(message, offset, length, Targets.attributesField(field, context), key);
+    boolean present = value >= 0;
+    return nestedWrite.findMap(
+        message,
+        present ? MessageEdits.high(value) : 0,
+        present ? MessageEdits.low(value) : 0,
+        present);
+  }
+
+  /** A buffer for a map editor's new entries of a map in a value, made ready. */
+  ProtoWriter inner() {
+    inner.release(MAX_RETAINED_BYTES);
+    inner.reset();
+    return inner;
+  }
+
+  /** Sets the map in the value to {@code entries} ({@code KeyValueList.values} fields). */
+  boolean writeMap(EvalContext context, ProtoWriter entries) {
+    mapValue.setMap(
+        RawMessages.entries(mapEntries, entries.array(), 0, entries.size(), AnyValueWriter.VALUES));
+    return write(context, mapValue);
   }
 
   Host host() {
@@ -59,6 +123,29 @@ final class Target {
       case ENTRY -> {
         setEntry.start(value, Targets.attributesField(field, context));
         edits.editEntries(message, offset, length, setEntry.field, setEntry, out);
+      }
+      case NESTED_ENTRY -> {
+        setNested.start(value, Targets.attributesField(field, context));
+        edits.editEntries(message, offset, length, setNested.field, setNested, out);
+      }
+      case NESTED_ANY -> {
+        long existing = edits.findMessage(message, offset, length, field.number());
+        encoded.reset();
+        int mark = encoded.beginLengthDelimited(field.number());
+        if (existing >= 0) {
+          nestedWrite.write(
+              message,
+              MessageEdits.high(existing),
+              MessageEdits.low(existing),
+              true,
+              value,
+              encoded);
+        } else {
+          nestedWrite.write(message, 0, 0, false, value, encoded);
+        }
+        encoded.endLengthDelimited(mark);
+        edits.replaceField(
+            message, offset, length, field.number(), encoded.array(), encoded.size(), out);
       }
       case MAP -> {
         if (value.kind != Value.Kind.MAP) {
@@ -140,6 +227,25 @@ final class Target {
           encoded.writeVarint64(enumValue);
         }
       }
+      case UINT32 -> {
+        if (value.kind != Value.Kind.INT) {
+          return false;
+        }
+        long low = value.longValue & UINT32_MASK;
+        if (low != 0) {
+          encoded.writeTag(number, WireType.VARINT);
+          encoded.writeVarint64(low);
+        }
+      }
+      case FIXED64 -> {
+        if (value.kind != Value.Kind.INT) {
+          return false;
+        }
+        if (value.longValue != 0) {
+          encoded.writeTag(number, WireType.I64);
+          encoded.writeFixed64(value.longValue);
+        }
+      }
       default -> {
         int mark = encoded.beginLengthDelimited(number);
         values.write(value, encoded);
@@ -180,6 +286,51 @@ final class Target {
         values.writeEntry(field, key, 0, key.length, value, into);
       }
       value = null;
+    }
+  }
+
+  /** Sets a value at depth below one key: its first entry is rewritten, later ones go. */
+  private final class SetNested implements MessageEdits.EntryRule {
+    private Value value;
+    private boolean written;
+    int field;
+
+    void start(Value value, int field) {
+      this.value = value;
+      this.field = field;
+      this.written = false;
+    }
+
+    @Override
+    public MessageEdits.Decision decide(MessageEdits.Entry entry, ProtoWriter into) {
+      if (!entry.keyEquals(key)) {
+        return MessageEdits.Decision.KEEP;
+      }
+      if (written) {
+        return MessageEdits.Decision.DROP;
+      }
+      written = true;
+      writeEntry(entry.bytes, entry.valueOffset, entry.valueLength, entry.valueOffset >= 0, into);
+      return MessageEdits.Decision.REPLACED;
+    }
+
+    @Override
+    public void finish(ProtoWriter into) {
+      if (!written) {
+        writeEntry(key, 0, 0, false, into);
+      }
+      value = null;
+    }
+
+    private void writeEntry(
+        byte[] bytes, int valueOffset, int valueLength, boolean present, ProtoWriter into) {
+      int entry = into.beginLengthDelimited(field);
+      into.writeLengthDelimitedHeader(AnyValueWriter.KEY, key.length);
+      into.writeBytes(key, 0, key.length);
+      int any = into.beginLengthDelimited(AnyValueWriter.VALUE);
+      nestedWrite.write(bytes, valueOffset, valueLength, present, value, into);
+      into.endLengthDelimited(any);
+      into.endLengthDelimited(entry);
     }
   }
 

@@ -17,13 +17,22 @@ final class Targets {
   /** How a field holds its value. */
   enum Kind {
     STRING,
+    /** An enum or int32 varint. */
     INT,
+    /** A {@code uint32} varint: an int is written as Go converts it, to its low 32 bits. */
+    UINT32,
+    /** A {@code fixed64} (a time in Unix nanoseconds). */
+    FIXED64,
     /** An {@code AnyValue} message ({@code body}). */
     ANY,
     /** A repeated {@code KeyValue} field, as a whole. */
     MAP,
     /** One key of a repeated {@code KeyValue} field. */
-    ENTRY
+    ENTRY,
+    /** A value at depth below one key of a repeated {@code KeyValue} field. */
+    NESTED_ENTRY,
+    /** A value at depth inside an {@code AnyValue} field ({@code body["k"]}). */
+    NESTED_ANY
   }
 
   /** A writable field: in which message, which field number, nested in which field (or 0). */
@@ -42,6 +51,10 @@ final class Targets {
   private static final int METRIC_NAME = 1;
   private static final int METRIC_DESCRIPTION = 2;
   private static final int METRIC_UNIT = 3;
+  private static final int EVENT_TIME_UNIX_NANO = 1;
+  private static final int EVENT_NAME = 2;
+  private static final int EVENT_ATTRIBUTES = 3;
+  private static final int EVENT_DROPPED_ATTRIBUTES_COUNT = 4;
   private static final int SCOPE_NAME = 1;
   private static final int SCOPE_VERSION = 2;
   static final int RESOURCE_ATTRIBUTES = 1;
@@ -67,6 +80,14 @@ final class Targets {
         f.put("trace_state", new Field(Host.ITEM, Kind.STRING, SPAN_TRACE_STATE, 0));
         f.put("status.code", new Field(Host.ITEM, Kind.INT, STATUS_CODE, SPAN_STATUS));
         f.put("status.message", new Field(Host.ITEM, Kind.STRING, STATUS_MESSAGE, SPAN_STATUS));
+      }
+      case SPANEVENT -> {
+        f.put("attributes", new Field(Host.SPANEVENT, Kind.MAP, EVENT_ATTRIBUTES, 0));
+        f.put("name", new Field(Host.SPANEVENT, Kind.STRING, EVENT_NAME, 0));
+        f.put("time_unix_nano", new Field(Host.SPANEVENT, Kind.FIXED64, EVENT_TIME_UNIX_NANO, 0));
+        f.put(
+            "dropped_attributes_count",
+            new Field(Host.SPANEVENT, Kind.UINT32, EVENT_DROPPED_ATTRIBUTES_COUNT, 0));
       }
       case LOG -> {
         f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
@@ -102,8 +123,11 @@ final class Targets {
     if (object == OttlContext.RESOURCE || object == OttlContext.SCOPE) {
       return header(object);
     }
-    // A data point's statements may write its metric too, as in the Collector.
-    return object == context || (object == OttlContext.METRIC && context == OttlContext.DATAPOINT)
+    // A data point's statements may write its metric too, and a span event's its span, as in the
+    // Collector.
+    return object == context
+            || (object == OttlContext.METRIC && context == OttlContext.DATAPOINT)
+            || (object == OttlContext.SPAN && context == OttlContext.SPANEVENT)
         ? own(object)
         : Map.of();
   }
@@ -175,33 +199,20 @@ final class Targets {
       }
     }
     if (field.kind() == Kind.MAP) {
-      if (keys.size() > 1) {
-        throw OttlException.at(
-            text,
-            keys.get(1).at(),
-            "this build writes top-level keys only ('"
-                + OttlException.shown(path.describe())
-                + "'): set the whole value with a map instead");
-      }
-      if (keys.size() == 1) {
-        if (mapOnly) {
-          throw OttlException.at(
-              text,
-              keys.get(0).at(),
-              editor
-                  + " takes a map such as "
-                  + name
-                  + "; this build does not edit maps in values");
-        }
+      if (!keys.isEmpty()) {
+        // A map editor of a map inside a value edits that map and sets it back at its place.
         byte[] key = keys.get(0).name().getBytes(StandardCharsets.UTF_8);
+        Kind kind = keys.size() == 1 ? Kind.ENTRY : Kind.NESTED_ENTRY;
         return new Target(
             path.describe(),
-            OttlType.ANY,
-            new Field(field.host(), Kind.ENTRY, field.number(), 0),
+            mapOnly ? OttlType.MAP : OttlType.ANY,
+            new Field(field.host(), kind, field.number(), 0),
             key,
-            reader);
+            reader,
+            keys.subList(1, keys.size()),
+            mapOnly);
       }
-      return new Target(path.describe(), OttlType.MAP, field, null, reader);
+      return new Target(path.describe(), OttlType.MAP, field, null, reader, List.of(), false);
     }
     if (mapOnly) {
       throw OttlException.at(
@@ -210,16 +221,26 @@ final class Targets {
           editor + " takes a map such as attributes, found '" + OttlException.shown(name) + "'");
     }
     if (!keys.isEmpty()) {
-      throw OttlException.at(
-          text, keys.get(0).at(), "this build writes '" + name + "' as a whole, without keys");
+      if (field.kind() != Kind.ANY) {
+        throw OttlException.at(
+            text, keys.get(0).at(), "'" + name + "' is written as a whole, without keys");
+      }
+      return new Target(
+          path.describe(),
+          OttlType.ANY,
+          new Field(field.host(), Kind.NESTED_ANY, field.number(), field.parent()),
+          null,
+          reader,
+          keys,
+          false);
     }
     OttlType type =
         switch (field.kind()) {
           case STRING -> OttlType.STRING;
-          case INT -> OttlType.INT;
+          case INT, UINT32, FIXED64 -> OttlType.INT;
           default -> OttlType.ANY;
         };
-    return new Target(path.describe(), type, field, null, reader);
+    return new Target(path.describe(), type, field, null, reader, List.of(), false);
   }
 
   /** The field number of the attributes (or cache entries) of {@code host} for this item. */

@@ -159,6 +159,38 @@ class OttlEvaluationTest {
     check(OttlContext.SPAN, t);
   }
 
+  /** Vectors computed independently (Python's hashlib, and MurmurHash3 as Appleby defines it). */
+  @Test
+  void hashesAgreeWithKnownVectors() throws Exception {
+    Map<String, Object> t = new LinkedHashMap<>();
+    t.put("SHA1(\"Hello World\") == \"0a4d55a8d778e5022fab701977c5d840bbc486d0\"", true);
+    t.put("SHA1(\"\") == \"da39a3ee5e6b4b0d3255bfef95601890afd80709\"", true);
+    t.put(
+        "SHA512(attributes[\"s\"]) == \"ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+            + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f\"",
+        true);
+    t.put("MD5(\"Hello World\") == \"b10a8db164e0754105b7a99be72e3fe5\"", true);
+    t.put("MD5(\"h\u00e9llo\") == \"be50e8478cf24ff3595bc7307fb91b50\"", true);
+    // The Collector's own test vector for Murmur3Hash is "Hello World" -> "ce837619".
+    t.put("Murmur3Hash(\"Hello World\") == \"ce837619\"", true);
+    t.put("Murmur3Hash(\"\") == \"00000000\"", true);
+    t.put("Murmur3Hash(attributes[\"s\"]) == \"fa93ddb3\"", true);
+    t.put("Murmur3Hash(\"h\u00e9llo\") == \"68a09fbc\"", true);
+    t.put("Murmur3Hash(\"password123\") == \"278dd843\"", true);
+    t.put("Murmur3Hash128(\"Hello World\") == \"dbc2a0c1ab26631a27b4c09fcf1fe683\"", true);
+    t.put("Murmur3Hash128(\"\") == \"00000000000000000000000000000000\"", true);
+    t.put("Murmur3Hash128(\"password123\") == \"0d6e32cdfc91c174947f060f671760fc\"", true);
+    t.put(
+        "Murmur3Hash128(\"a much longer input of 35 bytes!!!!\") =="
+            + " \"7580c7602518358f5e93c2d6e63866d3\"",
+        true);
+    t.put("FNV(\"Hello World\") == 4420528118743043111", true);
+    t.put("FNV(attributes[\"s\"]) == -1792535898324117685", true);
+    t.put("FNV(\"\") == \"\"", true);
+    t.put("SHA1(attributes[\"i\"]) == \"\"", "SHA1 expects a string, got a int");
+    check(OttlContext.SPAN, t);
+  }
+
   @Test
   void readsASpanEventAndTheSpanAroundIt() throws Exception {
     Map<String, Object> t = new LinkedHashMap<>();

@@ -484,6 +484,26 @@ public final class BatchItem {
     own.setResource(r, start, edits.stamp);
   }
 
+  /**
+   * As {@link #replaceResource(byte[], int, int)}, and with {@code schemaUrl} (UTF-8; empty leaves
+   * it out) as the block's schema URL in place of the one it had.
+   */
+  public void replaceResource(byte[] resource, int offset, int length, byte[] schemaUrl) {
+    replaceResource(resource, offset, length);
+    Overlay own = edits().ownOverlay(slice);
+    int r = slice.resource();
+    // Appending may grow the storage: the header is read from the array it was written to.
+    byte[] stored = own.bytes();
+    int from = own.resourceOffset(r);
+    int storedLength = own.resourceLength(r);
+    int start = own.size();
+    copyFieldsExcept(own, stored, from, storedLength, ResourceBlock.SCHEMA_URL);
+    if (schemaUrl.length > 0) {
+      own.appendField(ResourceBlock.SCHEMA_URL, schemaUrl, 0, schemaUrl.length);
+    }
+    own.setResource(r, start, edits.stamp);
+  }
+
   /** Writes the item's scope block with {@code scope} as its {@code InstrumentationScope}. */
   public void replaceScope(byte[] scope, int offset, int length) {
     Overlay own = edits().ownOverlay(slice);

@@ -55,7 +55,7 @@ final class ResourceDetectionProcessor implements Processor {
       // The collector's start failure names no component: say which one failed.
       throw new DetectionException(failurePrefix + e.getMessage(), true);
     }
-    merge.set(detected.attributes(), config.override());
+    merge.set(detected.attributes(), detected.schemaUrl(), config.override());
     logger.info("detected resource information: " + detected.attributes());
   }
 

@@ -8,6 +8,9 @@ import dev.sluice.pdata.otlp.AttributeValue;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.RawMessages;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -17,8 +20,9 @@ import java.util.logging.Logger;
  * per batch, as its original bytes plus the detected entries ({@link
  * AttributeEditor#editResource}); spans, log records and data points are not touched. With {@code
  * override} the detected attributes replace the resource's own (upsert), without it they only fill
- * in missing keys (insert). Applying the same attributes again gives the same bytes, so a batch
- * offered again is safe.
+ * in missing keys (insert). The detected schema URL is written into each resource block that has
+ * none; a block's own schema URL wins, as in Go. Applying the same attributes again gives the same
+ * bytes, so a batch offered again is safe.
  *
  * <p>Nothing is set until {@link #set} is called with what detection found. Batches may come from
  * several threads at once: each thread has its own editor (editors keep scratch buffers), made from
@@ -37,12 +41,16 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
     this.malformedLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
   }
 
-  /** From now on, sets {@code attributes} (in their order) on every resource. */
-  void set(Map<String, String> attributes, boolean override) {
-    if (attributes.isEmpty()) {
+  /**
+   * From now on, sets {@code attributes} (in their order) on every resource, and {@code schemaUrl}
+   * (when not empty) on every resource block without one.
+   */
+  void set(Map<String, String> attributes, String schemaUrl, boolean override) {
+    if (attributes.isEmpty() && schemaUrl.isEmpty()) {
       visitors = null;
       return;
     }
+    byte[] schemaUrlBytes = schemaUrl.getBytes(StandardCharsets.UTF_8);
     String[] keys = attributes.keySet().toArray(new String[0]);
     AttributeValue[] values = new AttributeValue[keys.length];
     for (int i = 0; i < keys.length; i++) {
@@ -59,7 +67,7 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
                   editor.insert(keys[i], values[i]);
                 }
               }
-              return new ResourceVisitor(editor);
+              return new ResourceVisitor(editor, schemaUrlBytes);
             });
   }
 
@@ -70,7 +78,12 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
       return Admission.ACCEPTED;
     }
     ResourceVisitor visitor = current.get();
-    batch.visit(visitor);
+    visitor.start();
+    try {
+      batch.visit(visitor);
+    } finally {
+      visitor.finish();
+    }
     long malformed = visitor.newlyMalformed();
     if (malformed > 0) {
       malformedLog.log(
@@ -82,15 +95,42 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
   /** Edits each resource block the visit reaches, once per block. */
   private static final class ResourceVisitor implements ItemVisitor {
     private final AttributeEditor editor;
+    private final byte[] schemaUrl;
+    private final RawMessages resource = new RawMessages();
     private long malformedSeen;
+    // The block last seen in this visit, so that its schema URL is looked at once.
+    private OtlpIndex lastRequest;
+    private int lastBlock = -1;
 
-    ResourceVisitor(AttributeEditor editor) {
+    ResourceVisitor(AttributeEditor editor, byte[] schemaUrl) {
       this.editor = editor;
+      this.schemaUrl = schemaUrl;
+    }
+
+    void start() {
+      lastRequest = null;
+      lastBlock = -1;
     }
 
     @Override
     public void visit(BatchItem item) {
       editor.editResource(item);
+      if (schemaUrl.length == 0
+          || (item.request() == lastRequest && item.resource() == lastBlock)) {
+        return;
+      }
+      lastRequest = item.request();
+      lastBlock = item.resource();
+      if (item.resourceView().schemaUrl().length() == 0) {
+        RawMessages current = resource.resourceOf(item);
+        item.replaceResource(current.array(), current.offset(), current.length(), schemaUrl);
+        resource.clear();
+      }
+    }
+
+    /** Lets go of the batch. */
+    void finish() {
+      lastRequest = null;
     }
 
     long newlyMalformed() {

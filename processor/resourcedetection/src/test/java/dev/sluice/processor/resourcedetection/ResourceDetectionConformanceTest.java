@@ -38,6 +38,13 @@ class ResourceDetectionConformanceTest {
   private static final KeyValue SERVICE = attribute("service.name", "checkout");
   private static final KeyValue OLD_TEAM = attribute("team", "old");
 
+  private static final String OWN_SCHEMA_URL = "https://opentelemetry.io/schemas/1.26.0";
+
+  /** A block with the schema URL the system detector gives. */
+  private static Block withSchema(Resource resource) {
+    return new Block(resource, SystemDetector.SCHEMA_URL, UnknownFieldSet.getDefaultInstance());
+  }
+
   /** One row: {@code environment} null means the default machine above. */
   record Case(
       String name,
@@ -76,28 +83,28 @@ class ResourceDetectionConformanceTest {
             ProcessorRuns.config(true, "env", "system"),
             ENV_ATTRIBUTES,
             List.of(new Block(resource(SERVICE, OLD_TEAM))),
-            List.of(new Block(resource(SERVICE, TEAM, DEPLOYMENT, HOST, OS)))));
+            List.of(withSchema(resource(SERVICE, TEAM, DEPLOYMENT, HOST, OS)))));
     cases.add(
         new Case(
             "without override the resource's own attributes win",
             ProcessorRuns.config(false, "env", "system"),
             ENV_ATTRIBUTES,
             List.of(new Block(resource(SERVICE, OLD_TEAM))),
-            List.of(new Block(resource(SERVICE, OLD_TEAM, DEPLOYMENT, HOST, OS)))));
+            List.of(withSchema(resource(SERVICE, OLD_TEAM, DEPLOYMENT, HOST, OS)))));
     cases.add(
         new Case(
             "a resource without attributes gets all of them in detection order",
             ProcessorRuns.config(true, "env", "system"),
             ENV_ATTRIBUTES,
             List.of(new Block(Resource.getDefaultInstance())),
-            List.of(new Block(resource(DEPLOYMENT, TEAM, HOST, OS)))));
+            List.of(withSchema(resource(DEPLOYMENT, TEAM, HOST, OS)))));
     cases.add(
         new Case(
             "a block without a Resource message gets one",
             ProcessorRuns.config(false, "env", "system"),
             ENV_ATTRIBUTES,
             List.of(new Block(null)),
-            List.of(new Block(resource(DEPLOYMENT, TEAM, HOST, OS)))));
+            List.of(withSchema(resource(DEPLOYMENT, TEAM, HOST, OS)))));
     cases.add(
         new Case(
             "unknown fields, dropped count and schema URL are kept",
@@ -128,14 +135,14 @@ class ResourceDetectionConformanceTest {
             ProcessorRuns.config(true, "env", "system"),
             "host.name=from-env",
             List.of(new Block(resource(SERVICE))),
-            List.of(new Block(resource(SERVICE, attribute("host.name", "from-env"), OS)))));
+            List.of(withSchema(resource(SERVICE, attribute("host.name", "from-env"), OS)))));
     cases.add(
         new Case(
             "listed the other way round, system wins",
             ProcessorRuns.config(true, "system", "env"),
             "host.name=from-env",
             List.of(new Block(resource(SERVICE))),
-            List.of(new Block(resource(SERVICE, HOST, OS)))));
+            List.of(withSchema(resource(SERVICE, HOST, OS)))));
     cases.add(
         new Case(
             "override replaces a value of another type",
@@ -148,7 +155,44 @@ class ResourceDetectionConformanceTest {
                             .setKey("host.name")
                             .setValue(AnyValue.newBuilder().setIntValue(7))
                             .build()))),
-            List.of(new Block(resource(HOST, OS)))));
+            List.of(withSchema(resource(HOST, OS)))));
+    cases.add(
+        new Case(
+            "the detected schema URL goes into blocks without one; a block's own wins",
+            ProcessorRuns.config(true, "system"),
+            "",
+            List.of(
+                new Block(resource(SERVICE)),
+                new Block(resource(SERVICE), OWN_SCHEMA_URL, UnknownFieldSet.getDefaultInstance()),
+                new Block(resource(SERVICE), "", headerUnknown)),
+            List.of(
+                withSchema(resource(SERVICE, HOST, OS)),
+                new Block(
+                    resource(SERVICE, HOST, OS),
+                    OWN_SCHEMA_URL,
+                    UnknownFieldSet.getDefaultInstance()),
+                new Block(resource(SERVICE, HOST, OS), SystemDetector.SCHEMA_URL, headerUnknown))));
+    cases.add(
+        new Case(
+            "the schema URL is written when no attribute is detected",
+            new ResourceDetectionConfig(
+                List.of("env", "system"),
+                true,
+                java.time.Duration.ofSeconds(5),
+                java.time.Duration.ZERO,
+                EnvDetectorConfig.DEFAULT,
+                new SystemDetectorConfig(
+                    SystemDetectorConfig.DEFAULT_SOURCES,
+                    java.util.Map.of(
+                        "host.name", new ResourceAttributeConfig(false),
+                        "os.type", new ResourceAttributeConfig(false)))),
+            "",
+            List.of(
+                new Block(resource(SERVICE)),
+                new Block(resource(TEAM), OWN_SCHEMA_URL, UnknownFieldSet.getDefaultInstance())),
+            List.of(
+                withSchema(resource(SERVICE)),
+                new Block(resource(TEAM), OWN_SCHEMA_URL, UnknownFieldSet.getDefaultInstance()))));
     cases.add(
         new Case(
             "nothing detected leaves the request as it was",

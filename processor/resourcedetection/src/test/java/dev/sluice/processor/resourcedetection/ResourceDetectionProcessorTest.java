@@ -252,7 +252,7 @@ class ResourceDetectionProcessorTest {
   @Test
   void allocatesNothingPerItemBeyondTheBatchsReplacementTables() throws Exception {
     ResourceMerge merge = new ResourceMerge(Logger.getLogger("test"));
-    merge.set(Map.of("host.name", "host-1", "os.type", "linux"), true);
+    merge.set(Map.of("host.name", "host-1", "os.type", "linux"), "", true);
     ResourceDetectionConfig config = ProcessorRuns.config(true, "system");
     OtlpIndex small = new OtlpIndexer().index(Signal.TRACES, spans(SMALL_SPANS));
     OtlpIndex large = new OtlpIndexer().index(Signal.TRACES, spans(LARGE_SPANS));

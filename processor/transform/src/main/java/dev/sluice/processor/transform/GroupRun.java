@@ -2,12 +2,15 @@ package dev.sluice.processor.transform;
 
 import dev.sluice.ottl.ErrorMode;
 import dev.sluice.ottl.EvalContext;
+import dev.sluice.ottl.OttlCache;
 import dev.sluice.ottl.OttlCondition;
 import dev.sluice.ottl.OttlContext;
 import dev.sluice.ottl.OttlStatement;
 import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.ItemVisitor;
 import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.SpanEventView;
+import dev.sluice.pdata.otlp.SpanView;
 
 /**
  * One group compiled for one thread, with its visitor: points the context at each item of the
@@ -24,14 +27,20 @@ final class GroupRun {
   private final OttlStatement.Executor[] executors;
   private final TransformRun run;
   private final EvalContext item;
+  // The walk over a span's events, for a span event group.
+  private final SpanEventView events = new SpanEventView();
   // The block last run in this visit, so that a resource or scope group runs once per block.
   private OtlpIndex lastRequest;
   private int lastBlock = -1;
 
   final ItemVisitor visitor = this::visit;
 
-  GroupRun(StatementGroup group, TransformRun run, EvalContext item) {
+  /** The cache this group shares with others for a batch, or null for its own per item. */
+  private final OttlCache sharedCache;
+
+  GroupRun(StatementGroup group, TransformRun run, EvalContext item, OttlCache sharedCache) {
     this.context = group.context();
+    this.sharedCache = sharedCache;
     this.errorMode = group.errorMode();
     this.conditions = group.conditions().toArray(new OttlCondition[0]);
     this.evaluators = new OttlCondition.Evaluator[conditions.length];
@@ -51,6 +60,7 @@ final class GroupRun {
   void start() {
     lastRequest = null;
     lastBlock = -1;
+    item.sharedCache(sharedCache);
   }
 
   /** After the visit: lets go of the batch. */
@@ -73,12 +83,39 @@ final class GroupRun {
         lastBlock = block;
         item.block(at);
       }
+      case SPANEVENT -> {
+        visitEvents(at);
+        return;
+      }
       case SPAN -> item.block(at).span(at.span());
       case LOG -> item.block(at).logRecord(at.logRecord());
       case METRIC -> item.block(at).metric(at.metric());
       case DATAPOINT -> item.block(at).metric(at.metric()).dataPoint(at.dataPoint());
       default -> throw new IllegalStateException("not run: " + context);
     }
+    runStatements();
+  }
+
+  /**
+   * Each event of the span in turn, conditions and statements per event, as the Collector's span
+   * event context does. An edit writes the span anew and moves {@link #events} to the same event in
+   * the new bytes, so the walk goes on with the next.
+   */
+  private void visitEvents(BatchItem at) {
+    SpanView span = at.span();
+    item.block(at).span(span);
+    span.events(events);
+    int index = 0;
+    while (events.next()) {
+      item.spanEvent(events, index++);
+      runStatements();
+      if (run.failed()) {
+        return;
+      }
+    }
+  }
+
+  private void runStatements() {
     if (conditions.length > 0 && !anyCondition()) {
       return;
     }

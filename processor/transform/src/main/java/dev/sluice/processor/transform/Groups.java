@@ -38,11 +38,7 @@ final class Groups {
           "log_statements", List.of(OttlContext.LOG, OttlContext.SCOPE, OttlContext.RESOURCE));
 
   private static final Set<String> GROUP_KEYS =
-      Set.of("context", "conditions", "statements", "error_mode", "shared_cache", "flatten");
-
-  private static final String SPAN_EVENTS_MISSING =
-      "the spanevent context is not in this build: span events are not edited (statements over"
-          + " spans, resources and scopes are)";
+      Set.of("context", "conditions", "statements", "error_mode", "shared_cache");
 
   private Groups() {}
 
@@ -56,7 +52,7 @@ final class Groups {
       ConfigProblems at = under.item(i);
       if (entry instanceof String statement) {
         StatementGroup group =
-            group(signal, null, errorMode, List.of(), List.of(statement), at, true);
+            group(signal, null, errorMode, List.of(), List.of(statement), false, at, true);
         if (group != null) {
           groups.add(group);
         }
@@ -95,9 +91,6 @@ final class Groups {
                 + " take "
                 + names(signal.contexts()));
         ok = false;
-      } else if (context == OttlContext.SPANEVENT) {
-        at.add("context", SPAN_EVENTS_MISSING);
-        ok = false;
       }
     }
     ErrorMode mode = defaultMode;
@@ -110,12 +103,12 @@ final class Groups {
         ok = false;
       }
     }
-    if (Boolean.TRUE.equals(map.get("shared_cache"))) {
-      at.add("shared_cache", "a cache shared between groups is not supported by this build");
-      ok = false;
-    }
-    if (Boolean.TRUE.equals(map.get("flatten"))) {
-      at.add("flatten", "flattening logs is not supported by this build");
+    boolean sharedCache = false;
+    Object shared = map.get("shared_cache");
+    if (shared instanceof Boolean b) {
+      sharedCache = b;
+    } else if (shared != null) {
+      at.add("shared_cache", "must be true or false");
       ok = false;
     }
     List<String> conditions = strings(map.get("conditions"), "conditions", at);
@@ -127,7 +120,7 @@ final class Groups {
       at.add("statements", "a group needs at least one statement");
       return null;
     }
-    return group(signal, context, mode, conditions, statements, at, false);
+    return group(signal, context, mode, conditions, statements, sharedCache, at, false);
   }
 
   private static List<String> strings(Object value, String key, ConfigProblems at) {
@@ -156,6 +149,7 @@ final class Groups {
       ErrorMode mode,
       List<String> conditions,
       List<String> statements,
+      boolean sharedCache,
       ConfigProblems at,
       boolean flat) {
     OttlContext context = given;
@@ -184,7 +178,7 @@ final class Groups {
         ok = false;
       }
     }
-    return ok ? new StatementGroup(context, mode, compiledConditions, compiled) : null;
+    return ok ? new StatementGroup(context, mode, compiledConditions, compiled, sharedCache) : null;
   }
 
   /**
@@ -212,10 +206,6 @@ final class Groups {
     }
     for (OttlContext candidate : signal.contexts()) {
       if (named.contains(candidate)) {
-        if (candidate == OttlContext.SPANEVENT) {
-          at.add("", SPAN_EVENTS_MISSING);
-          return null;
-        }
         return candidate;
       }
     }

@@ -17,15 +17,39 @@ import java.util.List;
  * @param traceStatements statements and groups over spans, their resources and scopes
  * @param metricStatements statements and groups over metrics, data points, resources and scopes
  * @param logStatements statements and groups over log records, their resources and scopes
+ * @param flattenData the Collector's {@code flatten_data}: only {@code false} (see {@link
+ *     #FLATTEN_REFUSED})
  */
 public record TransformConfig(
     ErrorMode errorMode,
     List<Object> traceStatements,
     List<Object> metricStatements,
-    List<Object> logStatements)
+    List<Object> logStatements,
+    boolean flattenData)
     implements ComponentConfig {
   public static final TransformConfig DEFAULT =
       new TransformConfig(ErrorMode.PROPAGATE, List.of(), List.of(), List.of());
+
+  /**
+   * Why {@code flatten_data: true} is refused: the Collector gives each log record its own copy of
+   * its resource and scope while the statements run, then groups equal ones again. Here a block's
+   * resource and scope are one header for all its records, edited in place once per block, so a
+   * record cannot have a copy of its own.
+   */
+  static final String FLATTEN_REFUSED =
+      "flatten_data: true is not supported by this build: a resource or scope is edited once for"
+          + " all the log records of its block, and a record cannot have a copy of its own; write"
+          + " per-record values as log attributes, or split the records into blocks of their own"
+          + " before this processor";
+
+  /** Without {@code flatten_data}. */
+  public TransformConfig(
+      ErrorMode errorMode,
+      List<Object> traceStatements,
+      List<Object> metricStatements,
+      List<Object> logStatements) {
+    this(errorMode, traceStatements, metricStatements, logStatements, false);
+  }
 
   @Override
   public void validate(ConfigProblems problems) {
@@ -36,5 +60,8 @@ public record TransformConfig(
     Groups.compile(Groups.TRACES, traceStatements, errorMode, problems);
     Groups.compile(Groups.METRICS, metricStatements, errorMode, problems);
     Groups.compile(Groups.LOGS, logStatements, errorMode, problems);
+    if (flattenData) {
+      problems.add("flatten_data", FLATTEN_REFUSED);
+    }
   }
 }

@@ -379,6 +379,50 @@ class TransformConformanceTest {
                     kv("new.k", "{n} and {n}"),
                     kv("n", 5)))),
         new Case(
+            "replace_* with a hash function and a format, each match hashed in its place",
+            list(
+                "span",
+                "replace_pattern(attributes[\"cmd\"], \"passwd=([^ ]*)\", \"$1\", SHA256, \"passwd=%s\")",
+                "replace_pattern(attributes[\"two\"], \"abc\", \"$0\", MD5)",
+                "replace_pattern(attributes[\"u\"], \"[a-z]+\", \"$0\", ToUpperCase, \"<%s>\")",
+                "replace_all_patterns(attributes, \"key\", \"^Hello World$\", \"$0\", SHA1, \"k.%s\")",
+                "replace_all_patterns(attributes, \"value\", \"password123\", \"$0\", Murmur3Hash128)",
+                "replace_match(name, \"GET /users/*\", \"Hello World\", Murmur3Hash, \"user-%s\")",
+                "replace_pattern(attributes[\"s512\"], \"^.*$\", \"$0\", SHA512)"),
+            oneSpan(
+                span(
+                    "GET /users/42",
+                    kv("cmd", "run passwd=abc now"),
+                    kv("two", "abc and abc"),
+                    kv("u", "ab-cd"),
+                    kv("Hello World", 1),
+                    kv("secret", "my password123"),
+                    kv("s512", "abc"))),
+            oneSpan(
+                span(
+                    "user-ce837619",
+                    kv(
+                        "cmd",
+                        "run passwd=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+                            + " now"),
+                    kv(
+                        "two",
+                        "900150983cd24fb0d6963f7d28e17f72 and 900150983cd24fb0d6963f7d28e17f72"),
+                    kv("u", "<AB>-<CD>"),
+                    kv("k.0a4d55a8d778e5022fab701977c5d840bbc486d0", 1),
+                    kv("secret", "my 0d6e32cdfc91c174947f060f671760fc"),
+                    kv(
+                        "s512",
+                        "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+                            + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f")))),
+        new Case(
+            "the flat form infers the context past a function's name",
+            flat(
+                "trace_statements",
+                "replace_pattern(span.attributes[\"x\"], \"a+\", \"$0\", Murmur3Hash, \"m-%s\")"),
+            oneSpan(span("f", kv("x", "baab"))),
+            oneSpan(span("f", kv("x", "bm-a9911037b")))),
+        new Case(
             "merge_maps with each strategy",
             list(
                 "span",
@@ -504,7 +548,13 @@ class TransformConformanceTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource({"traceCases", "logAndMetricCases"})
+  @MethodSource({
+    "traceCases",
+    "logAndMetricCases",
+    "dev.sluice.processor.transform.SpanEventCases#cases",
+    "dev.sluice.processor.transform.NestedKeyCases#cases",
+    "dev.sluice.processor.transform.SharedCacheCases#cases"
+  })
   void transformsAsTheCollectorDoes(Case c) throws Exception {
     assertThat(Harness.run(c.yaml(), c.input())).isEqualTo(c.expected());
   }
