@@ -19,8 +19,8 @@ import java.util.List;
  * <p>The Collector's legacy {@code include}/{@code exclude} form ({@code spans}, {@code
  * metrics.include}, {@code logs.exclude}, ...) is refused with a pointer to the OTTL form.
  *
- * @param errorMode what a condition that fails for an item does: {@code propagate} (default),
- *     {@code ignore} or {@code silent}
+ * @param errorMode what a condition that fails for an item does: {@code ignore} (default, as in the
+ *     OpenTelemetry Collector since v0.153), {@code propagate} or {@code silent}
  * @param spans the legacy form for traces, refused
  */
 public record FilterConfig(
@@ -28,7 +28,7 @@ public record FilterConfig(
     implements ComponentConfig {
   public static final FilterConfig DEFAULT =
       new FilterConfig(
-          ErrorMode.PROPAGATE,
+          ErrorMode.IGNORE,
           new Traces(List.of(), List.of()),
           new Metrics(List.of(), List.of(), null, null),
           new Logs(List.of(), null, null),

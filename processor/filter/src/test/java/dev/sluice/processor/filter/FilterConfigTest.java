@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class FilterConfigTest {
   @Test
-  void defaultsToPropagateAndNoConditions() throws ConfigException {
+  void defaultsToIgnoreAndNoConditions() throws ConfigException {
     FilterConfig config = Otlp.config("{}\n");
-    assertThat(config.errorMode()).isEqualTo(ErrorMode.PROPAGATE);
+    assertThat(config.errorMode()).isEqualTo(ErrorMode.IGNORE);
     assertThat(config.traces().span()).isEmpty();
     assertThat(config.logs().logRecord()).isEmpty();
   }

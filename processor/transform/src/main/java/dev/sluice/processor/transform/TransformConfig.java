@@ -12,8 +12,9 @@ import java.util.List;
  * statement and condition is parsed and compiled when the configuration is validated, so an error
  * is reported with its key path and its line and column in the statement before anything starts.
  *
- * @param errorMode what a statement that fails for an item does: {@code propagate} (default),
- *     {@code ignore} or {@code silent}; a group's own {@code error_mode} overrides it
+ * @param errorMode what a statement that fails for an item does: {@code ignore} (default, as in the
+ *     OpenTelemetry Collector since v0.153), {@code propagate} or {@code silent}; a group's own
+ *     {@code error_mode} overrides it
  * @param traceStatements statements and groups over spans, their resources and scopes
  * @param metricStatements statements and groups over metrics, data points, resources and scopes
  * @param logStatements statements and groups over log records, their resources and scopes
@@ -28,7 +29,7 @@ public record TransformConfig(
     boolean flattenData)
     implements ComponentConfig {
   public static final TransformConfig DEFAULT =
-      new TransformConfig(ErrorMode.PROPAGATE, List.of(), List.of(), List.of());
+      new TransformConfig(ErrorMode.IGNORE, List.of(), List.of(), List.of());
 
   /**
    * Why {@code flatten_data: true} is refused: the Collector gives each log record its own copy of

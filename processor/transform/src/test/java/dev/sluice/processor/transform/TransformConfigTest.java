@@ -17,9 +17,9 @@ class TransformConfigTest {
   }
 
   @Test
-  void defaultsToPropagateAndNoStatements() throws ConfigException {
+  void defaultsToIgnoreAndNoStatements() throws ConfigException {
     TransformConfig config = Harness.bind("{}\n");
-    assertThat(config.errorMode()).isEqualTo(ErrorMode.PROPAGATE);
+    assertThat(config.errorMode()).isEqualTo(ErrorMode.IGNORE);
     assertThat(config.traceStatements()).isEmpty();
   }
 

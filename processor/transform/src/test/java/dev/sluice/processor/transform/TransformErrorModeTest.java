@@ -9,6 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.component.telemetry.MetricRegistry;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A statement that fails for an item (Substring past the end of a short name), by error mode. */
 class TransformErrorModeTest {
@@ -32,16 +35,18 @@ class TransformErrorModeTest {
   void propagateDropsTheBatchAndCountsTheFailure() throws Exception {
     MetricRegistry metrics = new MetricRegistry();
     ExportTraceServiceRequest out =
-        (ExportTraceServiceRequest) Harness.run(yaml(null), REQUEST, metrics);
+        (ExportTraceServiceRequest) Harness.run(yaml("propagate"), REQUEST, metrics);
     assertThat(out.getResourceSpansCount()).isZero();
     assertThat(errors(metrics)).isEqualTo(1);
   }
 
-  @Test
-  void ignoreSkipsTheFailedStatementAndGoesOn() throws Exception {
+  @ParameterizedTest
+  @NullSource
+  @ValueSource(strings = "ignore")
+  void ignoreSkipsTheFailedStatementAndGoesOnAndIsTheDefault(String mode) throws Exception {
     MetricRegistry metrics = new MetricRegistry();
     ExportTraceServiceRequest out =
-        (ExportTraceServiceRequest) Harness.run(yaml("ignore"), REQUEST, metrics);
+        (ExportTraceServiceRequest) Harness.run(yaml(mode), REQUEST, metrics);
     var spans = out.getResourceSpans(0).getScopeSpans(0).getSpansList();
     assertThat(spans.get(0).getAttributesList())
         .containsExactly(kv("prefix", "a-long"), kv("after", "yes"));
