@@ -8,8 +8,10 @@ import java.util.function.Predicate;
  * data points). Splitting and merging move slices, never items: moving {@code n} units costs
  * O(slices moved), whatever the number of items, and at most one slice is cut in two.
  *
- * <p>Edits ({@link #visit}, {@link #dropIf}) drop items by cutting slices and replace items or
- * headers by pointing slices at replacement bytes the batch owns; the kept bytes are never copied.
+ * <p>Edits ({@link #visit}, {@link #dropIf}) drop items by marking them in replacement storage the
+ * batch owns (a bit per unit; the slice stays whole, so a drop costs no object) and replace items
+ * or headers by pointing slices at replacement bytes there; the kept bytes are never copied. Every
+ * reader (marshaler, views, splits, partitions, later visits) skips the marked units.
  *
  * <p>Ownership: each slice is one reference to its request (and to the replacement bytes it sees).
  * Whoever holds a batch either passes it on, moves its slices into another batch, or clears it;
@@ -171,8 +173,9 @@ public final class Batch {
   /**
    * Visits every span, log record or data point in order; the visitor may drop or replace the item
    * it is shown, or replace its resource or scope header (see {@link BatchItem}). Edits take effect
-   * when the visit ends: dropped runs are cut out of their slices, and blocks left without items
-   * are gone from the output. Returns the units dropped.
+   * when the visit ends: dropped items are marked and skipped from then on, a slice left without
+   * items leaves the batch, and blocks left without items are gone from the output. Returns the
+   * units dropped.
    */
   public long visit(ItemVisitor visitor) {
     return BatchEdits.run(this, visitor, false);

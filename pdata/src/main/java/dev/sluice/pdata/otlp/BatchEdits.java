@@ -4,11 +4,13 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs a visit of a batch: walks its units, builds the new slice list (kept runs of each slice, cut
- * where items were dropped) in a spare array, and at the end points every slice of an edited
- * request at the one overlay this visit wrote for that request. One per thread, reused from visit
- * to visit and batch to batch, so a visit allocates only the slices it cuts, the overlays of
- * requests it first edits, and a larger slice array when the batch's own is too small.
+ * Runs a visit of a batch: walks its units (skipping those earlier visits dropped), marks the units
+ * the visitor drops in the overlay this visit writes for their request, builds the new slice list
+ * (every slice whole, less those whose every unit is now dropped) in a spare array, and at the end
+ * points every slice of an edited request at that one overlay, counting its dropped units anew. One
+ * per thread, reused from visit to visit and batch to batch, so a visit allocates only the overlays
+ * of requests it first edits, one slice for each slice of an edited request, and a larger slice
+ * array when the batch's own is too small; nothing per dropped unit.
  */
 final class BatchEdits {
   /** Visit numbers, unique in the process: a header replaced "in this visit" carries one. */
@@ -93,55 +95,65 @@ final class BatchEdits {
       return;
     }
     OtlpIndex index = slice.index();
-    // Start of the run of kept units not yet emitted.
-    int runItem = slice.itemFrom();
-    int runPoint = slice.pointFrom();
-    boolean cut = false;
+    Overlay own = null;
+    // Whether the visit dropped a unit of the slice, and whether it kept one (or a metric without
+    // data points, which a unit visit neither shows nor drops).
+    boolean dropped = false;
+    boolean kept = false;
+    boolean completed = false;
     try {
       if (index.signal() != Signal.METRICS) {
         for (int i = slice.itemFrom(); i < slice.itemTo(); i++) {
+          if (slice.dropped(i)) {
+            continue;
+          }
           item.set(slice, i, -1, i);
           visitor.visit(item);
           if (item.dropped) {
-            emitRange(slice, runItem, 0, i, 0);
-            runItem = i + 1;
-            cut = true;
+            own = own != null ? own : ownOverlay(slice);
+            own.dropUnit(i, -1);
+            dropped = true;
+          } else {
+            kept = true;
           }
         }
       } else {
         int lastMetric = slice.pointTo() > 0 ? slice.itemTo() : slice.itemTo() - 1;
         for (int m = slice.itemFrom(); m <= lastMetric; m++) {
+          if (index.dataPointCount(m) == 0) {
+            kept |= !metricDropped(slice, m);
+            continue;
+          }
           int from = m == slice.itemFrom() ? slice.pointFrom() : 0;
           int to = m == slice.itemTo() ? slice.pointTo() : index.dataPointCount(m);
           int firstRow = index.metric(m, OtlpIndex.M_DP_FIRST);
           for (int p = from; p < to; p++) {
-            item.set(slice, m, p, firstRow + p);
+            int unit = firstRow + p;
+            if (slice.dropped(unit)) {
+              continue;
+            }
+            item.set(slice, m, p, unit);
             visitor.visit(item);
             if (item.dropped) {
-              emitRange(slice, runItem, runPoint, m, p);
-              if (p + 1 < index.dataPointCount(m)) {
-                runItem = m;
-                runPoint = p + 1;
-              } else {
-                runItem = m + 1;
-                runPoint = 0;
-              }
-              cut = true;
+              own = own != null ? own : ownOverlay(slice);
+              own.dropUnit(unit, m);
+              dropped = true;
+            } else {
+              kept = true;
             }
           }
         }
       }
+      completed = true;
     } finally {
-      if (cut) {
-        emitRange(slice, runItem, runPoint, slice.itemTo(), slice.pointTo());
-        slice.release();
-      } else {
-        emit(slice);
-      }
+      keepUnlessEmptied(slice, dropped && completed && !kept);
     }
   }
 
-  /** Shows each metric (or metric part) of the slice, those without data points included. */
+  /**
+   * Shows each metric (or metric part) of the slice, those without data points included, but not
+   * those an earlier visit dropped.
+   */
   private void visitMetricSlice(Slice slice, ItemVisitor visitor) {
     if (slice.scope() < 0
         || (slice.itemFrom() == slice.itemTo() && slice.pointTo() <= slice.pointFrom())) {
@@ -149,66 +161,58 @@ final class BatchEdits {
       return;
     }
     OtlpIndex index = slice.index();
-    int runItem = slice.itemFrom();
-    int runPoint = slice.pointFrom();
-    boolean cut = false;
+    Overlay own = null;
+    boolean dropped = false;
+    boolean kept = false;
+    boolean completed = false;
     try {
       int lastMetric = slice.pointTo() > 0 ? slice.itemTo() : slice.itemTo() - 1;
       for (int m = slice.itemFrom(); m <= lastMetric; m++) {
         int from = m == slice.itemFrom() ? slice.pointFrom() : 0;
         int to = m == slice.itemTo() ? slice.pointTo() : index.dataPointCount(m);
+        int firstRow = index.metric(m, OtlpIndex.M_DP_FIRST);
+        if (to > from
+            ? slice.droppedUnits() > 0
+                && slice.overlay().droppedIn(firstRow + from, firstRow + to) == to - from
+            : metricDropped(slice, m)) {
+          continue;
+        }
         item.setMetric(slice, m, from, to);
         visitor.visit(item);
-        if (item.dropped) {
-          emitRange(slice, runItem, runPoint, m, from);
-          if (m == slice.itemTo()) {
-            runItem = m;
-            runPoint = slice.pointTo();
-          } else {
-            runItem = m + 1;
-            runPoint = 0;
-          }
-          cut = true;
+        if (!item.dropped) {
+          kept = true;
+          continue;
         }
+        own = own != null ? own : ownOverlay(slice);
+        if (to == from) {
+          own.dropMetric(m);
+        }
+        for (int p = from; p < to; p++) {
+          own.dropUnit(firstRow + p, m);
+        }
+        dropped = true;
       }
+      completed = true;
     } finally {
-      if (cut) {
-        emitRange(slice, runItem, runPoint, slice.itemTo(), slice.pointTo());
-        slice.release();
-      } else {
-        emit(slice);
-      }
+      keepUnlessEmptied(slice, dropped && completed && !kept);
     }
   }
 
-  /** Emits the part {@code [(fromItem, fromPoint), (toItem, toPoint))} if it is not empty. */
-  private void emitRange(Slice slice, int fromItem, int fromPoint, int toItem, int toPoint) {
-    if (fromItem > toItem || (fromItem == toItem && fromPoint >= toPoint)) {
-      return;
-    }
-    Overlay own = existingOwn(slice.index());
-    Slice part;
-    if (own != null && slice.overlay() != own) {
-      // Made seeing this visit's overlay at once, or finish() would make it again to repoint it.
-      part =
-          new Slice(
-              slice.index(),
-              slice.resource(),
-              slice.scope(),
-              fromItem,
-              fromPoint,
-              toItem,
-              toPoint,
-              own);
-      if (slice.overlay() != null) {
-        // Every unit of the part was visited: what the older overlay holds for it is final.
-        own.absorb(slice.overlay(), part);
-      }
+  private static boolean metricDropped(Slice slice, int metric) {
+    return slice.overlay() != null && slice.overlay().metricDropped(metric);
+  }
+
+  /**
+   * Moves the visited slice to the new list, or lets it go when the visit dropped everything it
+   * held: a block left without items is not written. A slice kept with drops is counted anew (and
+   * pointed at this visit's overlay) when the visit ends.
+   */
+  private void keepUnlessEmptied(Slice slice, boolean emptied) {
+    if (emptied) {
+      slice.release();
     } else {
-      part = slice.range(fromItem, fromPoint, toItem, toPoint);
+      emit(slice);
     }
-    part.retain();
-    emit(part);
   }
 
   /** Emits a slice, whose reference moves to the new list. */
@@ -233,6 +237,10 @@ final class BatchEdits {
         slice.release();
         spare[k] = repointed;
         slice = repointed;
+      } else if (own != null) {
+        // The same references; only the count of units this visit dropped changes.
+        slice = slice.recounted();
+        spare[k] = slice;
       }
       units += slice.units();
     }

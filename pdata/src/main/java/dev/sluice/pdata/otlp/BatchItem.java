@@ -25,7 +25,7 @@ import dev.sluice.pdata.wire.WireType;
  * <p>Edits:
  *
  * <ul>
- *   <li>{@link #drop()}: the item leaves the batch (its run is cut out of the slice).
+ *   <li>{@link #drop()}: the item leaves the batch (it is marked dropped; the slice stays whole).
  *   <li>{@link #replace}: the item is written as the given message instead. The bytes are copied
  *       into replacement storage that the batch owns and the memory budget counts; they are not
  *       validated, so they must be a well-formed message of the item's type.

@@ -4,6 +4,8 @@ package dev.sluice.pdata.otlp;
  * One run of {@link Batch#partitionInto}: walks the units of a batch in order, asks the key for
  * each, and adds every run of consecutive units of one part to that part as one slice. A slice
  * whose units all go to one part is added as it is; only runs that cut a slice make new slices.
+ * Units an edit dropped are skipped (the key is not asked about them); they stay marked in the
+ * parts' slices, which see the same overlay.
  *
  * <p>Reads the source batch only (its slice array and the slices' requests and overlays), so
  * several threads may split the same batch at once, each with its own instance.
@@ -48,6 +50,9 @@ final class BatchPartition {
     OtlpIndex index = slice.index();
     if (index.signal() != Signal.METRICS) {
       for (int i = slice.itemFrom(); i < slice.itemTo(); i++) {
+        if (slice.dropped(i)) {
+          continue;
+        }
         item.set(slice, i, -1, i);
         at(slice, askKey(), i, 0);
       }
@@ -56,7 +61,11 @@ final class BatchPartition {
       for (int m = slice.itemFrom(); m <= lastMetric; m++) {
         int count = index.dataPointCount(m);
         if (count == 0) {
-          // Only a whole metric can have no points: it goes where empty blocks go.
+          // Only a whole metric can have no points: it goes where empty blocks go, unless an edit
+          // dropped it.
+          if (!BatchView.visible(slice, m, 0, 0)) {
+            continue;
+          }
           at(slice, EMPTY_BLOCK_PART, m, 0);
           continue;
         }
@@ -64,6 +73,9 @@ final class BatchPartition {
         int to = m == slice.itemTo() ? slice.pointTo() : count;
         int firstRow = index.metric(m, OtlpIndex.M_DP_FIRST);
         for (int p = from; p < to; p++) {
+          if (slice.dropped(firstRow + p)) {
+            continue;
+          }
           item.set(slice, m, p, firstRow + p);
           at(slice, askKey(), m, p);
         }

@@ -5,7 +5,7 @@ package dev.sluice.pdata.otlp;
  * ResourceView}, {@link ScopeView}, {@link SpanView}, {@link LogRecordView}, {@link MetricView},
  * {@link DataPointView}) is re-pointed at each item in turn, so a visit allocates nothing. Items
  * come in batch order, and only as far as the batch holds them: a slice that covers part of a
- * metric's data points shows only those.
+ * metric's data points shows only those, and units an edit dropped are not shown.
  *
  * <pre>{@code
  * BatchView views = new BatchView();           // once per thread
@@ -97,6 +97,9 @@ public final class BatchView {
       }
       wrapHeaders(slice);
       for (int item = slice.itemFrom(); item < slice.itemTo(); item++) {
+        if (slice.dropped(item)) {
+          continue;
+        }
         span.wrap(slice.index(), item, slice.overlay());
         visitor.visit(resource, scope, span);
       }
@@ -111,6 +114,9 @@ public final class BatchView {
       }
       wrapHeaders(slice);
       for (int item = slice.itemFrom(); item < slice.itemTo(); item++) {
+        if (slice.dropped(item)) {
+          continue;
+        }
         logRecord.wrap(slice.index(), item, slice.overlay());
         visitor.visit(resource, scope, logRecord);
       }
@@ -187,7 +193,9 @@ public final class BatchView {
       if (slice.scope() < 0) {
         continue;
       }
-      if (slice.itemFrom() == slice.itemTo()) {
+      if (slice.overlay() != null && slice.overlay().dropsAnything()) {
+        count += visibleParts(slice);
+      } else if (slice.itemFrom() == slice.itemTo()) {
         count += slice.pointTo() > slice.pointFrom() ? 1 : 0;
       } else {
         // A part cut at the front replaces the whole first metric; one cut at the end adds one.
@@ -195,6 +203,38 @@ public final class BatchView {
       }
     }
     return count;
+  }
+
+  /** The slice's metric parts that a visit did not drop, one by one. */
+  private static long visibleParts(Slice slice) {
+    long count = 0;
+    int lastMetric = slice.pointTo() > 0 ? slice.itemTo() : slice.itemTo() - 1;
+    OtlpIndex index = slice.index();
+    for (int m = slice.itemFrom(); m <= lastMetric; m++) {
+      int from = m == slice.itemFrom() ? slice.pointFrom() : 0;
+      int to = m == slice.itemTo() ? slice.pointTo() : index.dataPointCount(m);
+      count += visible(slice, m, from, to) ? 1 : 0;
+    }
+    return count;
+  }
+
+  /**
+   * Whether the part {@code [from, to)} of the metric is written: not every point of it dropped
+   * (or, for a metric without points, the metric not dropped).
+   */
+  static boolean visible(Slice slice, int metric, int from, int to) {
+    Overlay overlay = slice.overlay();
+    if (overlay == null) {
+      return true;
+    }
+    if (to <= from) {
+      return !overlay.metricDropped(metric);
+    }
+    if (slice.droppedUnits() == 0) {
+      return true;
+    }
+    int firstRow = slice.index().metric(metric, OtlpIndex.M_DP_FIRST);
+    return overlay.droppedIn(firstRow + from, firstRow + to) < to - from;
   }
 
   private void visitMetrics(Batch batch, MetricVisitor metrics, DataPointVisitor points) {
@@ -233,6 +273,9 @@ public final class BatchView {
       int pointTo,
       MetricVisitor metrics,
       DataPointVisitor points) {
+    if (!visible(slice, item, pointFrom, pointTo)) {
+      return;
+    }
     metric.wrap(slice.index(), item, pointFrom, pointTo, slice.overlay(), null);
     if (metrics != null) {
       metrics.visit(resource, scope, metric);

@@ -89,6 +89,9 @@ public final class DataPointView extends MessageView {
 
   /** Moves to the next data point and reads it from now on; false (and empty) after the last. */
   public boolean next() {
+    while (row < rowEnd && dropped(row)) {
+      row++;
+    }
     if (row >= rowEnd) {
       clear();
       return false;
@@ -103,6 +106,11 @@ public final class DataPointView extends MessageView {
     }
     row++;
     return true;
+  }
+
+  /** Whether a visit dropped the point: it is not shown. */
+  private boolean dropped(int row) {
+    return (first != null && first.unitDropped(row)) || (second != null && second.unitDropped(row));
   }
 
   /** Reads the one data point message {@code bytes[from, to)}; next() then ends the walk. */

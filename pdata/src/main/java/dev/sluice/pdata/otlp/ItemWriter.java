@@ -11,8 +11,10 @@ import dev.sluice.pdata.wire.WireType;
  * request (or from the replacement a slice's overlay holds for them), and metrics of which only
  * some data points are in the batch written with their headers around those points.
  *
- * <p>Consecutive slices that continue the same metric of the same request (what dropping data
- * points in the middle of a metric leaves) come out as one metric holding all their points.
+ * <p>Units a visit dropped (marked in the slice's overlay) are left out: a metric whose points in
+ * the batch are all dropped, or a dropped metric without points, is not written at all. Consecutive
+ * slices that continue the same metric of the same request (what a split inside a metric leaves)
+ * come out as one metric holding all their points.
  *
  * <p>One routine does both passes, so the sizes cannot disagree with what is written: with a null
  * writer it only counts.
@@ -145,9 +147,24 @@ final class ItemWriter {
         replaced
             ? header.dataHeaderLength(metric)
             : index.metric(metric, OtlpIndex.M_DATA_HEADER_BYTES);
+    int rangePoints = 0;
+    int keptPoints = 0;
+    int firstRow = index.metric(metric, OtlpIndex.M_DP_FIRST);
     for (int k = q; k <= last; k++) {
       Slice slice = only != null ? only : batch.slice(k);
-      dataSize += (int) points(slice, metric, from(slice, k == q, lead), to(slice, metric), null);
+      int from = from(slice, k == q, lead);
+      int to = to(slice, metric);
+      dataSize += (int) points(slice, metric, from, to, null);
+      rangePoints += Math.max(0, to - from);
+      keptPoints +=
+          Math.max(0, to - from)
+              - (slice.droppedUnits() == 0
+                  ? 0
+                  : slice.overlay().droppedIn(firstRow + from, firstRow + to));
+    }
+    if (rangePoints > 0 ? keptPoints == 0 : header != null && header.metricDropped(metric)) {
+      // Every point a visit dropped, or the metric without points dropped: it is not written.
+      return 0;
     }
     int dataField = index.metric(metric, OtlpIndex.M_DATA_FIELD);
     int metricSize =
@@ -207,7 +224,11 @@ final class ItemWriter {
       return length;
     }
     long bytes = 0;
+    boolean drops = slice.droppedUnits() > 0;
     for (int p = first + from; p < first + to; p++) {
+      if (drops && overlay.unitDropped(p)) {
+        continue;
+      }
       bytes += unit(overlay, p, source, index.dataPointStart(p), index.dataPointEnd(p), out);
     }
     return bytes;
@@ -238,14 +259,12 @@ final class ItemWriter {
     Overlay overlay = slice.overlay();
     byte[] source = index.source();
     if (overlay == null && index.scopeContiguous(slice.scope())) {
-      int start = index.itemStart(from);
-      int length = index.itemEnd(to - 1) - start;
-      if (out != null) {
-        out.writeBytes(source, start, length);
-      }
-      return length;
+      return copy(source, index.itemStart(from), index.itemEnd(to - 1), out);
     }
     boolean metrics = index.signal() == Signal.METRICS;
+    if (!metrics && slice.droppedUnits() > 0) {
+      return keptItems(slice, from, to, out);
+    }
     long bytes = 0;
     for (int item = from; item < to; item++) {
       if (metrics && overlay != null && overlay.metricTouched(item)) {
@@ -257,6 +276,35 @@ final class ItemWriter {
       }
     }
     return bytes;
+  }
+
+  /** The spans or log records of items {@code [from, to)} not dropped: runs between drops. */
+  private static long keptItems(Slice slice, int from, int to, ProtoWriter out) {
+    OtlpIndex index = slice.index();
+    Overlay overlay = slice.overlay();
+    byte[] source = index.source();
+    boolean asStored = !overlay.replacesUnits() && index.scopeContiguous(slice.scope());
+    long bytes = 0;
+    int run = overlay.nextKept(from, to);
+    while (run < to) {
+      int runEnd = overlay.nextDropped(run, to);
+      if (asStored) {
+        bytes += copy(source, index.itemStart(run), index.itemEnd(runEnd - 1), out);
+      } else {
+        for (int item = run; item < runEnd; item++) {
+          bytes += unit(overlay, item, source, index.itemStart(item), index.itemEnd(item), out);
+        }
+      }
+      run = overlay.nextKept(runEnd, to);
+    }
+    return bytes;
+  }
+
+  private static int copy(byte[] source, int start, int end, ProtoWriter out) {
+    if (out != null) {
+      out.writeBytes(source, start, end - start);
+    }
+    return end - start;
   }
 
   /** A whole metric of which the overlay replaced some points: written point by point. */

@@ -142,12 +142,34 @@ public final class MetricView extends MessageView {
 
   /** Data points this view covers (all of the metric's, unless a slice cut it). */
   public int dataPointCount() {
-    return pointTo - pointFrom;
+    if (!dropsAny()) {
+      return pointTo - pointFrom;
+    }
+    int firstRow = index.metric(metric, OtlpIndex.M_DP_FIRST);
+    int count = 0;
+    for (int p = firstRow + pointFrom; p < firstRow + pointTo; p++) {
+      count += dropped(p) ? 0 : 1;
+    }
+    return count;
   }
 
-  /** Whether a slice boundary cut this metric, so the view covers only some of its data points. */
+  /**
+   * Whether a slice boundary cut this metric or an edit dropped some of its points, so the view
+   * covers only some of its data points.
+   */
   public boolean isPartial() {
-    return pointFrom > 0 || pointTo < index.dataPointCount(metric);
+    return pointFrom > 0
+        || pointTo < index.dataPointCount(metric)
+        || dataPointCount() < pointTo - pointFrom;
+  }
+
+  private boolean dropsAny() {
+    return (first != null && first.dropsAny()) || (second != null && second.dropsAny());
+  }
+
+  /** Whether an edit dropped data point row {@code row}: it is not shown. */
+  private boolean dropped(int row) {
+    return (first != null && first.unitDropped(row)) || (second != null && second.unitDropped(row));
   }
 
   /** Points {@code points} before the first covered data point; {@code next()} walks them. */
@@ -186,6 +208,9 @@ public final class MetricView extends MessageView {
     byte[] source = index.source();
     int pointBytes = 0;
     for (int p = firstRow + pointFrom; p < firstRow + pointTo; p++) {
+      if (dropped(p)) {
+        continue;
+      }
       Overlay replaced = pointOverlay(p);
       pointBytes +=
           replaced != null
@@ -217,6 +242,9 @@ public final class MetricView extends MessageView {
 
   private void writePoints(ProtoWriter out, int firstRow, byte[] source) {
     for (int p = firstRow + pointFrom; p < firstRow + pointTo; p++) {
+      if (dropped(p)) {
+        continue;
+      }
       Overlay replaced = pointOverlay(p);
       if (replaced != null) {
         out.writeBytes(replaced.bytes(), replaced.unitOffset(p), replaced.unitLength(p));

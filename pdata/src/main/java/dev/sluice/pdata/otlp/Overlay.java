@@ -46,8 +46,15 @@ final class Overlay {
   // overlay of header edits only keeps no table per unit.
   private final int unitCount;
   private int[] units = NO_UNITS;
-  // Per metric: whether any of its data points or its header was replaced (it is then written
-  // point by point).
+  // Per unit: dropped (a set bit), so that a visit that drops units marks them instead of cutting
+  // the slice; 32 units to an int. Taken at the first drop.
+  private int[] dropped = NO_UNITS;
+  private int droppedCount;
+  // Per metric: a metric without data points that a metric-level visit dropped (one with points is
+  // dropped by its points' bits). Taken at the first such drop.
+  private boolean[] metricDropped;
+  // Per metric: whether any of its data points or its header was replaced, or a point dropped (it
+  // is then written point by point).
   private final boolean[] metricTouched;
   // Per metric: a replaced header, stored as a Metric message whose data member holds no points:
   // the metric's other fields from metricOffsets, then the data member, whose own fields (its
@@ -84,10 +91,11 @@ final class Overlay {
     boolean metrics = index.signal() == Signal.METRICS;
     int metricCount = metrics ? index.itemCount() : 0;
     metricTouched = metrics ? new boolean[metricCount] : null;
-    metricOffsets = filled(metricCount);
-    metricHeadLengths = new int[metricCount];
-    dataHeaderOffsets = new int[metricCount];
-    dataHeaderLengths = new int[metricCount];
+    // Spans and log records share one empty table for the metric columns.
+    metricOffsets = metrics ? filled(metricCount) : NO_UNITS;
+    metricHeadLengths = metrics ? new int[metricCount] : NO_UNITS;
+    dataHeaderOffsets = metrics ? new int[metricCount] : NO_UNITS;
+    dataHeaderLengths = metrics ? new int[metricCount] : NO_UNITS;
     resourceOffsets = filled(index.resourceCount());
     resourceLengths = new int[index.resourceCount()];
     resourceStamps = new int[index.resourceCount()];
@@ -154,6 +162,14 @@ final class Overlay {
     if (units != NO_UNITS) {
       StoragePool.giveInts(units);
       units = NO_UNITS;
+    }
+    if (dropped != NO_UNITS) {
+      StoragePool.giveInts(dropped);
+      dropped = NO_UNITS;
+    }
+    droppedCount = 0;
+    if (metricDropped != null) {
+      Arrays.fill(metricDropped, false);
     }
     size = 0;
     Arrays.fill(resourceOffsets, NONE);
@@ -315,6 +331,158 @@ final class Overlay {
     scopeStamps[scope] = stamp;
   }
 
+  // Dropping units.
+
+  private static final int BITS_SHIFT = 5;
+  private static final int BITS_MASK = Integer.SIZE - 1;
+
+  /**
+   * Drops a span or log record ({@code unit} is its item), or a data point of {@code metric} (-1
+   * for spans and log records): the slices that see this overlay no longer hold it.
+   */
+  void dropUnit(int unit, int metric) {
+    markDropped(unit);
+    if (metric >= 0) {
+      metricTouched[metric] = true;
+    }
+  }
+
+  private void markDropped(int unit) {
+    if (dropped == NO_UNITS) {
+      int words = (unitCount + BITS_MASK) >>> BITS_SHIFT;
+      dropped = StoragePool.takeInts(words);
+      // A pooled table holds what its last user wrote.
+      Arrays.fill(dropped, 0);
+      account(4L * dropped.length);
+    }
+    int bit = 1 << (unit & BITS_MASK);
+    int word = unit >>> BITS_SHIFT;
+    if ((dropped[word] & bit) == 0) {
+      dropped[word] |= bit;
+      droppedCount++;
+    }
+  }
+
+  /** Drops a metric without data points (one with points is dropped by dropping its points). */
+  void dropMetric(int metric) {
+    if (metricDropped == null) {
+      metricDropped = new boolean[metricTouched.length];
+      account(metricDropped.length);
+    }
+    metricDropped[metric] = true;
+    metricTouched[metric] = true;
+  }
+
+  /** Whether a unit, or a metric without points, was dropped. */
+  boolean dropsAnything() {
+    return droppedCount > 0 || metricDropped != null;
+  }
+
+  boolean metricDropped(int metric) {
+    return metricDropped != null && metricDropped[metric];
+  }
+
+  /** Whether any unit was dropped (the tables below are then worth a look). */
+  boolean dropsAny() {
+    return droppedCount > 0;
+  }
+
+  /** Whether some unit's bytes are replaced here. */
+  boolean replacesUnits() {
+    return units != NO_UNITS;
+  }
+
+  boolean unitDropped(int unit) {
+    return droppedCount > 0 && (dropped[unit >>> BITS_SHIFT] & (1 << (unit & BITS_MASK))) != 0;
+  }
+
+  /** Dropped units in {@code [fromUnit, toUnit)}. */
+  int droppedIn(int fromUnit, int toUnit) {
+    if (droppedCount == 0 || fromUnit >= toUnit) {
+      return 0;
+    }
+    int firstWord = fromUnit >>> BITS_SHIFT;
+    int lastWord = (toUnit - 1) >>> BITS_SHIFT;
+    int firstMask = -1 << (fromUnit & BITS_MASK);
+    int lastMask = -1 >>> (BITS_MASK - ((toUnit - 1) & BITS_MASK));
+    if (firstWord == lastWord) {
+      return Integer.bitCount(dropped[firstWord] & firstMask & lastMask);
+    }
+    int count = Integer.bitCount(dropped[firstWord] & firstMask);
+    for (int w = firstWord + 1; w < lastWord; w++) {
+      count += Integer.bitCount(dropped[w]);
+    }
+    return count + Integer.bitCount(dropped[lastWord] & lastMask);
+  }
+
+  /** The first dropped unit in {@code [fromUnit, toUnit)}, or {@code toUnit} when there is none. */
+  int nextDropped(int fromUnit, int toUnit) {
+    if (droppedCount == 0) {
+      return toUnit;
+    }
+    return nextBit(fromUnit, toUnit, 0);
+  }
+
+  /** The first unit in {@code [fromUnit, toUnit)} not dropped, or {@code toUnit}. */
+  int nextKept(int fromUnit, int toUnit) {
+    if (droppedCount == 0) {
+      return Math.min(fromUnit, toUnit);
+    }
+    return nextBit(fromUnit, toUnit, -1);
+  }
+
+  /** The first unit from {@code fromUnit} whose bit differs from {@code invert}'s, below toUnit. */
+  private int nextBit(int fromUnit, int toUnit, int invert) {
+    if (fromUnit >= toUnit) {
+      return toUnit;
+    }
+    int w = fromUnit >>> BITS_SHIFT;
+    int word = (dropped[w] ^ invert) & (-1 << (fromUnit & BITS_MASK));
+    int lastWord = (toUnit - 1) >>> BITS_SHIFT;
+    while (word == 0) {
+      if (++w > lastWord) {
+        return toUnit;
+      }
+      word = dropped[w] ^ invert;
+    }
+    int unit = (w << BITS_SHIFT) + Integer.numberOfTrailingZeros(word);
+    return Math.min(unit, toUnit);
+  }
+
+  /**
+   * The unit just after the {@code kept}-th unit from {@code fromUnit} that is not dropped, for
+   * {@code kept >= 1} not more than there are before the table's end.
+   */
+  int afterKept(int fromUnit, long kept) {
+    if (droppedCount == 0) {
+      return (int) (fromUnit + kept);
+    }
+    long remaining = kept;
+    int unit = fromUnit;
+    // Whole words first, then bit by bit within the last one.
+    while ((unit & BITS_MASK) != 0 && remaining > 0) {
+      if (!unitDropped(unit)) {
+        remaining--;
+      }
+      unit++;
+    }
+    while (remaining > 0) {
+      int keptHere = Integer.SIZE - Integer.bitCount(dropped[unit >>> BITS_SHIFT]);
+      if (keptHere >= remaining) {
+        break;
+      }
+      remaining -= keptHere;
+      unit += Integer.SIZE;
+    }
+    while (remaining > 0) {
+      if (!unitDropped(unit)) {
+        remaining--;
+      }
+      unit++;
+    }
+    return unit;
+  }
+
   // Reading replacements.
 
   int unitOffset(int unit) {
@@ -399,6 +567,13 @@ final class Overlay {
     }
     int firstUnit = (int) (index.unitsBefore(slice.itemFrom()) + slice.pointFrom());
     int endUnit = (int) (index.unitsBefore(slice.itemTo()) + slice.pointTo());
+    if (other.droppedCount > 0) {
+      for (int unit = other.nextDropped(firstUnit, endUnit);
+          unit < endUnit;
+          unit = other.nextDropped(unit + 1, endUnit)) {
+        markDropped(unit);
+      }
+    }
     for (int unit = firstUnit; other.units != NO_UNITS && unit < endUnit; unit++) {
       if (other.unitOffset(unit) != NONE && unitOffset(unit) == NONE) {
         ensureUnitTables();
@@ -412,6 +587,9 @@ final class Overlay {
       int lastItem = Math.min(slice.itemTo(), index.itemCount() - 1);
       for (int metric = slice.itemFrom(); metric <= lastItem; metric++) {
         metricTouched[metric] |= other.metricTouched[metric];
+        if (other.metricDropped(metric)) {
+          dropMetric(metric);
+        }
         if (metricOffsets[metric] == NONE && other.metricOffsets[metric] != NONE) {
           int start = size;
           appendRaw(other.bytes, other.metricOffsets[metric], other.metricLength(metric));

@@ -22,6 +22,10 @@ final class Sampler {
 
   final Kind kind;
   final int hashSeed;
+
+  /** The hash's state after the seed, which every item's hash starts from. */
+  final int hashSeedState;
+
   final boolean failClosed;
   final int precision;
   private final long fixedThreshold;
@@ -29,6 +33,7 @@ final class Sampler {
 
   Sampler(ProbabilisticSamplerConfig config) {
     hashSeed = (int) config.hashSeed();
+    hashSeedState = SamplingMath.seedState(hashSeed);
     failClosed = config.failClosed();
     precision = config.samplingPrecision();
     double probability = Math.max(config.ratio(), SamplingMath.MIN_PROBABILITY);

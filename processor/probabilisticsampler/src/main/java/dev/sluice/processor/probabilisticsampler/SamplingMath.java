@@ -47,12 +47,21 @@ final class SamplingMath {
 
   /** FNV-1a (32 bits) over the seed's four little-endian bytes and then the trace ID's 16. */
   static int fnvHash(int seed, long traceIdHigh, long traceIdLow) {
+    return fnvHashAfterSeed(seedState(seed), traceIdHigh, traceIdLow);
+  }
+
+  /** The FNV-1a state after the seed's four little-endian bytes: the same for every item. */
+  static int seedState(int seed) {
     int hash = FNV_OFFSET_BASIS;
     for (int i = 0; i < Integer.BYTES; i++) {
       hash = (hash ^ ((seed >>> (8 * i)) & 0xFF)) * FNV_PRIME;
     }
-    hash = mixBigEndian(hash, traceIdHigh);
-    return mixBigEndian(hash, traceIdLow);
+    return hash;
+  }
+
+  /** {@link #fnvHash(int, long, long)} from the seed's {@link #seedState}. */
+  static int fnvHashAfterSeed(int seedState, long traceIdHigh, long traceIdLow) {
+    return mixBigEndian(mixBigEndian(seedState, traceIdHigh), traceIdLow);
   }
 
   /** FNV-1a (32 bits) over the seed's four little-endian bytes and then {@code bytes}. */

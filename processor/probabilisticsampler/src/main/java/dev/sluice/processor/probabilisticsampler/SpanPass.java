@@ -59,10 +59,147 @@ final class SpanPass implements ItemVisitor {
 
   @Override
   public void visit(BatchItem item) {
-    read(item, item.span());
+    if (!readFields(item)) {
+      read(item, item.span());
+    }
     if (!decide(item)) {
       item.drop();
     }
+  }
+
+  // What readFields found of the span's fields, for a rewrite of its trace_state.
+  private int traceStateFields;
+  private int traceStateFieldStart;
+  private int traceStateFieldEnd;
+  // Where the new trace_state goes: the first field that is a trace_state or follows one.
+  private int insertAt;
+  private int cursor;
+
+  private static final int TRACE_ID_TAG = WireType.tag(1, WireType.LEN);
+  private static final int TRACE_ID_BYTES = 16;
+  private static final int WIRE_TYPE_MASK = 7;
+  private static final int VARINT_PAYLOAD = 0x7F;
+
+  /**
+   * Reads the trace ID, the trace_state and whether an attribute may be {@code sampling.priority}
+   * in one walk of the span's top-level fields (what the span view, the key walk and the rewrite
+   * otherwise walk three times). False, with nothing decided, for a span holding a group (unknown
+   * and rare): the general path reads it.
+   */
+  private boolean readFields(BatchItem item) {
+    byte[] span = item.array();
+    int p = item.offset();
+    int end = p + item.length();
+    traceIdHigh = 0;
+    traceIdLow = 0;
+    int stateFrom = 0;
+    int stateLength = 0;
+    traceStateFields = 0;
+    insertAt = -1;
+    boolean priority = false;
+    while (p < end) {
+      int fieldStart = p;
+      int tag = span[p++];
+      if (tag < 0) {
+        cursor = fieldStart;
+        tag = (int) varint(span);
+        p = cursor;
+      }
+      if (insertAt < 0 && (tag >>> 3) >= TRACE_STATE) {
+        insertAt = fieldStart;
+      }
+      switch (tag & WIRE_TYPE_MASK) {
+        case WireType.VARINT:
+          while (span[p++] < 0) {
+            // the value's continuation bytes
+          }
+          break;
+        case WireType.I64:
+          p += Long.BYTES;
+          break;
+        case WireType.I32:
+          p += Integer.BYTES;
+          break;
+        case WireType.LEN:
+          int length = span[p++];
+          if (length < 0) {
+            cursor = p - 1;
+            length = (int) varint(span);
+            p = cursor;
+          }
+          if (tag == TRACE_ID_TAG) {
+            boolean full = length == TRACE_ID_BYTES;
+            traceIdHigh = full ? bigEndian64(span, p) : 0;
+            traceIdLow = full ? bigEndian64(span, p + Long.BYTES) : 0;
+          } else if (tag == TRACE_STATE_TAG) {
+            stateFrom = p;
+            stateLength = length;
+            traceStateFields++;
+            traceStateFieldStart = fieldStart;
+            traceStateFieldEnd = p + length;
+          } else if (tag == ATTRIBUTES_TAG && !priority) {
+            priority = mayBePriority(span, p, length);
+          }
+          p += length;
+          break;
+        default:
+          return false;
+      }
+    }
+    if (insertAt < 0) {
+      insertAt = end;
+    }
+    hasTraceId = (traceIdHigh | traceIdLow) != 0;
+    traceStateLength = stateLength;
+    if (stateLength <= TraceState.MAX_LENGTH) {
+      System.arraycopy(span, stateFrom, traceStateIn, 0, stateLength);
+    }
+    priorityDecision = PriorityText.DEFER;
+    if (priority) {
+      SpanView view = item.span();
+      if (view.attributes(attributes).find(PRIORITY_KEY)) {
+        priorityDecision = priorityDecision(attributes.value());
+      }
+    }
+    return true;
+  }
+
+  /** Whether the KeyValue at {@code span[from, from + length)} may be keyed sampling.priority. */
+  private boolean mayBePriority(byte[] span, int from, int length) {
+    if (length == 0) {
+      return false;
+    }
+    if (span[from] != KEY_TAG) {
+      return true; // the key is not written first: let the cursor look
+    }
+    cursor = from + 1;
+    int keyLength = (int) varint(span);
+    int keyStart = cursor;
+    return keyLength == PRIORITY_KEY.length
+        && Arrays.equals(span, keyStart, keyStart + keyLength, PRIORITY_KEY, 0, keyLength);
+  }
+
+  /** The varint at {@link #cursor}, which moves past it. */
+  private long varint(byte[] bytes) {
+    long value = 0;
+    int shift = 0;
+    int p = cursor;
+    byte b;
+    do {
+      b = bytes[p++];
+      value |= (long) (b & VARINT_PAYLOAD) << shift;
+      shift += 7;
+    } while (b < 0);
+    cursor = p;
+    return value;
+  }
+
+  private static long bigEndian64(byte[] bytes, int p) {
+    long value = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      value = (value << Byte.SIZE) | (bytes[p + i] & 0xFF);
+    }
+    return value;
   }
 
   /** Releases an outsized buffer at the end of a batch. */
@@ -71,6 +208,7 @@ final class SpanPass implements ItemVisitor {
   }
 
   private void read(BatchItem item, SpanView span) {
+    insertAt = -1;
     traceIdHigh = span.traceIdHigh();
     traceIdLow = span.traceIdLow();
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
@@ -170,7 +308,7 @@ final class SpanPass implements ItemVisitor {
           policy = Policy.TRACE_ID_HASH;
           randomness =
               SamplingMath.hashRandomness(
-                  SamplingMath.fnvHash(sampler.hashSeed, traceIdHigh, traceIdLow));
+                  SamplingMath.fnvHashAfterSeed(sampler.hashSeedState, traceIdHigh, traceIdLow));
         } else {
           policy = Policy.MISSING_RANDOMNESS;
           randomness = SamplingMath.ALL_RANDOMNESS;
@@ -261,6 +399,20 @@ final class SpanPass implements ItemVisitor {
     byte[] span = item.array();
     int end = item.offset() + item.length();
     spanOut.reset();
+    if (insertAt >= 0 && traceStateFields <= 1) {
+      // What the walk below does, from what readFields found: the span less its trace_state, with
+      // the new one where the old one was or before the first later field.
+      spanOut.writeBytes(span, item.offset(), insertAt - item.offset());
+      writeTraceStateField(length);
+      if (traceStateFields == 0) {
+        spanOut.writeBytes(span, insertAt, end - insertAt);
+      } else {
+        spanOut.writeBytes(span, insertAt, traceStateFieldStart - insertAt);
+        spanOut.writeBytes(span, traceStateFieldEnd, end - traceStateFieldEnd);
+      }
+      item.replace(spanOut.array(), 0, spanOut.size());
+      return;
+    }
     // One walk, copying runs of fields as they are: the new trace_state goes where the first old
     // one was (or before the first later field), and any other old one is left out. Which of
     // several is in effect does not matter: none of them is kept.

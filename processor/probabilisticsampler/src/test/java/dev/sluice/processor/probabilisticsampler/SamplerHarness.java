@@ -66,6 +66,11 @@ final class SamplerHarness {
     }
   }
 
+  /** The request's bytes after the processor, as written; null when nothing was passed on. */
+  byte[] tracesBytes(byte[] request) {
+    return run(Signal.TRACES, request);
+  }
+
   ExportLogsServiceRequest logs(ExportLogsServiceRequest request) {
     byte[] out = run(Signal.LOGS, request.toByteArray());
     try {
