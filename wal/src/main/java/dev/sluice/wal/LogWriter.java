@@ -11,8 +11,9 @@ import java.util.zip.CRC32C;
  * The log's one writer thread: takes every pending append as a group, copies headers and payloads
  * into one reused direct buffer (the copy the JDK would make for heap arrays anyway, so each byte
  * is copied once and nothing is allocated per record), writes it, forces the file once, and then
- * answers the whole group. Between groups it persists the consumers' progress and deletes segments
- * every consumer is done with.
+ * answers the whole group. The payloads' checksums come with the appends, computed on the appending
+ * threads. Between groups it persists the consumers' progress and deletes segments every consumer
+ * is done with.
  *
  * <p>A write that fails (ENOSPC, say) cuts the segment back to where the group began in it and
  * answers the group's appends as retryable; records of the group that went into a segment closed
@@ -187,12 +188,11 @@ final class LogWriter implements Runnable {
     if (staging.remaining() < RecordFormat.HEADER_BYTES) {
       flush();
     }
-    int payloadCrc = RecordFormat.payloadCrc(payload, offset, length, crc);
     RecordFormat.writeHeader(
         staging,
         log.sequences[slot],
         length,
-        payloadCrc,
+        log.payloadCrcs[slot],
         log.routings[slot],
         log.signals[slot],
         crc);
