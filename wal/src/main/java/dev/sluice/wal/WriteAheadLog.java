@@ -37,6 +37,9 @@ public final class WriteAheadLog implements AutoCloseable {
   /** {@link #append} result: the log has stopped. */
   public static final long CLOSED = -2;
 
+  /** Each appending thread's checksum state, so that appends compute checksums in parallel. */
+  private static final ThreadLocal<CRC32C> APPEND_CRCS = ThreadLocal.withInitial(CRC32C::new);
+
   /** Told that the log stopped because data it held may be gone: the process should exit. */
   @FunctionalInterface
   public interface FatalListener {
@@ -57,6 +60,7 @@ public final class WriteAheadLog implements AutoCloseable {
   final int[] lengths;
   final int[] routings;
   final int[] signals;
+  final int[] payloadCrcs;
   final long[] sequences;
   final AppendCallback[] callbacks;
   int head;
@@ -90,6 +94,7 @@ public final class WriteAheadLog implements AutoCloseable {
     lengths = new int[capacity];
     routings = new int[capacity];
     signals = new int[capacity];
+    payloadCrcs = new int[capacity];
     sequences = new long[capacity];
     callbacks = new AppendCallback[capacity];
     writer = new LogWriter(this);
@@ -280,12 +285,17 @@ public final class WriteAheadLog implements AutoCloseable {
    * Appends a record; answered later through {@code callback}, on the writer thread. The payload
    * must not change until then.
    *
+   * <p>The payload's checksum is computed here, on the appending thread, not by the one writer:
+   * appending threads are many and their payload is still in their caches (a receiver has just
+   * validated it), and the writer's group waits on nothing but the copy, the write and the force.
+   *
    * @return the record's sequence, or {@link #FULL} or {@link #CLOSED} (the callback is then not
    *     called)
    */
   public long append(
       byte[] payload, int offset, int length, int routing, int signal, AppendCallback callback) {
     long recordBytes = (long) RecordFormat.HEADER_BYTES + length;
+    int payloadCrc = RecordFormat.payloadCrc(payload, offset, length, APPEND_CRCS.get());
     lock.lock();
     try {
       if (closing || stopped) {
@@ -302,6 +312,7 @@ public final class WriteAheadLog implements AutoCloseable {
       lengths[slot] = length;
       routings[slot] = routing;
       signals[slot] = signal;
+      payloadCrcs[slot] = payloadCrc;
       sequences[slot] = sequence;
       callbacks[slot] = callback;
       count++;

@@ -36,9 +36,20 @@ final class FaultyFileAccess implements FileAccess {
   }
 
   @Override
+  public SegmentFile create(Path file, boolean direct) throws IOException {
+    return faulty(disk.create(file, direct));
+  }
+
+  @Override
   public SegmentFile reuse(Path spare, Path file) throws IOException {
     reuses.incrementAndGet();
     return faulty(disk.reuse(spare, file));
+  }
+
+  @Override
+  public SegmentFile reuse(Path spare, Path file, boolean direct) throws IOException {
+    reuses.incrementAndGet();
+    return faulty(disk.reuse(spare, file, direct));
   }
 
   @Override
@@ -58,6 +69,24 @@ final class FaultyFileAccess implements FileAccess {
           throw new IOException("No space left on device");
         }
         real.append(buffer);
+      }
+
+      @Override
+      public void write(ByteBuffer buffer, long position) throws IOException {
+        if (failingAppends.get() > 0) {
+          failingAppends.decrementAndGet();
+          ByteBuffer half = buffer.duplicate();
+          int alignment = real.alignmentBytes();
+          half.limit(half.position() + (half.remaining() / 2 & -alignment));
+          real.write(half, position);
+          throw new IOException("No space left on device");
+        }
+        real.write(buffer, position);
+      }
+
+      @Override
+      public int alignmentBytes() {
+        return real.alignmentBytes();
       }
 
       @Override

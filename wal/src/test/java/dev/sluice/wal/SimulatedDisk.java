@@ -18,6 +18,9 @@ import java.util.Random;
  * forceDirectory}. At a crash each file keeps its durable bytes plus a random prefix of what was
  * written after them (a write the disk had partly done), and the directory keeps its durable names.
  * After a crash every operation of the old process fails until {@link #restart}.
+ *
+ * <p>With an alignment above 1 its segment files act as files opened with {@code O_DIRECT}: a write
+ * the log's writer makes must start and end on a block boundary, from a direct buffer.
  */
 final class SimulatedDisk implements FileAccess {
   private static final class Content {
@@ -28,13 +31,19 @@ final class SimulatedDisk implements FileAccess {
   }
 
   private final Random random;
+  private final int alignmentBytes;
   private Map<String, Content> live = new HashMap<>();
   private Map<String, Content> durable = new HashMap<>();
   private boolean crashed;
   private boolean locked;
 
   SimulatedDisk(long seed) {
+    this(seed, 1);
+  }
+
+  SimulatedDisk(long seed, int alignmentBytes) {
     this.random = new Random(seed);
+    this.alignmentBytes = alignmentBytes;
   }
 
   /**
@@ -159,6 +168,31 @@ final class SimulatedDisk implements FileAccess {
         position += length;
         content.liveLength = Math.max(content.liveLength, position);
       }
+    }
+
+    @Override
+    public void write(ByteBuffer buffer, long at) throws IOException {
+      if (alignmentBytes > 1
+          && (at % alignmentBytes != 0
+              || buffer.remaining() % alignmentBytes != 0
+              || !buffer.isDirect())) {
+        throw new IllegalArgumentException(
+            "a direct write of "
+                + buffer.remaining()
+                + " bytes at "
+                + at
+                + " is not aligned to "
+                + alignmentBytes);
+      }
+      synchronized (SimulatedDisk.this) {
+        position = (int) at;
+        append(buffer);
+      }
+    }
+
+    @Override
+    public int alignmentBytes() {
+      return alignmentBytes;
     }
 
     @Override
