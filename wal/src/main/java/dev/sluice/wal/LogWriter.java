@@ -272,6 +272,8 @@ final class LogWriter implements Runnable {
    */
   private void roll(long firstSequence) throws IOException {
     closeActive();
+    // Closed and forced: if the next file cannot be made, a failed write has no segment to cut.
+    active = null;
     staging.clear();
     tailBytes = 0;
     Segment next =

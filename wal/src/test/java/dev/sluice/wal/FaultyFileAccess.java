@@ -16,6 +16,9 @@ final class FaultyFileAccess implements FileAccess {
   /** Forces that fail from now on. */
   final AtomicInteger failingForces = new AtomicInteger();
 
+  /** Segment files that cannot be made from now on (ENOSPC), new or reused. */
+  final AtomicInteger failingCreates = new AtomicInteger();
+
   final AtomicInteger forces = new AtomicInteger();
   final AtomicInteger progressWrites = new AtomicInteger();
   final AtomicInteger reuses = new AtomicInteger();
@@ -37,6 +40,7 @@ final class FaultyFileAccess implements FileAccess {
 
   @Override
   public SegmentFile create(Path file, boolean direct) throws IOException {
+    failCreate();
     return faulty(disk.create(file, direct));
   }
 
@@ -48,6 +52,7 @@ final class FaultyFileAccess implements FileAccess {
 
   @Override
   public SegmentFile reuse(Path spare, Path file, boolean direct) throws IOException {
+    failCreate();
     reuses.incrementAndGet();
     return faulty(disk.reuse(spare, file, direct));
   }
@@ -55,6 +60,13 @@ final class FaultyFileAccess implements FileAccess {
   @Override
   public void rename(Path from, Path to) throws IOException {
     disk.rename(from, to);
+  }
+
+  private void failCreate() throws IOException {
+    if (failingCreates.get() > 0) {
+      failingCreates.decrementAndGet();
+      throw new IOException("No space left on device");
+    }
   }
 
   private SegmentFile faulty(SegmentFile real) {

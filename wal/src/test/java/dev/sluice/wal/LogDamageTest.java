@@ -151,6 +151,25 @@ class LogDamageTest {
   }
 
   @Test
+  void aSegmentThatCannotBeMadeAtARollAnswersItsGroupAsRetryableAndGoesOn() throws Exception {
+    // Each record fills most of a segment: the next one rolls to a new segment file.
+    WriteAheadLog log = harness.open(options(directory, 8192, "a"), files);
+    append(log, "before-" + "b".repeat(6000), 1).await();
+    files.failingCreates.set(1);
+
+    LogHarness.Answer failed = append(log, "lost-" + "q".repeat(6000), 1);
+    assertThatThrownBy(failed::await).hasMessageContaining("No space left on device");
+    assertThat(failed.retryable).isTrue();
+    assertThat(append(log, "after-" + "a".repeat(6000), 1).await()).isGreaterThan(1);
+    assertThat(log.statistics().failedWrites()).isEqualTo(1);
+    log.close();
+
+    harness.open(options(directory, 8192, "a"), files).close();
+    assertThat(harness.replayedPayloads())
+        .containsExactly("before-" + "b".repeat(6000), "after-" + "a".repeat(6000));
+  }
+
+  @Test
   void aFailedForceStopsTheLogAndSaysSo() throws Exception {
     WriteAheadLog log = harness.open(options(directory, 1 << 20, "a"), files);
     append(log, "before", 1).await();
