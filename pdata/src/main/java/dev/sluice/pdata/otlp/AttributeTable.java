@@ -43,6 +43,7 @@ final class AttributeTable {
   private static final int SHORT_LENGTH_LIMIT = 0x80;
 
   private final byte[][] constants;
+  private final boolean keepSameValues;
   private final WireReader reader = new WireReader();
   private final WireReader entryReader = new WireReader();
   private final ProtoWriter scratch = new ProtoWriter(256);
@@ -55,6 +56,12 @@ final class AttributeTable {
   private int count;
   private boolean changed;
 
+  // The entry load() read last.
+  private int entryKeyOffset;
+  private int entryKeyLength;
+  private int entryValueOffset;
+  private int entryValueLength;
+
   // One row per entry. fieldStart is -1 for an entry the actions added.
   private int[] fieldStart = new int[INITIAL_ENTRIES];
   private int[] fieldEnd = new int[INITIAL_ENTRIES];
@@ -65,13 +72,25 @@ final class AttributeTable {
   private int[] valueOffset = new int[INITIAL_ENTRIES];
   private int[] valueLength = new int[INITIAL_ENTRIES];
   private byte[] state = new byte[INITIAL_ENTRIES];
+  private boolean[] canonical = new boolean[INITIAL_ENTRIES];
 
-  AttributeTable(byte[][] constants) {
+  /**
+   * With {@code keepSameValues}, setting an entry that is written as write() would write it to the
+   * value it has already leaves it kept, so that a message nothing really changes in is not written
+   * again; without, it counts as a change (for the tests that compare the two).
+   */
+  AttributeTable(byte[][] constants, boolean keepSameValues) {
     this.constants = constants;
+    this.keepSameValues = keepSameValues;
   }
 
-  /** Reads the entries of field {@code attributesField} of the message. */
-  void load(byte[] message, int offset, int length, int attributesField)
+  /**
+   * Reads the entries of field {@code attributesField} of the message: every one, or with {@code
+   * only} set just those whose key is one of its keys. Entries left out are copied as bytes by
+   * {@link #write()} like every entry no action touched, so actions that look entries up by key see
+   * the same table either way.
+   */
+  void load(byte[] message, int offset, int length, int attributesField, AttributeKeys only)
       throws MalformedOtlpException {
     source = message;
     messageOffset = offset;
@@ -93,46 +112,62 @@ final class AttributeTable {
       int entryStart = reader.position();
       int end = entryStart + entryLength;
       reader.position(end);
+      boolean common = readCommonEntry(message, entryStart, end);
+      if (!common) {
+        readEntry(message, entryStart, entryLength);
+      }
+      if (only != null && !only.contains(message, entryKeyOffset, entryKeyLength)) {
+        continue;
+      }
       int i = newRow();
       fieldStart[i] = start;
       fieldEnd[i] = end;
       state[i] = KEPT;
+      // Written again as it is read: what write() would encode for it with the same value.
+      canonical[i] =
+          common && end - start == Varint.lengthDelimitedSize(attributesField, entryLength);
       keyBuffer[i] = SOURCE;
-      keyOffset[i] = 0;
-      keyLength[i] = 0;
+      keyOffset[i] = entryKeyOffset;
+      keyLength[i] = entryKeyLength;
       valueBuffer[i] = SOURCE;
-      valueOffset[i] = 0;
-      valueLength[i] = 0;
-      if (readCommonEntry(message, i, entryStart, end)) {
-        continue;
-      }
-      entryReader.wrap(message, entryStart, entryLength);
-      while (entryReader.hasRemaining()) {
-        int entryTag = entryReader.readTag();
-        if (entryTag == KEY_TAG || entryTag == VALUE_TAG) {
-          int fieldLength = entryReader.readLength();
-          int fieldOffset = entryReader.position();
-          entryReader.position(fieldOffset + fieldLength);
-          if (entryTag == KEY_TAG) {
-            keyOffset[i] = fieldOffset;
-            keyLength[i] = fieldLength;
-          } else {
-            valueOffset[i] = fieldOffset;
-            valueLength[i] = fieldLength;
-          }
+      valueOffset[i] = entryValueOffset;
+      valueLength[i] = entryValueLength;
+    }
+  }
+
+  /** Reads an entry of any shape: its last key and value fields count, others are skipped. */
+  private void readEntry(byte[] message, int entryStart, int entryLength)
+      throws MalformedOtlpException {
+    entryKeyOffset = 0;
+    entryKeyLength = 0;
+    entryValueOffset = 0;
+    entryValueLength = 0;
+    entryReader.wrap(message, entryStart, entryLength);
+    while (entryReader.hasRemaining()) {
+      int entryTag = entryReader.readTag();
+      if (entryTag == KEY_TAG || entryTag == VALUE_TAG) {
+        int fieldLength = entryReader.readLength();
+        int fieldOffset = entryReader.position();
+        entryReader.position(fieldOffset + fieldLength);
+        if (entryTag == KEY_TAG) {
+          entryKeyOffset = fieldOffset;
+          entryKeyLength = fieldLength;
         } else {
-          entryReader.skipValue(entryTag, MAX_GROUP_DEPTH);
+          entryValueOffset = fieldOffset;
+          entryValueLength = fieldLength;
         }
+      } else {
+        entryReader.skipValue(entryTag, MAX_GROUP_DEPTH);
       }
     }
   }
 
   /**
    * Reads the entry as every SDK writes it, without a reader: the key field, then the value field
-   * ending the entry, each with a length of one or two bytes. False, with nothing read, for any
+   * ending the entry, each with a length of one or two bytes (the fewest it takes). False for any
    * other shape.
    */
-  private boolean readCommonEntry(byte[] b, int i, int start, int end) {
+  private boolean readCommonEntry(byte[] b, int start, int end) {
     int p = start;
     if (p >= end || b[p] != KEY_TAG) {
       return false;
@@ -155,10 +190,10 @@ final class AttributeTable {
     if (valueStart + valueBytes != end) {
       return false;
     }
-    keyOffset[i] = keyStart;
-    keyLength[i] = keyBytes;
-    valueOffset[i] = valueStart;
-    valueLength[i] = valueBytes;
+    entryKeyOffset = keyStart;
+    entryKeyLength = keyBytes;
+    entryValueOffset = valueStart;
+    entryValueLength = valueBytes;
     return true;
   }
 
@@ -243,6 +278,7 @@ final class AttributeTable {
     int i = newRow();
     fieldStart[i] = -1;
     fieldEnd[i] = -1;
+    canonical[i] = false;
     keyBuffer[i] = key;
     keyOffset[i] = 0;
     keyLength[i] = constants[key].length;
@@ -339,11 +375,24 @@ final class AttributeTable {
   }
 
   private void point(int i, int buffer, int offset, int length) {
+    if (keepSameValues
+        && state[i] == KEPT
+        && canonical[i]
+        && sameAsSource(i, bytes(buffer), offset, length)) {
+      // Setting the value it has: the entry would be written again as the same bytes.
+      return;
+    }
     valueBuffer[i] = buffer;
     valueOffset[i] = offset;
     valueLength[i] = length;
     state[i] = CHANGED;
     changed = true;
+  }
+
+  private boolean sameAsSource(int i, byte[] value, int offset, int length) {
+    int from = valueOffset[i];
+    return length == valueLength[i]
+        && Arrays.equals(source, from, from + length, value, offset, offset + length);
   }
 
   private byte[] bytes(int buffer) {
@@ -366,6 +415,7 @@ final class AttributeTable {
       valueOffset = Arrays.copyOf(valueOffset, grown);
       valueLength = Arrays.copyOf(valueLength, grown);
       state = Arrays.copyOf(state, grown);
+      canonical = Arrays.copyOf(canonical, grown);
     }
     return count++;
   }
