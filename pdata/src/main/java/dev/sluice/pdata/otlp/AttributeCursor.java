@@ -208,6 +208,7 @@ public final class AttributeCursor {
     }
     int keyStart = entryStart + 2;
     return keyLength != utf8.length
+        || (keyLength > 0 && bytes[keyStart] != utf8[0])
         || !java.util.Arrays.equals(bytes, keyStart, keyStart + keyLength, utf8, 0, keyLength);
   }
 
