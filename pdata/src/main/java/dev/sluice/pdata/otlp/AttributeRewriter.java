@@ -65,13 +65,13 @@ public final class AttributeRewriter {
   /**
    * With {@code byKey}, the table holds only the entries whose keys the actions name: every other
    * entry is copied as bytes, which is all an action that looks entries up by key does with them.
-   * Without it, every entry. {@code keepSameValues}: see {@link AttributeTable}. Both off is the
-   * general path that the tests compare the fast one with.
+   * Without it, every entry. {@code fastPaths}: see {@link AttributeTable}. Both off is the general
+   * path that the tests compare the fast one with.
    */
-  AttributeRewriter(AttributeActions actions, boolean byKey, boolean keepSameValues) {
+  AttributeRewriter(AttributeActions actions, boolean byKey, boolean fastPaths) {
     this.tableKeys = byKey ? actions.lookedUpKeys() : null;
     this.actions = actions.actions();
-    this.table = new AttributeTable(actions.constants(), keepSameValues);
+    this.table = new AttributeTable(actions.constants(), fastPaths);
     this.matchers = new Matcher[this.actions.length];
     for (int i = 0; i < this.actions.length; i++) {
       if (this.actions[i].pattern() != null) {

@@ -39,11 +39,16 @@ final class AttributeTable {
 
   private static final int INITIAL_ENTRIES = 16;
 
+  private static final int WIRE_TYPE_MASK = 7;
+
+  /** Varints read without the reader; any of this many bytes fits in 63 bits. */
+  private static final int FAST_VARINT_BYTES = 9;
+
   /** Lengths below this take one varint byte. */
   private static final int SHORT_LENGTH_LIMIT = 0x80;
 
   private final byte[][] constants;
-  private final boolean keepSameValues;
+  private final boolean fastPaths;
   private final WireReader reader = new WireReader();
   private final WireReader entryReader = new WireReader();
   private final ProtoWriter scratch = new ProtoWriter(256);
@@ -75,13 +80,14 @@ final class AttributeTable {
   private boolean[] canonical = new boolean[INITIAL_ENTRIES];
 
   /**
-   * With {@code keepSameValues}, setting an entry that is written as write() would write it to the
-   * value it has already leaves it kept, so that a message nothing really changes in is not written
-   * again; without, it counts as a change (for the tests that compare the two).
+   * With {@code fastPaths}, fields of the common shapes are read without the reader, and setting an
+   * entry that is written as write() would write it to the value it has already leaves it kept, so
+   * that a message nothing really changes in is not written again. Without, every field goes
+   * through the reader and every set counts as a change (for the tests that compare the two).
    */
-  AttributeTable(byte[][] constants, boolean keepSameValues) {
+  AttributeTable(byte[][] constants, boolean fastPaths) {
     this.constants = constants;
-    this.keepSameValues = keepSameValues;
+    this.fastPaths = fastPaths;
   }
 
   /**
@@ -100,39 +106,108 @@ final class AttributeTable {
     changed = false;
     scratch.reset();
     int attributeTag = WireType.tag(attributesField, WireType.LEN);
-    reader.wrap(message, offset, length);
-    while (reader.hasRemaining()) {
-      int start = reader.position();
-      int tag = reader.readTag();
-      if (tag != attributeTag) {
-        reader.skipValue(tag, MAX_GROUP_DEPTH);
-        continue;
-      }
-      int entryLength = reader.readLength();
-      int entryStart = reader.position();
-      int end = entryStart + entryLength;
-      reader.position(end);
-      boolean common = readCommonEntry(message, entryStart, end);
-      if (!common) {
-        readEntry(message, entryStart, entryLength);
-      }
-      if (only != null && !only.contains(message, entryKeyOffset, entryKeyLength)) {
-        continue;
-      }
-      int i = newRow();
-      fieldStart[i] = start;
-      fieldEnd[i] = end;
-      state[i] = KEPT;
-      // Written again as it is read: what write() would encode for it with the same value.
-      canonical[i] =
-          common && end - start == Varint.lengthDelimitedSize(attributesField, entryLength);
-      keyBuffer[i] = SOURCE;
-      keyOffset[i] = entryKeyOffset;
-      keyLength[i] = entryKeyLength;
-      valueBuffer[i] = SOURCE;
-      valueOffset[i] = entryValueOffset;
-      valueLength[i] = entryValueLength;
+    int limit = offset + length;
+    int p = offset;
+    while (p < limit) {
+      // The shapes every message has are read without the reader; it reads (and checks) the rest.
+      int next = fastPaths ? fastField(message, p, limit, attributeTag, only) : -1;
+      p = next >= 0 ? next : readField(message, p, limit, attributeTag, only);
     }
+  }
+
+  /**
+   * Reads the field at {@code p} if it is an entry with a one- or two-byte length or a {@link
+   * #simpleFieldEnd simple field}; returns where it ends, or -1 (nothing read) for anything else.
+   */
+  private int fastField(byte[] message, int p, int limit, int attributeTag, AttributeKeys only)
+      throws MalformedOtlpException {
+    if (message[p] != attributeTag) {
+      return simpleFieldEnd(message, p, limit);
+    }
+    int entryLength = shortLength(message, p + 1, limit);
+    int entryStart = p + 1 + (entryLength < SHORT_LENGTH_LIMIT ? 1 : 2);
+    if (entryLength < 0 || entryStart + entryLength > limit) {
+      return -1;
+    }
+    entry(message, p, entryStart, entryStart + entryLength, only);
+    return entryStart + entryLength;
+  }
+
+  /**
+   * Where the field at {@code p} ends, for a one-byte tag of a varint of up to nine bytes, a fixed
+   * 32 or 64 bits, or a length of one or two bytes, within {@code limit}; -1 for anything else.
+   */
+  private static int simpleFieldEnd(byte[] b, int p, int limit) {
+    int tag = b[p];
+    if (tag < 0 || (tag >>> 3) == 0) {
+      return -1;
+    }
+    int q = p + 1;
+    switch (tag & WIRE_TYPE_MASK) {
+      case WireType.VARINT -> {
+        for (int end = Math.min(limit, q + FAST_VARINT_BYTES); q < end; ) {
+          if (b[q++] >= 0) {
+            return q;
+          }
+        }
+        return -1;
+      }
+      case WireType.I64 -> {
+        return q + Long.BYTES <= limit ? q + Long.BYTES : -1;
+      }
+      case WireType.I32 -> {
+        return q + Integer.BYTES <= limit ? q + Integer.BYTES : -1;
+      }
+      case WireType.LEN -> {
+        int fieldLength = shortLength(b, q, limit);
+        int from = q + (fieldLength < SHORT_LENGTH_LIMIT ? 1 : 2);
+        return fieldLength >= 0 && from + fieldLength <= limit ? from + fieldLength : -1;
+      }
+      default -> {
+        return -1;
+      }
+    }
+  }
+
+  /** Reads the field at {@code p} with the reader, which refuses what is malformed. */
+  private int readField(byte[] message, int p, int limit, int attributeTag, AttributeKeys only)
+      throws MalformedOtlpException {
+    reader.wrap(message, p, limit - p);
+    int tag = reader.readTag();
+    if (tag != attributeTag) {
+      reader.skipValue(tag, MAX_GROUP_DEPTH);
+      return reader.position();
+    }
+    int entryLength = reader.readLength();
+    int entryStart = reader.position();
+    entry(message, p, entryStart, entryStart + entryLength, only);
+    return entryStart + entryLength;
+  }
+
+  /** Adds a row for the entry field at {@code [start, end)} unless {@code only} leaves it out. */
+  private void entry(byte[] message, int start, int entryStart, int end, AttributeKeys only)
+      throws MalformedOtlpException {
+    int entryLength = end - entryStart;
+    boolean common = readCommonEntry(message, entryStart, end);
+    if (!common) {
+      readEntry(message, entryStart, entryLength);
+    }
+    if (only != null && !only.contains(message, entryKeyOffset, entryKeyLength)) {
+      return;
+    }
+    int i = newRow();
+    fieldStart[i] = start;
+    fieldEnd[i] = end;
+    state[i] = KEPT;
+    // Written again as it is read: what write() would encode for it with the same value.
+    canonical[i] =
+        common && end - start == Varint.lengthDelimitedSize(attributesField, entryLength);
+    keyBuffer[i] = SOURCE;
+    keyOffset[i] = entryKeyOffset;
+    keyLength[i] = entryKeyLength;
+    valueBuffer[i] = SOURCE;
+    valueOffset[i] = entryValueOffset;
+    valueLength[i] = entryValueLength;
   }
 
   /** Reads an entry of any shape: its last key and value fields count, others are skipped. */
@@ -375,7 +450,7 @@ final class AttributeTable {
   }
 
   private void point(int i, int buffer, int offset, int length) {
-    if (keepSameValues
+    if (fastPaths
         && state[i] == KEPT
         && canonical[i]
         && sameAsSource(i, bytes(buffer), offset, length)) {

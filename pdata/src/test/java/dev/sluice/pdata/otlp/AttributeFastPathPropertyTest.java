@@ -16,7 +16,8 @@ import net.jqwik.api.Provide;
 /**
  * The fast paths over attribute lists give what the general ones give, on random spans ({@link
  * AttributeLists}) and random actions: the rewriter's table of only the entries the actions name,
- * which also leaves an entry set to the value it has as it is, writes the bytes of the full table
+ * read without the wire reader where fields have the common shapes, which leaves an entry set to
+ * the value it has as it is, writes the bytes of the full table read field by field by the reader
  * that counts every set as a change; and the cursor's {@code find} by key, which passes over other
  * entries without reading their values, stops where walking every entry does.
  */

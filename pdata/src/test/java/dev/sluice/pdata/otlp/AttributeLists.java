@@ -90,9 +90,14 @@ final class AttributeLists {
   static byte[] span(List<Entry> entries) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     lengthDelimited(out, 5, utf8("GET /"), false);
+    fixed(out, 7, Long.BYTES); // start_time_unix_nano
     for (Entry entry : entries) {
       if (entry.otherField()) {
-        varintField(out, 6, 2); // kind
+        switch (entry.key().length() % 3) {
+          case 0 -> varintField(out, 6, 2); // kind
+          case 1 -> varintField(out, 100, Long.MAX_VALUE); // unknown: a two-byte tag, 9 bytes
+          default -> fixed(out, 14, Integer.BYTES); // a fixed32 where the span has none
+        }
         continue;
       }
       lengthDelimited(
@@ -153,6 +158,14 @@ final class AttributeLists {
       varint(out, payload.length);
     }
     out.write(payload, 0, payload.length);
+  }
+
+  /** A fixed64 (8 bytes) or fixed32 (4 bytes) field of ones. */
+  private static void fixed(ByteArrayOutputStream out, int field, int bytes) {
+    varint(out, (field << 3) | (bytes == Long.BYTES ? 1 : 5));
+    for (int i = 0; i < bytes; i++) {
+      out.write(1);
+    }
   }
 
   private static void varintField(ByteArrayOutputStream out, int field, long value) {
