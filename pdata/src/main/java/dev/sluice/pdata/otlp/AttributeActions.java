@@ -96,6 +96,39 @@ public final class AttributeActions {
     return actions.length;
   }
 
+  /**
+   * Whether some action picks keys by a pattern ({@code delete} or {@code hash} with one), and so
+   * must be shown every attribute entry; all others look entries up by their key.
+   */
+  boolean selectsKeysByPattern() {
+    for (Action action : actions) {
+      if (action.pattern() != null
+          && (action.kind() == Kind.DELETE || action.kind() == Kind.HASH)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The keys the actions look entries up by: their keys, sources and extract targets. */
+  AttributeKeys lookedUpKeys() {
+    List<Integer> ids = new ArrayList<>();
+    for (Action action : actions) {
+      if (action.key() != NONE) {
+        ids.add(action.key());
+      }
+      if (action.from() != NONE) {
+        ids.add(action.from());
+      }
+      if (action.groupKeys() != null) {
+        for (int id : action.groupKeys()) {
+          ids.add(id);
+        }
+      }
+    }
+    return AttributeKeys.of(constants, ids.stream().mapToInt(Integer::intValue).toArray());
+  }
+
   /** Collects actions in the order they will run. */
   public static final class Builder {
     private final List<Action> actions = new ArrayList<>();

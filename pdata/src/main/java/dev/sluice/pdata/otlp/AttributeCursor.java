@@ -22,6 +22,8 @@ public final class AttributeCursor {
   private static final int KEY_TAG = WireType.tag(1, WireType.LEN);
   private static final int VALUE_TAG = WireType.tag(2, WireType.LEN);
   private static final int KEY_STRINDEX_TAG = WireType.tag(3, WireType.VARINT);
+  private static final int VARINT_PAYLOAD_MASK = 0x7F;
+  private static final int VARINT_PAYLOAD_BITS = 7;
 
   private byte[] bytes = MessageView.NO_BYTES;
   private int from;
@@ -145,15 +147,69 @@ public final class AttributeCursor {
     return false;
   }
 
-  /** {@link #find(CharSequence)} with the key as UTF-8 bytes. */
+  /**
+   * {@link #find(CharSequence)} with the key as UTF-8 bytes. An entry of the shape every SDK writes
+   * (its key field first, its value field last) whose key differs is passed over from its key's
+   * length and bytes alone, without reading its value.
+   */
   public boolean find(byte[] utf8) {
     reset();
-    while (next()) {
-      if (key.contentEquals(utf8)) {
-        return true;
+    int p = from;
+    while (p < end) {
+      p = ViewWire.next(bytes, p, end, tag);
+      if (p < 0) {
+        break;
       }
+      long prefix = ViewWire.lengthPrefix(bytes, p);
+      int entryStart = ViewWire.from(prefix);
+      int entryEnd = entryStart + ViewWire.length(prefix);
+      if (!otherCommonKey(entryStart, entryEnd, utf8)) {
+        position = entryEnd;
+        read(entryStart, entryEnd);
+        if (key.contentEquals(utf8)) {
+          return true;
+        }
+      }
+      p = entryEnd;
     }
+    position = end;
+    key.clear();
+    value.clear();
+    keyIndex = 0;
     return false;
+  }
+
+  /**
+   * True when the entry is a key field with a one-byte length followed by a value field with a one-
+   * or two-byte length that ends the entry, and that key is not {@code utf8}; false when the key is
+   * {@code utf8}, or the entry has another shape (then only reading it tells).
+   */
+  private boolean otherCommonKey(int entryStart, int entryEnd, byte[] utf8) {
+    if (entryStart + 1 >= entryEnd || bytes[entryStart] != KEY_TAG) {
+      return false;
+    }
+    int keyLength = bytes[entryStart + 1];
+    int valueTag = entryStart + 2 + keyLength;
+    if (keyLength < 0 || valueTag + 1 >= entryEnd || bytes[valueTag] != VALUE_TAG) {
+      return false;
+    }
+    int valueLength = bytes[valueTag + 1];
+    int valueStart = valueTag + 2;
+    if (valueLength < 0) {
+      if (valueStart >= entryEnd || bytes[valueStart] < 0) {
+        return false;
+      }
+      valueLength =
+          (valueLength & VARINT_PAYLOAD_MASK) | (bytes[valueStart] << VARINT_PAYLOAD_BITS);
+      valueStart++;
+    }
+    if (valueStart + valueLength != entryEnd) {
+      return false;
+    }
+    int keyStart = entryStart + 2;
+    return keyLength != utf8.length
+        || (keyLength > 0 && bytes[keyStart] != utf8[0])
+        || !java.util.Arrays.equals(bytes, keyStart, keyStart + keyLength, utf8, 0, keyLength);
   }
 
   /** Entries in the list; walks it, leaves the cursor where it was. */

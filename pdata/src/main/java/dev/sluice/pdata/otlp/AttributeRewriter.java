@@ -14,10 +14,11 @@ import java.util.regex.Matcher;
 /**
  * Applies {@link AttributeActions} to the attributes of spans, log records, data points and
  * resources, from their bytes: the attribute list is read once into a table of entries pointing
- * into the message, every action runs on the table, and the message is written again only when an
- * action changed something, as its original bytes with the changed entries re-encoded, deleted ones
- * left out and new ones appended (entries keep their order; unknown fields outside changed entries
- * are kept).
+ * into the message (only the entries whose keys the actions name, unless a pattern picks keys),
+ * every action runs on the table, and the message is written again only when an action changed
+ * something, as its original bytes with the changed entries re-encoded, deleted ones left out and
+ * new ones appended (entries keep their order; unknown fields outside changed entries are kept).
+ * Setting an entry to the value it has changes nothing.
  *
  * <p>Where a key appears more than once, lookups see the first live entry and {@code delete}
  * removes them all.
@@ -42,6 +43,8 @@ public final class AttributeRewriter {
   private final Action[] actions;
   private final Matcher[] matchers;
   private final AttributeTable table;
+  // The keys the table is loaded with, or null for every entry.
+  private final AttributeKeys tableKeys;
   private final MessageDigest sha256;
   private final byte[] digest = new byte[SHA256_BYTES];
   private final byte[] number = new byte[Long.BYTES];
@@ -56,8 +59,19 @@ public final class AttributeRewriter {
   private long unconverted;
 
   public AttributeRewriter(AttributeActions actions) {
+    this(actions, !actions.selectsKeysByPattern(), true);
+  }
+
+  /**
+   * With {@code byKey}, the table holds only the entries whose keys the actions name: every other
+   * entry is copied as bytes, which is all an action that looks entries up by key does with them.
+   * Without it, every entry. {@code fastPaths}: see {@link AttributeTable}. Both off is the general
+   * path that the tests compare the fast one with.
+   */
+  AttributeRewriter(AttributeActions actions, boolean byKey, boolean fastPaths) {
+    this.tableKeys = byKey ? actions.lookedUpKeys() : null;
     this.actions = actions.actions();
-    this.table = new AttributeTable(actions.constants());
+    this.table = new AttributeTable(actions.constants(), fastPaths);
     this.matchers = new Matcher[this.actions.length];
     for (int i = 0; i < this.actions.length; i++) {
       if (this.actions[i].pattern() != null) {
@@ -112,10 +126,15 @@ public final class AttributeRewriter {
     return true;
   }
 
+  /** Where {@link #rewrite} wrote the message when it changed it. */
+  ProtoWriter output() {
+    return table.output();
+  }
+
   /** Rewrites the message into the table's output; whether anything changed. */
   boolean rewrite(byte[] message, int offset, int length, int attributesField) {
     try {
-      table.load(message, offset, length, attributesField);
+      table.load(message, offset, length, attributesField, tableKeys);
       for (int a = 0; a < actions.length; a++) {
         apply(actions[a], matchers[a]);
       }

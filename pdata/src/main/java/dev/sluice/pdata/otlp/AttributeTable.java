@@ -39,10 +39,16 @@ final class AttributeTable {
 
   private static final int INITIAL_ENTRIES = 16;
 
+  private static final int WIRE_TYPE_MASK = 7;
+
+  /** Varints read without the reader; any of this many bytes fits in 63 bits. */
+  private static final int FAST_VARINT_BYTES = 9;
+
   /** Lengths below this take one varint byte. */
   private static final int SHORT_LENGTH_LIMIT = 0x80;
 
   private final byte[][] constants;
+  private final boolean fastPaths;
   private final WireReader reader = new WireReader();
   private final WireReader entryReader = new WireReader();
   private final ProtoWriter scratch = new ProtoWriter(256);
@@ -55,6 +61,12 @@ final class AttributeTable {
   private int count;
   private boolean changed;
 
+  // The entry load() read last.
+  private int entryKeyOffset;
+  private int entryKeyLength;
+  private int entryValueOffset;
+  private int entryValueLength;
+
   // One row per entry. fieldStart is -1 for an entry the actions added.
   private int[] fieldStart = new int[INITIAL_ENTRIES];
   private int[] fieldEnd = new int[INITIAL_ENTRIES];
@@ -65,13 +77,26 @@ final class AttributeTable {
   private int[] valueOffset = new int[INITIAL_ENTRIES];
   private int[] valueLength = new int[INITIAL_ENTRIES];
   private byte[] state = new byte[INITIAL_ENTRIES];
+  private boolean[] canonical = new boolean[INITIAL_ENTRIES];
 
-  AttributeTable(byte[][] constants) {
+  /**
+   * With {@code fastPaths}, fields of the common shapes are read without the reader, and setting an
+   * entry that is written as write() would write it to the value it has already leaves it kept, so
+   * that a message nothing really changes in is not written again. Without, every field goes
+   * through the reader and every set counts as a change (for the tests that compare the two).
+   */
+  AttributeTable(byte[][] constants, boolean fastPaths) {
     this.constants = constants;
+    this.fastPaths = fastPaths;
   }
 
-  /** Reads the entries of field {@code attributesField} of the message. */
-  void load(byte[] message, int offset, int length, int attributesField)
+  /**
+   * Reads the entries of field {@code attributesField} of the message: every one, or with {@code
+   * only} set just those whose key is one of its keys. Entries left out are copied as bytes by
+   * {@link #write()} like every entry no action touched, so actions that look entries up by key see
+   * the same table either way.
+   */
+  void load(byte[] message, int offset, int length, int attributesField, AttributeKeys only)
       throws MalformedOtlpException {
     source = message;
     messageOffset = offset;
@@ -81,58 +106,143 @@ final class AttributeTable {
     changed = false;
     scratch.reset();
     int attributeTag = WireType.tag(attributesField, WireType.LEN);
-    reader.wrap(message, offset, length);
-    while (reader.hasRemaining()) {
-      int start = reader.position();
-      int tag = reader.readTag();
-      if (tag != attributeTag) {
-        reader.skipValue(tag, MAX_GROUP_DEPTH);
-        continue;
-      }
-      int entryLength = reader.readLength();
-      int entryStart = reader.position();
-      int end = entryStart + entryLength;
-      reader.position(end);
-      int i = newRow();
-      fieldStart[i] = start;
-      fieldEnd[i] = end;
-      state[i] = KEPT;
-      keyBuffer[i] = SOURCE;
-      keyOffset[i] = 0;
-      keyLength[i] = 0;
-      valueBuffer[i] = SOURCE;
-      valueOffset[i] = 0;
-      valueLength[i] = 0;
-      if (readCommonEntry(message, i, entryStart, end)) {
-        continue;
-      }
-      entryReader.wrap(message, entryStart, entryLength);
-      while (entryReader.hasRemaining()) {
-        int entryTag = entryReader.readTag();
-        if (entryTag == KEY_TAG || entryTag == VALUE_TAG) {
-          int fieldLength = entryReader.readLength();
-          int fieldOffset = entryReader.position();
-          entryReader.position(fieldOffset + fieldLength);
-          if (entryTag == KEY_TAG) {
-            keyOffset[i] = fieldOffset;
-            keyLength[i] = fieldLength;
-          } else {
-            valueOffset[i] = fieldOffset;
-            valueLength[i] = fieldLength;
+    int limit = offset + length;
+    int p = offset;
+    while (p < limit) {
+      // The shapes every message has are read without the reader; it reads (and checks) the rest.
+      int next = fastPaths ? fastField(message, p, limit, attributeTag, only) : -1;
+      p = next >= 0 ? next : readField(message, p, limit, attributeTag, only);
+    }
+  }
+
+  /**
+   * Reads the field at {@code p} if it is an entry with a one- or two-byte length or a {@link
+   * #simpleFieldEnd simple field}; returns where it ends, or -1 (nothing read) for anything else.
+   */
+  private int fastField(byte[] message, int p, int limit, int attributeTag, AttributeKeys only)
+      throws MalformedOtlpException {
+    if (message[p] != attributeTag) {
+      return simpleFieldEnd(message, p, limit);
+    }
+    int entryLength = shortLength(message, p + 1, limit);
+    int entryStart = p + 1 + (entryLength < SHORT_LENGTH_LIMIT ? 1 : 2);
+    if (entryLength < 0 || entryStart + entryLength > limit) {
+      return -1;
+    }
+    entry(message, p, entryStart, entryStart + entryLength, only);
+    return entryStart + entryLength;
+  }
+
+  /**
+   * Where the field at {@code p} ends, for a one-byte tag of a varint of up to nine bytes, a fixed
+   * 32 or 64 bits, or a length of one or two bytes, within {@code limit}; -1 for anything else.
+   */
+  private static int simpleFieldEnd(byte[] b, int p, int limit) {
+    int tag = b[p];
+    if (tag < 0 || (tag >>> 3) == 0) {
+      return -1;
+    }
+    int q = p + 1;
+    switch (tag & WIRE_TYPE_MASK) {
+      case WireType.VARINT -> {
+        for (int end = Math.min(limit, q + FAST_VARINT_BYTES); q < end; ) {
+          if (b[q++] >= 0) {
+            return q;
           }
-        } else {
-          entryReader.skipValue(entryTag, MAX_GROUP_DEPTH);
         }
+        return -1;
+      }
+      case WireType.I64 -> {
+        return q + Long.BYTES <= limit ? q + Long.BYTES : -1;
+      }
+      case WireType.I32 -> {
+        return q + Integer.BYTES <= limit ? q + Integer.BYTES : -1;
+      }
+      case WireType.LEN -> {
+        int fieldLength = shortLength(b, q, limit);
+        int from = q + (fieldLength < SHORT_LENGTH_LIMIT ? 1 : 2);
+        return fieldLength >= 0 && from + fieldLength <= limit ? from + fieldLength : -1;
+      }
+      default -> {
+        return -1;
+      }
+    }
+  }
+
+  /** Reads the field at {@code p} with the reader, which refuses what is malformed. */
+  private int readField(byte[] message, int p, int limit, int attributeTag, AttributeKeys only)
+      throws MalformedOtlpException {
+    reader.wrap(message, p, limit - p);
+    int tag = reader.readTag();
+    if (tag != attributeTag) {
+      reader.skipValue(tag, MAX_GROUP_DEPTH);
+      return reader.position();
+    }
+    int entryLength = reader.readLength();
+    int entryStart = reader.position();
+    entry(message, p, entryStart, entryStart + entryLength, only);
+    return entryStart + entryLength;
+  }
+
+  /** Adds a row for the entry field at {@code [start, end)} unless {@code only} leaves it out. */
+  private void entry(byte[] message, int start, int entryStart, int end, AttributeKeys only)
+      throws MalformedOtlpException {
+    int entryLength = end - entryStart;
+    boolean common = readCommonEntry(message, entryStart, end);
+    if (!common) {
+      readEntry(message, entryStart, entryLength);
+    }
+    if (only != null && !only.contains(message, entryKeyOffset, entryKeyLength)) {
+      return;
+    }
+    int i = newRow();
+    fieldStart[i] = start;
+    fieldEnd[i] = end;
+    state[i] = KEPT;
+    // Written again as it is read: what write() would encode for it with the same value.
+    canonical[i] =
+        common && end - start == Varint.lengthDelimitedSize(attributesField, entryLength);
+    keyBuffer[i] = SOURCE;
+    keyOffset[i] = entryKeyOffset;
+    keyLength[i] = entryKeyLength;
+    valueBuffer[i] = SOURCE;
+    valueOffset[i] = entryValueOffset;
+    valueLength[i] = entryValueLength;
+  }
+
+  /** Reads an entry of any shape: its last key and value fields count, others are skipped. */
+  private void readEntry(byte[] message, int entryStart, int entryLength)
+      throws MalformedOtlpException {
+    entryKeyOffset = 0;
+    entryKeyLength = 0;
+    entryValueOffset = 0;
+    entryValueLength = 0;
+    entryReader.wrap(message, entryStart, entryLength);
+    while (entryReader.hasRemaining()) {
+      int entryTag = entryReader.readTag();
+      if (entryTag == KEY_TAG || entryTag == VALUE_TAG) {
+        int fieldLength = entryReader.readLength();
+        int fieldOffset = entryReader.position();
+        entryReader.position(fieldOffset + fieldLength);
+        if (entryTag == KEY_TAG) {
+          entryKeyOffset = fieldOffset;
+          entryKeyLength = fieldLength;
+        } else {
+          entryValueOffset = fieldOffset;
+          entryValueLength = fieldLength;
+        }
+      } else {
+        entryReader.skipValue(entryTag, MAX_GROUP_DEPTH);
       }
     }
   }
 
   /**
    * Reads the entry as every SDK writes it, without a reader: the key field, then the value field
-   * ending the entry, each with a length of one or two bytes. False, with nothing read, for any
+   * ending the entry, each with a length of one or two bytes (the fewest it takes). False for any
    * other shape.
    */
-  private boolean readCommonEntry(byte[] b, int i, int start, int end) {
+  private boolean readCommonEntry(byte[] b, int start, int end) {
     int p = start;
     if (p >= end || b[p] != KEY_TAG) {
       return false;
@@ -155,10 +265,10 @@ final class AttributeTable {
     if (valueStart + valueBytes != end) {
       return false;
     }
-    keyOffset[i] = keyStart;
-    keyLength[i] = keyBytes;
-    valueOffset[i] = valueStart;
-    valueLength[i] = valueBytes;
+    entryKeyOffset = keyStart;
+    entryKeyLength = keyBytes;
+    entryValueOffset = valueStart;
+    entryValueLength = valueBytes;
     return true;
   }
 
@@ -243,6 +353,7 @@ final class AttributeTable {
     int i = newRow();
     fieldStart[i] = -1;
     fieldEnd[i] = -1;
+    canonical[i] = false;
     keyBuffer[i] = key;
     keyOffset[i] = 0;
     keyLength[i] = constants[key].length;
@@ -339,11 +450,24 @@ final class AttributeTable {
   }
 
   private void point(int i, int buffer, int offset, int length) {
+    if (fastPaths
+        && state[i] == KEPT
+        && canonical[i]
+        && sameAsSource(i, bytes(buffer), offset, length)) {
+      // Setting the value it has: the entry would be written again as the same bytes.
+      return;
+    }
     valueBuffer[i] = buffer;
     valueOffset[i] = offset;
     valueLength[i] = length;
     state[i] = CHANGED;
     changed = true;
+  }
+
+  private boolean sameAsSource(int i, byte[] value, int offset, int length) {
+    int from = valueOffset[i];
+    return length == valueLength[i]
+        && Arrays.equals(source, from, from + length, value, offset, offset + length);
   }
 
   private byte[] bytes(int buffer) {
@@ -366,6 +490,7 @@ final class AttributeTable {
       valueOffset = Arrays.copyOf(valueOffset, grown);
       valueLength = Arrays.copyOf(valueLength, grown);
       state = Arrays.copyOf(state, grown);
+      canonical = Arrays.copyOf(canonical, grown);
     }
     return count++;
   }

@@ -1,0 +1,67 @@
+package dev.sluice.pdata.otlp;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The keys that a list of actions names (the attribute keys, {@code from_attribute} sources and
+ * extract targets), for telling at a glance whether an attribute entry is one of them: most entries
+ * are turned away by their key's length alone, the rest by their first byte before a full compare.
+ * Immutable.
+ */
+final class AttributeKeys {
+  /** Key lengths below this are looked up in {@link #lengthMask}; longer ones are all compared. */
+  private static final int MASKED_LENGTHS = Long.SIZE;
+
+  private final byte[][] keys;
+  // Bit n set: some key has n bytes (n below MASKED_LENGTHS).
+  private final long lengthMask;
+  private final boolean longKeys;
+
+  private AttributeKeys(byte[][] keys) {
+    this.keys = keys;
+    long mask = 0;
+    boolean anyLong = false;
+    for (byte[] key : keys) {
+      if (key.length < MASKED_LENGTHS) {
+        mask |= 1L << key.length;
+      } else {
+        anyLong = true;
+      }
+    }
+    this.lengthMask = mask;
+    this.longKeys = anyLong;
+  }
+
+  /** The distinct byte strings among {@code constants} at the numbers {@code ids}. */
+  static AttributeKeys of(byte[][] constants, int[] ids) {
+    List<byte[]> distinct = new ArrayList<>();
+    for (int id : ids) {
+      byte[] key = constants[id];
+      boolean seen = false;
+      for (byte[] other : distinct) {
+        seen |= Arrays.equals(other, key);
+      }
+      if (!seen) {
+        distinct.add(key);
+      }
+    }
+    return new AttributeKeys(distinct.toArray(new byte[0][]));
+  }
+
+  /** Whether {@code bytes[offset, offset + length)} is one of the keys. */
+  boolean contains(byte[] bytes, int offset, int length) {
+    if (length < MASKED_LENGTHS ? (lengthMask & (1L << length)) == 0 : !longKeys) {
+      return false;
+    }
+    for (byte[] key : keys) {
+      if (key.length == length
+          && (length == 0 || key[0] == bytes[offset])
+          && Arrays.equals(key, 0, length, bytes, offset, offset + length)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

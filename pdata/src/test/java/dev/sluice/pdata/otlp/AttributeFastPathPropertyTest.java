@@ -1,0 +1,193 @@
+package dev.sluice.pdata.otlp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.pdata.otlp.AttributeActions.Conversion;
+import java.util.List;
+import java.util.regex.Pattern;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/**
+ * The fast paths over attribute lists give what the general ones give, on random spans ({@link
+ * AttributeLists}) and random actions: the rewriter's table of only the entries the actions name,
+ * read without the wire reader where fields have the common shapes, which leaves an entry set to
+ * the value it has as it is, writes the bytes of the full table read field by field by the reader
+ * that counts every set as a change; and the cursor's {@code find} by key, which passes over other
+ * entries without reading their values, stops where walking every entry does.
+ */
+class AttributeFastPathPropertyTest {
+  private static final List<AttributeValue> VALUES =
+      List.of(
+          AttributeValue.string("prod"),
+          AttributeValue.string("x"),
+          AttributeValue.string(""),
+          AttributeValue.integer(7),
+          AttributeValue.bool(true),
+          AttributeValue.floating(2.5),
+          AttributeValue.array(List.of(AttributeValue.string("x"))));
+
+  enum Kind {
+    INSERT,
+    UPDATE,
+    UPSERT,
+    INSERT_FROM,
+    UPDATE_FROM,
+    UPSERT_FROM,
+    DELETE,
+    HASH,
+    CONVERT_INT,
+    CONVERT_DOUBLE,
+    CONVERT_STRING,
+    EXTRACT
+  }
+
+  /** One action: its kind, key, second key (source or extract target) and value. */
+  record Step(Kind kind, String key, String other, int value) {
+    void addTo(AttributeActions.Builder actions) {
+      String named = key.isEmpty() ? "a" : key;
+      switch (kind) {
+        case INSERT -> actions.insert(key, VALUES.get(value));
+        case UPDATE -> actions.update(key, VALUES.get(value));
+        case UPSERT -> actions.upsert(key, VALUES.get(value));
+        case INSERT_FROM -> actions.insertFrom(key, other);
+        case UPDATE_FROM -> actions.updateFrom(key, other);
+        case UPSERT_FROM -> actions.upsertFrom(key, other);
+        case DELETE -> actions.delete(named, null);
+        case HASH -> actions.hash(named, null);
+        case CONVERT_INT -> actions.convert(key, Conversion.INT);
+        case CONVERT_DOUBLE -> actions.convert(key, Conversion.DOUBLE);
+        case CONVERT_STRING -> actions.convert(key, Conversion.STRING);
+        case EXTRACT -> actions.extract(key, Pattern.compile("^(x)(.*)"), List.of(other, "ab"));
+      }
+    }
+  }
+
+  @Provide
+  Arbitrary<byte[]> spans() {
+    return AttributeLists.spans();
+  }
+
+  @Provide
+  Arbitrary<List<Step>> steps() {
+    return Combinators.combine(
+            Arbitraries.of(Kind.class),
+            Arbitraries.of(AttributeLists.KEYS),
+            Arbitraries.of(AttributeLists.KEYS),
+            Arbitraries.integers().between(0, VALUES.size() - 1))
+        .as(Step::new)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(4);
+  }
+
+  @Provide
+  Arbitrary<String> keys() {
+    return Arbitraries.of(AttributeLists.KEYS);
+  }
+
+  @Property(tries = 2000)
+  void tableOfTheNamedEntriesWritesTheBytesOfTheFullTable(
+      @ForAll("spans") byte[] span, @ForAll("steps") List<Step> steps) {
+    AttributeActions actions = actions(steps, false);
+
+    assertThat(rewritten(new AttributeRewriter(actions), span))
+        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+  }
+
+  @Property(tries = 300)
+  void actionsThatPickKeysByPatternSeeEveryEntry(
+      @ForAll("spans") byte[] span, @ForAll("steps") List<Step> steps) {
+    AttributeActions actions = actions(steps, true);
+
+    assertThat(rewritten(new AttributeRewriter(actions), span))
+        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+  }
+
+  @Property(tries = 2000)
+  void findStopsAtTheEntryWalkingFindsFirst(
+      @ForAll("spans") byte[] span, @ForAll("keys") String key) {
+    byte[] wanted = AttributeLists.utf8(key);
+    AttributeCursor found = cursor(span);
+    AttributeCursor walked = cursor(span);
+    boolean walkedToIt = false;
+    while (walked.next()) {
+      if (walked.keyEquals(wanted)) {
+        walkedToIt = true;
+        break;
+      }
+    }
+
+    assertThat(found.find(wanted)).isEqualTo(walkedToIt);
+    assertThat(found.key().asString()).isEqualTo(walked.key().asString());
+    assertThat(found.value().type()).isEqualTo(walked.value().type());
+    assertThat(found.value().stringValue().asString())
+        .isEqualTo(walked.value().stringValue().asString());
+    // Both go on from the same place.
+    assertThat(found.next()).isEqualTo(walked.next());
+    assertThat(found.key().asString()).isEqualTo(walked.key().asString());
+  }
+
+  @Example
+  void upsertOfTheValueAnEntryHasLeavesTheSpanAsItIs() {
+    byte[] span = spanWith(AttributeLists.Shape.COMMON, "a", AttributeValue.string("prod"));
+    AttributeActions actions =
+        AttributeActions.builder().upsert("a", AttributeValue.string("prod")).build();
+    AttributeRewriter general = new AttributeRewriter(actions, false, false);
+
+    assertThat(new AttributeRewriter(actions).rewrite(span, 0, span.length, 9)).isFalse();
+    assertThat(general.rewrite(span, 0, span.length, 9)).isTrue();
+    assertThat(general.output().toByteArray()).isEqualTo(span);
+  }
+
+  @Example
+  void upsertOfTheValueAPaddedEntryHasWritesTheEntryAgainWithoutThePadding() {
+    byte[] span =
+        spanWith(AttributeLists.Shape.PADDED_ENTRY_LENGTH, "a", AttributeValue.string("prod"));
+    AttributeActions actions =
+        AttributeActions.builder().upsert("a", AttributeValue.string("prod")).build();
+    AttributeRewriter fast = new AttributeRewriter(actions);
+
+    assertThat(fast.rewrite(span, 0, span.length, 9)).isTrue();
+    assertThat(fast.output().toByteArray())
+        .hasSize(span.length - 1)
+        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+  }
+
+  private static byte[] spanWith(AttributeLists.Shape shape, String key, AttributeValue value) {
+    return AttributeLists.span(
+        List.of(
+            new AttributeLists.Entry(
+                AttributeLists.Shape.COMMON, "b", AttributeValue.integer(1).anyValue(), false),
+            new AttributeLists.Entry(shape, key, value.anyValue(), false)));
+  }
+
+  private static AttributeCursor cursor(byte[] span) {
+    AttributeCursor cursor = new AttributeCursor();
+    cursor.wrap(span, 0, span.length, AttributeLists.SPAN_ATTRIBUTES);
+    return cursor;
+  }
+
+  private static AttributeActions actions(List<Step> steps, boolean withPattern) {
+    AttributeActions.Builder builder = AttributeActions.builder();
+    for (Step step : steps) {
+      step.addTo(builder);
+    }
+    if (withPattern) {
+      builder.delete(null, Pattern.compile("^b"));
+    }
+    return builder.build();
+  }
+
+  /** The span as the rewriter leaves it: its output when it changed something, else the span. */
+  static byte[] rewritten(AttributeRewriter rewriter, byte[] span) {
+    boolean changed = rewriter.rewrite(span, 0, span.length, AttributeLists.SPAN_ATTRIBUTES);
+    assertThat(rewriter.malformedCount()).isZero();
+    return changed ? rewriter.output().toByteArray() : span.clone();
+  }
+}
