@@ -28,6 +28,8 @@ import dev.sluice.config.PipelineConfig;
 import dev.sluice.config.TelemetrySettings;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.service.DurableEntry;
+import dev.sluice.service.DurableFanout;
+import dev.sluice.service.DurableLayout;
 import dev.sluice.service.DurableLog;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
@@ -96,6 +98,7 @@ public final class Collector implements CollectorStatus {
   private final Map<String, BatchConsumer> durableStages = new LinkedHashMap<>();
   private final List<DurableEntry> durableEntries = new ArrayList<>();
   private ComponentId storageId;
+  private DurableLayout durableLayout;
   private DurableLog durableLog;
   private final List<Lifecycle> startedExtensions = new ArrayList<>();
   private final List<SendingChain> startedExporters = new ArrayList<>();
@@ -166,10 +169,20 @@ public final class Collector implements CollectorStatus {
       exporters.put(component.id(), new SendingChain(settings(component), exporter, chainConfig));
     }
     Map<PipelineConfig, BatchConsumer> firstStages = new LinkedHashMap<>();
+    findDurablePipelines();
     for (PipelineConfig pipeline : config.pipelines()) {
       List<SendingChain> pipelineExporters = new ArrayList<>();
       pipeline.exporters().forEach(id -> pipelineExporters.add(exporters.get(id)));
-      BatchConsumer next = new Fanout(pipelineExporters);
+      BatchConsumer next;
+      if (fedByDurableEntry(pipeline)) {
+        int[] consumerOf = new int[pipeline.exporters().size()];
+        for (int e = 0; e < consumerOf.length; e++) {
+          consumerOf[e] = durableLayout.consumerOf(pipeline.exporters().get(e).toString());
+        }
+        next = new DurableFanout(pipelineExporters, consumerOf);
+      } else {
+        next = new Fanout(pipelineExporters);
+      }
       List<Processor> chain = new ArrayList<>();
       for (int i = pipeline.processors().size() - 1; i >= 0; i--) {
         ConfiguredComponent component =
@@ -182,8 +195,10 @@ public final class Collector implements CollectorStatus {
       }
       processors.addAll(chain);
       firstStages.put(pipeline, next);
+      if (durablePipelines.contains(pipeline.name())) {
+        durableStages.put(pipeline.name(), next);
+      }
     }
-    findDurablePipelines(firstStages);
     for (ConfiguredComponent component : config.used(ComponentKind.RECEIVER)) {
       Map<Signal, RequestConsumer> consumers = new EnumMap<>(Signal.class);
       for (Signal signal : Signal.values()) {
@@ -230,9 +245,10 @@ public final class Collector implements CollectorStatus {
    * The pipelines that feed an exporter with {@code sending_queue.storage}: they log each request
    * before it is answered. Every such exporter must name the same storage (validation says so).
    */
-  private void findDurablePipelines(Map<PipelineConfig, BatchConsumer> firstStages) {
+  private void findDurablePipelines() {
     List<PipelineConfig> durable = new ArrayList<>();
-    for (PipelineConfig pipeline : firstStages.keySet()) {
+    Map<String, List<String>> durableExporters = new java.util.HashMap<>();
+    for (PipelineConfig pipeline : config.pipelines()) {
       for (ComponentId exporter : pipeline.exporters()) {
         ConfiguredComponent component =
             config.component(ComponentKind.EXPORTER, exporter).orElseThrow();
@@ -251,6 +267,9 @@ public final class Collector implements CollectorStatus {
           if (!durable.contains(pipeline)) {
             durable.add(pipeline);
           }
+          durableExporters
+              .computeIfAbsent(pipeline.name(), name -> new ArrayList<>())
+              .add(exporter.toString());
         }
       }
     }
@@ -258,10 +277,28 @@ public final class Collector implements CollectorStatus {
     if (durable.size() > Integer.SIZE - 1) {
       throw new IllegalStateException("at most 31 durable pipelines, not " + durable.size());
     }
+    Map<String, List<String>> layout = new LinkedHashMap<>();
     for (PipelineConfig pipeline : durable) {
       durablePipelines.add(pipeline.name());
-      durableStages.put(pipeline.name(), firstStages.get(pipeline));
+      layout.put(pipeline.name(), durableExporters.get(pipeline.name()));
     }
+    durableLayout = new DurableLayout(layout);
+  }
+
+  /**
+   * Whether a pipeline gets logged requests: it is durable, or one of its receivers feeds a durable
+   * pipeline of its signal too. Its end then keeps each durable exporter's progress; other
+   * pipelines' ends pay nothing for it.
+   */
+  private boolean fedByDurableEntry(PipelineConfig pipeline) {
+    for (PipelineConfig other : config.pipelines()) {
+      if (other.signal() == pipeline.signal()
+          && durablePipelines.contains(other.name())
+          && other.receivers().stream().anyMatch(pipeline.receivers()::contains)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Opens the write-ahead log and replays it into the pipelines, before the receivers start. */
@@ -279,7 +316,7 @@ public final class Collector implements CollectorStatus {
     durableLog =
         DurableLog.open(
             (DurableStorage) extension,
-            durablePipelines,
+            durableLayout,
             durableStages,
             budget,
             metrics,

@@ -209,8 +209,7 @@ class DurableKillIT {
         "");
   }
 
-  private static Process start(Path launcher, Path config, Path log, String crash)
-      throws IOException {
+  static Process start(Path launcher, Path config, Path log, String crash) throws IOException {
     ProcessBuilder builder =
         new ProcessBuilder(launcher.toString(), "--config", config.toString())
             .redirectErrorStream(true)
@@ -221,7 +220,7 @@ class DurableKillIT {
     return builder.start();
   }
 
-  private static void awaitListening(int port, Process daemon, Path log) throws Exception {
+  static void awaitListening(int port, Process daemon, Path log) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() - deadline < 0) {
       if (!daemon.isAlive()) {

@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * Where one receiver's requests of one signal enter pipelines of which at least one is durable: a
  * request is admitted to the memory budget, appended to the write-ahead log, handed to the
- * pipelines, and answered only once the log has it on disk (and the pipelines took it). When every
- * slice of it is released, by every exporter, the log is told it is done.
+ * pipelines, and answered only once the log has it on disk (and the pipelines took it). Each
+ * durable exporter tells the log when it has released every slice of it ({@link DurableRequest}).
  *
  * <p>The request's hold is kept until the log has written its bytes and the pipelines have their
  * batches, so the bytes cannot be released (and reused) under the writer. A refusal by the
@@ -66,8 +66,9 @@ public final class DurableEntry implements RequestConsumer {
       answer.answer(Admission.CLOSED);
       return;
     }
-    Logged logged = new Logged(current, request, answer);
-    if (!budget.tryAdmit(request, logged)) {
+    DurableRequest tracked = current.request(routing);
+    Logged logged = new Logged(request, answer, tracked);
+    if (!budget.tryAdmit(request, tracked)) {
       answer.answer(Admission.FULL);
       return;
     }
@@ -80,7 +81,7 @@ public final class DurableEntry implements RequestConsumer {
       answer.answer(sequence == WriteAheadLog.FULL ? Admission.FULL : Admission.CLOSED);
       return;
     }
-    logged.sequence = sequence;
+    tracked.sequence(sequence);
     Admission result = Admission.ACCEPTED;
     for (BatchConsumer pipeline : pipelines) {
       Batch batch = Batch.of(request);
@@ -112,14 +113,13 @@ public final class DurableEntry implements RequestConsumer {
   }
 
   /**
-   * One logged request: answers it once both the pipelines and the log have spoken, lets go of the
-   * hold once the log has written it, and tells the log when the last slice is released.
+   * One logged request: answers it once both the pipelines and the log have spoken, and lets go of
+   * the hold once the log has written it.
    */
-  private final class Logged implements AppendCallback, OtlpIndex.Releaser {
-    private final DurableLog log;
+  private static final class Logged implements AppendCallback {
     private final OtlpIndex request;
     private final AnswerSink answer;
-    volatile long sequence = -1;
+    private final DurableRequest tracked;
     private Admission pipelines;
     private boolean written;
     private boolean writeFailed;
@@ -127,10 +127,10 @@ public final class DurableEntry implements RequestConsumer {
     // The pipelines' answer and the log's write, each of which lets go of half of the hold.
     private int outstanding = 2;
 
-    Logged(DurableLog log, OtlpIndex request, AnswerSink answer) {
-      this.log = log;
+    Logged(OtlpIndex request, AnswerSink answer, DurableRequest tracked) {
       this.request = request;
       this.answer = answer;
+      this.tracked = tracked;
     }
 
     void pipelinesAnswered(Admission result) {
@@ -153,7 +153,7 @@ public final class DurableEntry implements RequestConsumer {
 
     @Override
     public void committed(long sequence) {
-      this.sequence = sequence;
+      tracked.sequence(sequence);
       logWrote(false);
     }
 
@@ -189,21 +189,9 @@ public final class DurableEntry implements RequestConsumer {
       }
       if (last) {
         request.releaseHold();
+        // Exporters that let go of every slice before the hold went are done only now.
+        tracked.settle(tracked.owedConsumers(), request);
       }
-    }
-
-    @Override
-    public void released(OtlpIndex released) {
-      budget.released(released);
-      long logged = sequence;
-      if (logged >= 0 && !released.abandoned()) {
-        log.done(logged);
-      }
-    }
-
-    @Override
-    public void editBytesChanged(OtlpIndex changed, long deltaBytes) {
-      budget.editBytesChanged(changed, deltaBytes);
     }
   }
 }

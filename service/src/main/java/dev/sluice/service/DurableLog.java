@@ -1,14 +1,8 @@
 package dev.sluice.service;
 
-import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.DurableStorage;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.wal.LogStatistics;
 import dev.sluice.wal.WalOptions;
 import dev.sluice.wal.WriteAheadLog;
@@ -21,9 +15,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -32,37 +26,52 @@ import java.util.logging.Logger;
  * the receivers start, with what the last run left replayed into the pipelines in its original
  * order, and closed after the exporters have drained.
  *
+ * <p>Each exporter with {@code sending_queue.storage} is a consumer of the log of its own, named by
+ * its id ({@link DurableLayout}): it is done with a record once it has let go of all of it ({@link
+ * DurableRequest}), and a segment goes once every consumer is done with all its records. At start a
+ * record goes back only to the durable exporters that still owe it; exporters without storage get
+ * no replayed data.
+ *
  * <p>A record's routing says which durable pipelines it went to, by their position in the list the
- * run that wrote it had; that list is kept beside the log ({@value #PIPELINES_FILE}), so that a
- * record still reaches the pipeline of that name when the configuration changed between runs. A
- * record for a pipeline that no longer exists is dropped, counted and logged.
+ * run that wrote it had; that list is kept beside the log ({@value #PIPELINES_FILE}), each pipeline
+ * with its durable exporters, so that a record still reaches the pipeline of that name when the
+ * configuration changed between runs. A record owed only to pipelines or exporters that no longer
+ * exist is dropped, counted and logged.
  */
 public final class DurableLog implements AutoCloseable {
   static final String PIPELINES_FILE = "pipelines";
+
+  /** The one consumer of the logs that Sluice wrote before each exporter had its own progress. */
+  static final String SHARED_CONSUMER = "pipelines";
+
   private static final Logger LOGGER = Logger.getLogger("sluice.service.wal");
-  private static final long REPLAY_RETRY_MILLIS = 10;
-  private static final long REPLAY_WAIT_LOG_MILLIS = 10_000;
   private static final long CLOSE_TIMEOUT_MILLIS = 10_000;
 
-  private final WriteAheadLog log;
-  private final long droppedAtReplay;
+  private final DurableLayout layout;
+  private final MemoryBudget budget;
+  private volatile WriteAheadLog log;
+  // Each routing bit's consumers: those of the previous run's pipelines while replaying, then the
+  // current ones.
+  private volatile int[] consumersOfBits;
+  private long droppedAtReplay;
   private volatile boolean freezing;
   private volatile long frozenFromNanos;
 
-  private DurableLog(WriteAheadLog log, long droppedAtReplay) {
-    this.log = log;
-    this.droppedAtReplay = droppedAtReplay;
+  private DurableLog(DurableLayout layout, MemoryBudget budget) {
+    this.layout = layout;
+    this.budget = budget;
   }
 
   /**
    * Opens the log and replays it.
    *
-   * @param pipelines the durable pipelines by name, in routing-bit order
+   * @param layout the durable pipelines and their durable exporters
+   * @param firstStages the durable pipelines' first stages by name
    * @param fatal told when the log stops because data it held may be gone
    */
   public static DurableLog open(
       DurableStorage storage,
-      List<String> pipelines,
+      DurableLayout layout,
       Map<String, BatchConsumer> firstStages,
       MemoryBudget budget,
       MetricRegistry metrics,
@@ -70,7 +79,16 @@ public final class DurableLog implements AutoCloseable {
       throws IOException, InterruptedException {
     Path directory = storage.directory();
     Files.createDirectories(directory);
-    List<String> previous = readPipelines(directory.resolve(PIPELINES_FILE));
+    Map<String, List<String>> previous = readPipelines(directory.resolve(PIPELINES_FILE));
+    DurableLog durable = new DurableLog(layout, budget);
+    DurableReplay replay =
+        new DurableReplay(
+            durable,
+            budget,
+            layout,
+            previous == null ? layout.exportersOfPipeline() : previous,
+            firstStages);
+    durable.consumersOfBits = replay.consumersOfOldBits();
     WalOptions options =
         new WalOptions(
             directory,
@@ -79,16 +97,18 @@ public final class DurableLog implements AutoCloseable {
             storage.segmentSizeBytes(),
             storage.commitInterval().toNanos(),
             WalOptions.MAX_PENDING_DEFAULT,
-            List.of("pipelines"),
-            routing -> routing == 0 ? 0 : 1);
-    Replay replay = new Replay(previous == null ? pipelines : previous, firstStages, budget);
+            layout.consumers(),
+            durable::consumersOfRouting);
     WriteAheadLog log =
         WriteAheadLog.open(
             options,
             replay,
             (message, cause) ->
                 fatal.accept("the write-ahead log in " + directory + ": " + message));
-    writePipelines(directory, pipelines);
+    durable.log = log;
+    durable.consumersOfBits = layout.consumersOfBits();
+    writePipelines(directory, layout.exportersOfPipeline());
+    durable.droppedAtReplay = replay.dropped;
     LogStatistics statistics = log.statistics();
     LOGGER.info(
         "Write-ahead log in "
@@ -96,12 +116,12 @@ public final class DurableLog implements AutoCloseable {
             + ": "
             + statistics.recoveredRecords()
             + " requests replayed, "
+            + replay.dropped
+            + " dropped (their pipelines or durable exporters are no longer configured), "
             + statistics.corruptRecords()
             + " damaged records skipped, "
             + statistics.tornBytes()
             + " bytes of a torn tail cut off");
-    DurableLog durable = new DurableLog(log, replay.dropped);
-    replay.durable = durable;
     durable.register(metrics);
     return durable;
   }
@@ -110,14 +130,37 @@ public final class DurableLog implements AutoCloseable {
     return log;
   }
 
+  /** The log being opened: replayed requests are marked done on it while the replay goes on. */
+  void opening(WriteAheadLog opening) {
+    log = opening;
+  }
+
+  /** The consumers (a bit per index) of the durable pipelines of {@code routing}. */
+  int consumersOfRouting(int routing) {
+    int[] table = consumersOfBits;
+    int consumers = 0;
+    for (int left = routing; left != 0; left &= left - 1) {
+      int bit = Integer.numberOfTrailingZeros(left);
+      if (bit < table.length) {
+        consumers |= table[bit];
+      }
+    }
+    return consumers;
+  }
+
+  /** A new request for the pipelines of {@code routing}, to track as the exporters release it. */
+  DurableRequest request(int routing) {
+    return new DurableRequest(this, budget, consumersOfRouting(routing), false);
+  }
+
   /**
-   * A request is released: the log may forget it. Ignored from the shutdown deadline on ({@link
-   * #freezeAt}), when what the exporters still hold is dropped from memory only, to be replayed at
-   * the next start.
+   * Consumer {@code consumer} is done with a request: once all are, the log may forget it. Ignored
+   * from the shutdown deadline on ({@link #freezeAt}), when what the exporters still hold is
+   * dropped from memory only, to be replayed at the next start.
    */
-  void done(long sequence) {
+  void done(int consumer, long sequence) {
     if (!freezing || System.nanoTime() - frozenFromNanos < 0) {
-      log.done(0, sequence);
+      log.done(consumer, sequence);
     }
   }
 
@@ -146,8 +189,21 @@ public final class DurableLog implements AutoCloseable {
     log.onForce(nanos -> forces.record(nanos / NANOS_PER_SECOND));
     metrics.gauge(
         "sluice_wal_records_owed",
-        "Requests in the write-ahead log not yet done (delivered or dropped for good).",
+        "Requests in the write-ahead log some durable exporter is not done with (delivered or"
+            + " dropped for good).",
         log::owedRecords);
+    // A durable exporter's queue is the log: its length is what that exporter still owes. This
+    // replaces the in-memory queue's figure the exporter's sending chain registered.
+    List<String> consumers = layout.consumers();
+    for (int c = 0; c < consumers.size(); c++) {
+      int consumer = c;
+      metrics.gauge(
+          "otelcol_exporter_queue_size",
+          "Current size of the retry queue (in requests)",
+          () -> log.owedRecords(consumer),
+          "exporter",
+          consumers.get(c));
+    }
     metrics.gauge(
         "sluice_wal_size_bytes",
         "Bytes of the write-ahead log on disk.",
@@ -170,7 +226,8 @@ public final class DurableLog implements AutoCloseable {
         () -> log.statistics().corruptRecords());
     metrics.gauge(
         "sluice_wal_replay_dropped",
-        "Requests replayed at start for pipelines that no longer exist.",
+        "Requests dropped at start: owed only to pipelines or durable exporters that no longer"
+            + " exist.",
         () -> droppedAtReplay);
     metrics.gauge(
         "sluice_wal_groups", "Groups of appends written.", () -> log.statistics().groups());
@@ -204,130 +261,39 @@ public final class DurableLog implements AutoCloseable {
     log.close(CLOSE_TIMEOUT_MILLIS);
   }
 
-  /** Feeds each recovered record to the pipelines it went to, waiting while they are full. */
-  private static final class Replay implements dev.sluice.wal.RecordConsumer {
-    private final List<String> names;
-    private final Map<String, BatchConsumer> firstStages;
-    private final MemoryBudget budget;
-    private final OtlpIndexer indexer = new OtlpIndexer();
-    volatile WriteAheadLog log;
-    long dropped;
-
-    Replay(List<String> names, Map<String, BatchConsumer> firstStages, MemoryBudget budget) {
-      this.names = names;
-      this.firstStages = firstStages;
-      this.budget = budget;
-    }
-
-    @Override
-    public void replay(long sequence, int routing, int signal, int owed, byte[] payload)
-        throws InterruptedException {
-      List<BatchConsumer> targets = new ArrayList<>();
-      for (int bit = 0; bit < names.size(); bit++) {
-        if ((routing & (1 << bit)) != 0) {
-          BatchConsumer stage = firstStages.get(names.get(bit));
-          if (stage != null) {
-            targets.add(stage);
-          }
-        }
-      }
-      Signal[] signals = Signal.values();
-      if (targets.isEmpty() || signal >= signals.length) {
-        dropped++;
-        LOGGER.warning(
-            "Dropping replayed request " + sequence + ": its pipelines are no longer configured");
-        return;
-      }
-      OtlpIndex request;
-      try {
-        request = indexer.index(signals[signal], payload);
-      } catch (MalformedOtlpException e) {
-        dropped++;
-        LOGGER.warning("Dropping replayed request " + sequence + ": " + e.getMessage());
-        return;
-      }
-      ReplayedRelease release = new ReplayedRelease(this, sequence);
-      long waitingSince = System.nanoTime();
-      while (!budget.tryAdmit(request, release)) {
-        waitingSince = waitLogged(waitingSince, "room in the memory budget");
-      }
-      try {
-        for (BatchConsumer target : targets) {
-          Batch batch = Batch.of(request);
-          Admission admission;
-          while ((admission = target.consume(batch)) == Admission.FULL) {
-            waitingSince = waitLogged(waitingSince, "the pipelines to take a replayed request");
-          }
-          if (admission != Admission.ACCEPTED) {
-            batch.clear();
-          }
-        }
-      } finally {
-        request.releaseHold();
-      }
-    }
-
-    private static long waitLogged(long since, String what) throws InterruptedException {
-      TimeUnit.MILLISECONDS.sleep(REPLAY_RETRY_MILLIS);
-      if (System.nanoTime() - since > TimeUnit.MILLISECONDS.toNanos(REPLAY_WAIT_LOG_MILLIS)) {
-        LOGGER.info("Replaying the write-ahead log: waiting for " + what);
-        return System.nanoTime();
-      }
-      return since;
-    }
-
-    @Override
-    public void starting(WriteAheadLog opening) {
-      log = opening;
-    }
-
-    volatile DurableLog durable;
-
-    void done(long sequence) {
-      DurableLog current = durable;
-      if (current != null) {
-        current.done(sequence);
-      } else {
-        log.done(0, sequence);
-      }
-    }
+  private static List<String> splitLine(String line) {
+    return List.of(line.split("\t", -1));
   }
 
-  /** Tells the log a replayed request is done once its last slice is released. */
-  private static final class ReplayedRelease implements OtlpIndex.Releaser {
-    private final Replay replay;
-    private final long sequence;
-
-    ReplayedRelease(Replay replay, long sequence) {
-      this.replay = replay;
-      this.sequence = sequence;
-    }
-
-    @Override
-    public void released(OtlpIndex request) {
-      replay.budget.released(request);
-      if (!request.abandoned()) {
-        replay.done(sequence);
-      }
-    }
-
-    @Override
-    public void editBytesChanged(OtlpIndex request, long deltaBytes) {
-      replay.budget.editBytesChanged(request, deltaBytes);
-    }
-  }
-
-  private static List<String> readPipelines(Path file) throws IOException {
+  /** Map of the previous run's pipelines: each name with its durable exporters, null if unknown. */
+  private static Map<String, List<String>> readPipelines(Path file) throws IOException {
+    List<String> lines;
     try {
-      return Files.readAllLines(file, StandardCharsets.UTF_8);
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
       return null;
     }
+    Map<String, List<String>> pipelines = new LinkedHashMap<>();
+    for (String line : lines) {
+      List<String> fields = splitLine(line);
+      // A line without exporters was written before each exporter had its own progress.
+      pipelines.put(fields.get(0), fields.size() == 1 ? null : fields.subList(1, fields.size()));
+    }
+    return pipelines;
   }
 
-  private static void writePipelines(Path directory, List<String> pipelines) throws IOException {
+  private static void writePipelines(Path directory, Map<String, List<String>> pipelines)
+      throws IOException {
+    List<String> lines = new ArrayList<>();
+    pipelines.forEach(
+        (name, exporters) -> {
+          List<String> fields = new ArrayList<>();
+          fields.add(name);
+          fields.addAll(exporters);
+          lines.add(String.join("\t", fields));
+        });
     Path temporary = directory.resolve(PIPELINES_FILE + ".tmp");
-    Files.write(temporary, String.join("\n", pipelines).getBytes(StandardCharsets.UTF_8));
+    Files.write(temporary, String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
     try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
       channel.force(true);
     }

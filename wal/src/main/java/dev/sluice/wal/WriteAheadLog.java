@@ -77,6 +77,7 @@ public final class WriteAheadLog implements AutoCloseable {
   private final LogWriter writer;
 
   // Recovery figures.
+  private Map<String, Long> persistedWatermarks;
   private long recoveredRecords;
   private long corruptRecords;
   private long tornBytes;
@@ -135,11 +136,17 @@ public final class WriteAheadLog implements AutoCloseable {
     Map<String, Long> persisted =
         ProgressFile.decode(
             files.readSmall(directory.resolve(ProgressFile.NAME), ProgressFile.MAX_BYTES));
+    persistedWatermarks = persisted == null ? null : Map.copyOf(persisted);
     List<String> names = options.consumers();
-    // A consumer the progress file does not know, beside ones it does, is new: owed nothing old.
+    // A consumer the progress file does not know, beside ones it does, is new: owed nothing old,
+    // unless it takes over the progress of a consumer of another name.
     int newConsumers = 0;
     for (int c = 0; c < names.size(); c++) {
       Long watermark = persisted == null ? null : persisted.get(names.get(c));
+      if (watermark == null && persisted != null) {
+        String predecessor = replay.predecessorOf(names.get(c));
+        watermark = predecessor == null ? null : persisted.get(predecessor);
+      }
       progress[c] = new ConsumerProgress(watermark == null ? 0 : watermark);
       if (persisted != null && watermark == null) {
         newConsumers |= 1 << c;
@@ -259,7 +266,9 @@ public final class WriteAheadLog implements AutoCloseable {
       }
       skipTo(sequence);
       expected = sequence + 1;
-      int owed = options.consumersOfRouting().applyAsInt(routing) & ~newConsumers;
+      // Only configured consumers can be owed: a routing may name more than there are now.
+      int configured = (int) ((1L << progress.length) - 1);
+      int owed = options.consumersOfRouting().applyAsInt(routing) & ~newConsumers & configured;
       for (int c = 0; c < progress.length; c++) {
         boolean routed = (owed & (1 << c)) != 0;
         if (!routed || sequence < progress[c].watermark()) {
@@ -268,6 +277,7 @@ public final class WriteAheadLog implements AutoCloseable {
         }
       }
       if (owed == 0) {
+        replay.notReplayed(sequence, routing, signal);
         return;
       }
       byte[] copy = java.util.Arrays.copyOfRange(payload, offset, offset + length);
@@ -337,16 +347,43 @@ public final class WriteAheadLog implements AutoCloseable {
     writer.forceObserver = observer;
   }
 
-  /** Records appended that consumer 0 is not done with, those finished out of order included. */
+  /**
+   * Records appended that some consumer is not done with, those finished out of order included:
+   * what the log must keep.
+   */
   public long owedRecords() {
-    long next;
+    long next = nextSequence();
+    long owed = 0;
+    for (ConsumerProgress consumer : progress) {
+      owed = Math.max(owed, next - consumer.watermark());
+    }
+    return owed;
+  }
+
+  /**
+   * Records appended that consumer {@code consumer} is not done with, those it finished out of
+   * order included: its durable queue's length.
+   */
+  public long owedRecords(int consumer) {
+    return Math.max(0, nextSequence() - progress[consumer].watermark());
+  }
+
+  private long nextSequence() {
     lock.lock();
     try {
-      next = nextSequence;
+      return nextSequence;
     } finally {
       lock.unlock();
     }
-    return Math.max(0, next - progress[0].watermark());
+  }
+
+  /**
+   * The watermarks the progress file held when the log was opened, by consumer name, those of
+   * consumers no longer configured included; null when the file was missing or damaged (every
+   * consumer was then done with nothing). Valid from {@link RecordConsumer#starting} on.
+   */
+  public Map<String, Long> persistedWatermarks() {
+    return persistedWatermarks;
   }
 
   /** The first sequence the consumer is not done with. */

@@ -62,6 +62,14 @@ public final class Batch {
     return head == tail;
   }
 
+  /**
+   * The request slice {@code i} (of {@link #sliceCount()}) refers to: for per-request accounting
+   * over a batch in O(slices). Consecutive slices often share a request.
+   */
+  public OtlpIndex requestOf(int i) {
+    return slices[head + i].index();
+  }
+
   Slice slice(int i) {
     return slices[head + i];
   }

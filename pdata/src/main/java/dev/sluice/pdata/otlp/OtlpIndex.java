@@ -389,13 +389,20 @@ public final class OtlpIndex {
 
   // Edits.
 
-  /** Who accounts for the request's memory while it is held; null when it is not held. */
-  Releaser account() {
+  /**
+   * Who accounts for the request's memory while it is held; null when it is not held. Public for
+   * the durable pipelines' end, which keeps per-exporter progress on the releaser.
+   */
+  public Releaser account() {
     return releaser;
   }
 
-  /** Slices (plus the hold) that still refer to the request. */
-  int references() {
+  /**
+   * Slices (plus the hold) that still refer to the request, read at one moment. Public for the
+   * durable pipelines' end: with the references it holds itself, it tells whether any other part of
+   * the collector still has some of the request.
+   */
+  public int references() {
     return references;
   }
 

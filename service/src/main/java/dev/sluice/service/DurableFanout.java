@@ -1,0 +1,261 @@
+package dev.sluice.service;
+
+import dev.sluice.component.Admission;
+import dev.sluice.component.BatchConsumer;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.service.sender.SendingChain;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The end of a pipeline that logged requests reach: a {@link Fanout} that also keeps each durable
+ * exporter's progress. It counts, per request, the slices each exporter takes and lets go of
+ * ({@link DurableRequest}), so that each exporter with {@code sending_queue.storage} is a consumer
+ * of the log of its own, done with a request when it has let go of all of it, whatever the other
+ * exporters do.
+ *
+ * <p>A request replayed from the log goes only to the durable exporters that still owe it; the
+ * others (those without storage among them) get none of it. A batch holding replayed requests for
+ * different exporters (the batch processor merged them) is split into one part per set of
+ * exporters. Requests that were not replayed go to every exporter, as with {@link Fanout}, and cost
+ * a walk over the batch's slices, never over its items.
+ *
+ * <p>All or none, like {@link Fanout}: the batch is refused and stays with the caller when one of
+ * the exporters it goes to has no room. Never blocks.
+ */
+public final class DurableFanout implements BatchConsumer, SharedBatch.Owners {
+  private final SendingChain[] exporters;
+  private final int[] consumerOf;
+  private final int allExporters;
+  private final int allConsumers;
+
+  /**
+   * @param exporters the pipeline's exporters
+   * @param consumerOf each exporter's consumer index in the log, or -1 for one without storage
+   */
+  public DurableFanout(List<SendingChain> exporters, int[] consumerOf) {
+    if (exporters.isEmpty() || exporters.size() != consumerOf.length) {
+      throw new IllegalArgumentException("a pipeline needs exporters, each with its consumer");
+    }
+    if (exporters.size() >= Integer.SIZE) {
+      throw new IllegalArgumentException(
+          "at most " + (Integer.SIZE - 1) + " exporters in a durable pipeline");
+    }
+    this.exporters = exporters.toArray(new SendingChain[0]);
+    this.consumerOf = consumerOf.clone();
+    this.allExporters = (1 << exporters.size()) - 1;
+    this.allConsumers = consumersOf(allExporters);
+  }
+
+  @Override
+  public Admission consume(Batch batch) {
+    boolean room = true;
+    for (SendingChain exporter : exporters) {
+      room &= exporter.hasCapacity();
+    }
+    if (room) {
+      // The usual batch: every request in it goes to every exporter, counted in one walk.
+      int counted = count(batch, 0, batch.sliceCount(), allConsumers, true);
+      if (counted == batch.sliceCount()) {
+        send(batch, allExporters);
+        return Admission.ACCEPTED;
+      }
+      count(batch, 0, counted, allConsumers, false);
+    }
+    return consumeReplayed(batch);
+  }
+
+  /**
+   * A batch holding replayed requests (or one that met an exporter without room): each request goes
+   * to its own exporters, and only those need room.
+   */
+  private Admission consumeReplayed(Batch batch) {
+    int slices = batch.sliceCount();
+    int first = slices == 0 ? allExporters : -1;
+    int union = slices == 0 ? allExporters : 0;
+    boolean mixed = false;
+    for (int i = 0; i < slices; ) {
+      OtlpIndex request = batch.requestOf(i);
+      i = runEnd(batch, i, request);
+      int targets = targetsOf(DurableRequest.of(request));
+      union |= targets;
+      if (first < 0) {
+        first = targets;
+      } else if (targets != first) {
+        mixed = true;
+      }
+    }
+    for (int left = union; left != 0; left &= left - 1) {
+      if (!exporters[Integer.numberOfTrailingZeros(left)].hasCapacity()) {
+        return Admission.FULL;
+      }
+    }
+    if (mixed) {
+      split(batch, union);
+    } else {
+      hand(batch, first);
+    }
+    return Admission.ACCEPTED;
+  }
+
+  /**
+   * Counts slices {@code [from, to)} as taken by the consumers of {@code consumers} (or gives them
+   * back, when not {@code taken}). When taking, stops before the first request that does not go to
+   * every exporter and returns where it stopped.
+   */
+  private int count(Batch batch, int from, int to, int consumers, boolean taken) {
+    for (int i = from; i < to; ) {
+      OtlpIndex request = batch.requestOf(i);
+      int end = Math.min(runEnd(batch, i, request), to);
+      DurableRequest durable = DurableRequest.of(request);
+      if (durable != null) {
+        if (taken && targetsOf(durable) != allExporters) {
+          return i;
+        }
+        durable.handed(consumers, taken ? end - i : i - end);
+      }
+      i = end;
+    }
+    return to;
+  }
+
+  /** The exporters (a bit per index) a request goes to. */
+  private int targetsOf(DurableRequest durable) {
+    if (durable == null || !durable.replayed()) {
+      return allExporters;
+    }
+    int owed = durable.owedConsumers();
+    int targets = 0;
+    for (int e = 0; e < consumerOf.length; e++) {
+      if (consumerOf[e] >= 0 && (owed & (1 << consumerOf[e])) != 0) {
+        targets |= 1 << e;
+      }
+    }
+    return targets;
+  }
+
+  /** Splits a batch of replayed requests into one part per set of exporters, and hands each. */
+  private void split(Batch batch, int union) {
+    int[] sets = new int[Integer.bitCount(union) + 1];
+    int count = 0;
+    for (int i = 0; i < batch.sliceCount(); ) {
+      OtlpIndex request = batch.requestOf(i);
+      i = runEnd(batch, i, request);
+      int targets = targetsOf(DurableRequest.of(request));
+      if (indexOf(sets, count, targets) < 0) {
+        if (count == sets.length) {
+          sets = java.util.Arrays.copyOf(sets, count * 2);
+        }
+        sets[count++] = targets;
+      }
+    }
+    int[] partSets = java.util.Arrays.copyOf(sets, count);
+    Batch[] parts = new Batch[count];
+    for (int p = 0; p < count; p++) {
+      parts[p] = new Batch(batch.signal());
+    }
+    batch.partitionInto(
+        parts, item -> indexOf(partSets, partSets.length, targetsOf(of(item.request()))));
+    batch.clear();
+    for (int p = 0; p < count; p++) {
+      if (parts[p].unitCount() == 0) {
+        parts[p].clear();
+      } else {
+        hand(parts[p], partSets[p]);
+      }
+    }
+  }
+
+  private static DurableRequest of(OtlpIndex request) {
+    return DurableRequest.of(request);
+  }
+
+  private static int indexOf(int[] sets, int count, int targets) {
+    for (int p = 0; p < count; p++) {
+      if (sets[p] == targets) {
+        return p;
+      }
+    }
+    return -1;
+  }
+
+  /** Hands the batch to the exporters of {@code targets}, after counting what each takes. */
+  private void hand(Batch batch, int targets) {
+    if (targets == 0) {
+      batch.clear(); // replayed requests none of this pipeline's exporters owe
+      return;
+    }
+    int consumers = consumersOf(targets);
+    for (int i = 0; i < batch.sliceCount(); ) {
+      OtlpIndex request = batch.requestOf(i);
+      int end = runEnd(batch, i, request);
+      DurableRequest durable = DurableRequest.of(request);
+      if (durable != null) {
+        durable.handed(consumers, end - i);
+      }
+      i = end;
+    }
+    send(batch, targets);
+  }
+
+  /** Sends the counted batch to the exporters of {@code targets}, each with its own handle. */
+  private void send(Batch batch, int targets) {
+    AtomicInteger holders = new AtomicInteger(Integer.bitCount(targets));
+    for (int left = targets; left != 0; left &= left - 1) {
+      int exporter = Integer.numberOfTrailingZeros(left);
+      exporters[exporter].send(new SharedBatch(batch, holders, this, exporter));
+    }
+  }
+
+  @Override
+  public void releasing(Batch batch, int owner) {
+    int consumer = consumerOf[owner];
+    if (consumer < 0) {
+      return;
+    }
+    for (int i = 0; i < batch.sliceCount(); ) {
+      OtlpIndex request = batch.requestOf(i);
+      int end = runEnd(batch, i, request);
+      DurableRequest durable = DurableRequest.of(request);
+      if (durable != null) {
+        durable.releasedBy(consumer, end - i, request);
+      }
+      i = end;
+    }
+  }
+
+  @Override
+  public void clearing(Batch batch) {
+    for (int i = 0; i < batch.sliceCount(); ) {
+      OtlpIndex request = batch.requestOf(i);
+      int end = runEnd(batch, i, request);
+      DurableRequest durable = DurableRequest.of(request);
+      if (durable != null) {
+        durable.leaving(end - i);
+      }
+      i = end;
+    }
+  }
+
+  /** The log's consumers (a bit per index) among the exporters of {@code targets}. */
+  private int consumersOf(int targets) {
+    int consumers = 0;
+    for (int left = targets; left != 0; left &= left - 1) {
+      int consumer = consumerOf[Integer.numberOfTrailingZeros(left)];
+      if (consumer >= 0) {
+        consumers |= 1 << consumer;
+      }
+    }
+    return consumers;
+  }
+
+  /** The end of the run of slices from {@code start} that refer to {@code request}. */
+  private static int runEnd(Batch batch, int start, OtlpIndex request) {
+    int end = start + 1;
+    while (end < batch.sliceCount() && batch.requestOf(end) == request) {
+      end++;
+    }
+    return end;
+  }
+}

@@ -1,0 +1,142 @@
+package dev.sluice.service;
+
+import dev.sluice.pdata.otlp.OtlpIndex;
+
+/**
+ * One logged request on its way to the durable exporters, each of which is a consumer of the log
+ * with its own progress: a consumer is done with the request once it has let go of every slice it
+ * was handed and no other slice can reach it any more. It is the request's releaser, so a
+ * pipeline's end ({@link DurableFanout}) finds it from any slice.
+ *
+ * <p>"No other slice can reach it": every reference to the request (the entry's hold and each
+ * slice, {@link OtlpIndex#references()}) is either held by the exporters of a durable fan-out,
+ * which count what they were handed ({@link #handed}, {@link #leaving}), or still upstream (the
+ * entry, the processors). When the two counts are equal, nothing is upstream any more, and nothing
+ * ever comes back upstream. Reading the references races only with upstream changes, and a stale
+ * read sees more references than there are, so a consumer is never marked done early; at worst it
+ * is marked when the request is released whole ({@link #released}), as with one consumer for all.
+ *
+ * <p>A request one exporter abandoned (dropped only because it stopped) stays owed to every
+ * consumer not already done with it.
+ */
+final class DurableRequest implements OtlpIndex.Releaser {
+  private final DurableLog log;
+  private final MemoryBudget budget;
+  private final int owedConsumers;
+  private final boolean replayed;
+  // Guarded by this: slices each consumer holds, slices all durable fan-outs' exporters hold, and
+  // the consumers already told done.
+  private final int[] slicesHeld;
+  private int slicesAtExporters;
+  private int doneConsumers;
+  private volatile long sequence = -1;
+
+  /**
+   * @param owedConsumers the log's consumers (a bit per index) the request goes to
+   * @param replayed whether it came back from the log at start: then only the exporters of {@code
+   *     owedConsumers} get it
+   */
+  DurableRequest(DurableLog log, MemoryBudget budget, int owedConsumers, boolean replayed) {
+    this.log = log;
+    this.budget = budget;
+    this.owedConsumers = owedConsumers;
+    this.replayed = replayed;
+    this.slicesHeld = new int[Integer.SIZE - Integer.numberOfLeadingZeros(owedConsumers)];
+  }
+
+  /** The durable request a held request belongs to, or null. */
+  static DurableRequest of(OtlpIndex request) {
+    return request.account() instanceof DurableRequest durable ? durable : null;
+  }
+
+  int owedConsumers() {
+    return owedConsumers;
+  }
+
+  boolean replayed() {
+    return replayed;
+  }
+
+  /** The record's sequence in the log; set before any slice of the request is made. */
+  void sequence(long logged) {
+    sequence = logged;
+  }
+
+  /** Exporters of a durable fan-out took {@code slices} slices; those of {@code consumers} too. */
+  synchronized void handed(int consumers, int slices) {
+    slicesAtExporters += slices;
+    for (int owed = consumers & owedConsumers; owed != 0; owed &= owed - 1) {
+      slicesHeld[Integer.numberOfTrailingZeros(owed)] += slices;
+    }
+  }
+
+  /** Consumer {@code consumer}'s exporter let go of {@code slices} slices of {@code request}. */
+  void releasedBy(int consumer, int slices, OtlpIndex request) {
+    int bit = 1 << consumer;
+    if ((owedConsumers & bit) == 0) {
+      return;
+    }
+    synchronized (this) {
+      slicesHeld[consumer] -= slices;
+    }
+    settle(bit, request);
+  }
+
+  /** The last exporter let go of {@code slices} slices, which are cleared next. */
+  synchronized void leaving(int slices) {
+    slicesAtExporters -= slices;
+  }
+
+  /**
+   * Tells the log that the consumers of {@code consumers} are done with the request, those of them
+   * that hold none of its slices, when nothing upstream refers to it any more.
+   */
+  void settle(int consumers, OtlpIndex request) {
+    long logged = sequence;
+    if (logged < 0 || request.abandoned()) {
+      return;
+    }
+    int done = 0;
+    synchronized (this) {
+      int candidates = consumers & owedConsumers & ~doneConsumers;
+      if (candidates == 0 || request.references() != slicesAtExporters) {
+        return;
+      }
+      for (int left = candidates; left != 0; left &= left - 1) {
+        int consumer = Integer.numberOfTrailingZeros(left);
+        if (slicesHeld[consumer] == 0) {
+          done |= 1 << consumer;
+        }
+      }
+      doneConsumers |= done;
+    }
+    markDone(done, logged);
+  }
+
+  /** Every owed consumer not told yet is done, unless part of the request was abandoned. */
+  @Override
+  public void released(OtlpIndex request) {
+    budget.released(request);
+    long logged = sequence;
+    if (logged < 0 || request.abandoned()) {
+      return;
+    }
+    int done;
+    synchronized (this) {
+      done = owedConsumers & ~doneConsumers;
+      doneConsumers |= done;
+    }
+    markDone(done, logged);
+  }
+
+  @Override
+  public void editBytesChanged(OtlpIndex request, long deltaBytes) {
+    budget.editBytesChanged(request, deltaBytes);
+  }
+
+  private void markDone(int consumers, long logged) {
+    for (int left = consumers; left != 0; left &= left - 1) {
+      log.done(Integer.numberOfTrailingZeros(left), logged);
+    }
+  }
+}

@@ -1,0 +1,224 @@
+package dev.sluice.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.component.Admission;
+import dev.sluice.component.DurableStorage;
+import dev.sluice.component.ExportResult;
+import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.service.sender.SendingChain;
+import dev.sluice.testkit.PipelineFixture;
+import dev.sluice.testkit.RecordingExporter;
+import dev.sluice.testkit.SequencedSpans;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A durable pipeline's end with two exporters that have storage ({@code a}, {@code b}) and one
+ * without ({@code c}), over a real write-ahead log: each durable exporter's progress is its own,
+ * and what comes back at start goes only to the durable exporters that still owe it.
+ */
+class DurableFanoutTest {
+  private static final int REQUESTS = 5;
+  private static final int SPANS_PER_REQUEST = 10;
+  private static final int CONSUMER_A = 0;
+  private static final int CONSUMER_B = 1;
+  private static final DurableLayout LAYOUT =
+      new DurableLayout(Map.of("traces", List.of("a", "b")));
+
+  @TempDir Path directory;
+
+  /** One run: a log, a budget, three exporters behind one durable fan-out, and an entry. */
+  private final class Run {
+    final PipelineFixture fixture = new PipelineFixture();
+    final MemoryBudget budget = new MemoryBudget(64L << 20, 1_000_000);
+    final RecordingExporter a = new RecordingExporter();
+    final RecordingExporter b = new RecordingExporter();
+    final RecordingExporter c = new RecordingExporter();
+    final List<SendingChain> chains = new ArrayList<>();
+    final DurableFanout fanout;
+    final DurableLog log;
+    final DurableEntry entry;
+
+    Run(boolean bIsDown) throws Exception {
+      if (bIsDown) {
+        b.answerWith(batch -> ExportResult.retryable("down", 0));
+      }
+      List<String> ids = List.of("a", "b", "c");
+      for (RecordingExporter exporter : List.of(a, b, c)) {
+        chains.add(
+            fixture.exporter(
+                ids.get(chains.size()),
+                exporter,
+                PipelineFixture.config(
+                    PipelineFixture.queue(1, 100), PipelineFixture.fastRetry())));
+      }
+      fanout = new DurableFanout(chains, new int[] {CONSUMER_A, CONSUMER_B, -1});
+      log =
+          DurableLog.open(
+              storage(), LAYOUT, Map.of("traces", fanout), budget, fixture.metrics, m -> {});
+      entry = new DurableEntry(budget, List.of(fanout), 0b1, Signal.TRACES.ordinal(), 100);
+      entry.attach(log);
+    }
+
+    Admission send(int first) throws Exception {
+      CompletableFuture<Admission> answer = new CompletableFuture<>();
+      entry.consume(SequencedSpans.indexed("svc", first, SPANS_PER_REQUEST), answer::complete);
+      return answer.get(10, TimeUnit.SECONDS);
+    }
+
+    void stop() throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+      entry.close();
+      log.freezeAt(deadline);
+      for (SendingChain chain : chains) {
+        chain.shutdown(deadline);
+      }
+      log.close();
+    }
+  }
+
+  private DurableStorage storage() {
+    return new DurableStorage() {
+      @Override
+      public Path directory() {
+        return directory.resolve("wal");
+      }
+
+      @Override
+      public boolean fsync() {
+        return true;
+      }
+
+      @Override
+      public long maxSizeBytes() {
+        return 64L << 20;
+      }
+
+      @Override
+      public long segmentSizeBytes() {
+        return 1L << 20;
+      }
+
+      @Override
+      public Duration commitInterval() {
+        return Duration.ZERO;
+      }
+    };
+  }
+
+  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("condition not met in 10 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  private static List<Integer> delivered(RecordingExporter exporter) {
+    List<Integer> numbers = new ArrayList<>();
+    exporter
+        .delivered()
+        .forEach(attempt -> numbers.addAll(SequencedSpans.numbers(attempt.request())));
+    return numbers;
+  }
+
+  @Test
+  void eachDurableExporterIsDoneWithWhatItDeliveredWhileAnotherIsDown() throws Exception {
+    Run first = new Run(true);
+    for (int r = 0; r < REQUESTS; r++) {
+      assertThat(first.send(r * SPANS_PER_REQUEST)).isEqualTo(Admission.ACCEPTED);
+    }
+    assertThat(first.a.awaitDeliveredUnits(REQUESTS * SPANS_PER_REQUEST, 10, TimeUnit.SECONDS))
+        .isTrue();
+    awaitTrue(() -> first.log.log().owedRecords(CONSUMER_A) == 0);
+    assertThat(first.log.log().owedRecords(CONSUMER_B)).isEqualTo(REQUESTS);
+    assertThat(first.fixture.prometheus())
+        .contains("otelcol_exporter_queue_size{exporter=\"a\"} 0")
+        .contains("otelcol_exporter_queue_size{exporter=\"b\"} " + REQUESTS);
+    first.stop();
+
+    Run second = new Run(false);
+    List<Integer> all = IntStream.range(0, REQUESTS * SPANS_PER_REQUEST).boxed().toList();
+    assertThat(second.b.awaitDeliveredUnits(all.size(), 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(second.b)).containsExactlyElementsOf(all);
+    awaitTrue(() -> second.log.log().owedRecords() == 0);
+    // a had delivered everything and c has no storage: neither gets a replay.
+    assertThat(second.a.attempts()).isEmpty();
+    assertThat(second.c.attempts()).isEmpty();
+    second.stop();
+  }
+
+  @Test
+  void splitsABatchOfReplayedRequestsByTheExportersThatOweThem() throws Exception {
+    Run run = new Run(false);
+    try {
+      OtlpIndex owedToBoth = held(run, 0, 0b11, true);
+      OtlpIndex owedToB = held(run, 10, 1 << CONSUMER_B, true);
+      OtlpIndex live = held(run, 20, 0b11, false);
+      Batch merged = Batch.of(owedToBoth);
+      merged.add(owedToB);
+      merged.add(live);
+      owedToBoth.releaseHold();
+      owedToB.releaseHold();
+      live.releaseHold();
+
+      assertThat(run.fanout.consume(merged)).isEqualTo(Admission.ACCEPTED);
+
+      assertThat(run.b.awaitDeliveredUnits(30, 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(run.a.awaitDeliveredUnits(20, 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(run.c.awaitDeliveredUnits(10, 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(delivered(run.a))
+          .containsExactlyInAnyOrderElementsOf(
+              IntStream.concat(IntStream.range(0, 10), IntStream.range(20, 30)).boxed().toList());
+      assertThat(delivered(run.b))
+          .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 30).boxed().toList());
+      assertThat(delivered(run.c))
+          .containsExactlyElementsOf(IntStream.range(20, 30).boxed().toList());
+      awaitTrue(() -> run.budget.usedBytes() == 0);
+    } finally {
+      run.stop();
+    }
+  }
+
+  @Test
+  void aReplayedRequestNoExporterOfThePipelineOwesIsDroppedThere() throws Exception {
+    Run run = new Run(false);
+    try {
+      OtlpIndex owedElsewhere = held(run, 0, 1 << 2, true);
+      Batch batch = Batch.of(owedElsewhere);
+      owedElsewhere.releaseHold();
+
+      assertThat(run.fanout.consume(batch)).isEqualTo(Admission.ACCEPTED);
+
+      awaitTrue(() -> run.budget.usedBytes() == 0);
+      assertThat(run.a.attempts()).isEmpty();
+      assertThat(run.b.attempts()).isEmpty();
+      assertThat(run.c.attempts()).isEmpty();
+    } finally {
+      run.stop();
+    }
+  }
+
+  /** Spans {@code first..first+9}, held in the run's budget as a tracked durable request. */
+  private static OtlpIndex held(Run run, int first, int owed, boolean replayed) {
+    OtlpIndex request = SequencedSpans.indexed("svc", first, SPANS_PER_REQUEST);
+    assertThat(
+            run.budget.tryAdmit(request, new DurableRequest(run.log, run.budget, owed, replayed)))
+        .isTrue();
+    return request;
+  }
+}
