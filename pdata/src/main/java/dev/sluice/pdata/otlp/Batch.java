@@ -255,6 +255,16 @@ public final class Batch {
     }
   }
 
+  /** Whether some request the batch refers to was abandoned ({@link #abandonRequests}). */
+  public boolean anyRequestAbandoned() {
+    for (int i = head; i < tail; i++) {
+      if (slices[i].index().abandoned()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Drops every span, log record or data point the predicate accepts; returns how many. */
   public long dropIf(Predicate<BatchItem> drop) {
     return visit(

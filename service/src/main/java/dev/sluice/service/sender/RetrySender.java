@@ -69,6 +69,9 @@ final class RetrySender implements Sender {
       try {
         result = next.send(batch);
       } catch (InterruptedException e) {
+        // Stopped past the shutdown deadline with the send unanswered: a durable pipeline keeps
+        // the batch's requests owed, to send them again after the restart.
+        batch.abandonRequests();
         dropped(batch, "the exporter stopped while sending");
         throw e;
       }
@@ -137,6 +140,19 @@ final class RetrySender implements Sender {
 
   private void dropped(Batch batch, String why) {
     telemetry.failed(batch.signal(), batch.unitCount());
-    dropLog.log("Dropping " + batch.unitCount() + " " + batch.signal().unitName() + ": " + why);
+    dropLog.log(
+        "Dropping "
+            + batch.unitCount()
+            + " "
+            + batch.signal().unitName()
+            + ": "
+            + why
+            + (batch.unitCount() > 0 && abandoned(batch)
+                ? " (a durable pipeline sends them again after the restart)"
+                : ""));
+  }
+
+  private static boolean abandoned(Batch batch) {
+    return batch.anyRequestAbandoned();
   }
 }

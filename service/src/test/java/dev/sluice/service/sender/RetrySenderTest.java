@@ -1,6 +1,7 @@
 package dev.sluice.service.sender;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ExportResult;
@@ -197,6 +198,32 @@ class RetrySenderTest {
     assertThat(fixture.prometheus())
         .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 8")
         .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 2");
+  }
+
+  @Test
+  void aSendInterruptedAtShutdownLeavesTheRequestsOwedToADurablePipeline() {
+    Sender hangs =
+        batch -> {
+          throw new InterruptedException("stopped past the shutdown deadline");
+        };
+    Batch batch = spans(3);
+
+    assertThatThrownBy(() -> sender(retry(10, 20, 100), hangs).send(batch))
+        .isInstanceOf(InterruptedException.class);
+
+    assertThat(batch.anyRequestAbandoned()).isTrue();
+    assertThat(fixture.prometheus())
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 3");
+  }
+
+  @Test
+  void aBatchThatFailsForGoodIsNotAbandoned() throws Exception {
+    Batch batch = spans(2);
+
+    sender(RetryConfig.DISABLED, new Destination().answer(ExportResult.permanent("bad")))
+        .send(batch);
+
+    assertThat(batch.anyRequestAbandoned()).isFalse();
   }
 
   @Test
