@@ -94,14 +94,18 @@ class SidecarProfileIT {
         // A JDK 25 is installed: the profile runs on it.
         assertThat(feature).as(java.toString()).isGreaterThanOrEqualTo(25);
       }
-      // gRPC's Netty, having served a call, runs on Unsafe without the JDK's warning about it, and
-      // started neither the flight recorder nor the foreign memory API.
+      // Both Netty copies, having served a call each, run on Unsafe without the JDK's warning about
+      // it, and started neither the flight recorder nor the foreign memory API's native linker and
+      // layouts (they only probe that both exist, which loads a few classes of each).
       assertThat(Files.readString(log)).doesNotContain("sun.misc.Unsafe");
       String classes = loadedClasses(java, daemon.pid());
       assertThat(classes)
-          .contains("io.grpc.netty.shaded.io.netty.util.internal.PlatformDependent0")
-          .doesNotContain("jdk.jfr.FlightRecorder")
-          .doesNotContain("jdk.internal.foreign.AbstractMemorySegmentImpl");
+          .contains("io.grpc.netty.shaded.io.netty.util.internal.PlatformDependent0/")
+          .contains("io.netty.util.internal.PlatformDependent0/")
+          .doesNotContain("jdk.jfr.internal.periodic.")
+          .doesNotContain("jdk.jfr.internal.settings.")
+          .doesNotContain("jdk.internal.foreign.abi.x64.")
+          .doesNotContain("jdk.internal.foreign.layout.");
     } finally {
       daemon.destroy();
       if (!daemon.waitFor(30, TimeUnit.SECONDS)) {
