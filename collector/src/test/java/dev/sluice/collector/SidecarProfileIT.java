@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/sluice --profile sidecar} over the runnable jar, as its own process: it answers OTLP
  * over gRPC and HTTP with the default configuration's pipelines (on free ports), and runs with the
  * flags of {@code bin/jvm-sidecar.options} (those for its JDK) and the sidecar sizing, as its
- * {@code /proc/PID/cmdline} and its log show.
+ * {@code /proc/PID/cmdline} and its log show; and with gRPC's Netty on the classes those flags
+ * leave it, as {@code jcmd} lists them.
  */
 class SidecarProfileIT {
   private static final Path BIN = Path.of("..", "bin").toAbsolutePath().normalize();
@@ -93,6 +94,18 @@ class SidecarProfileIT {
         // A JDK 25 is installed: the profile runs on it.
         assertThat(feature).as(java.toString()).isGreaterThanOrEqualTo(25);
       }
+      // Both Netty copies, having served a call each, run on Unsafe without the JDK's warning about
+      // it, and started neither the flight recorder nor the foreign memory API's native linker and
+      // layouts (they only probe that both exist, which loads a few classes of each).
+      assertThat(Files.readString(log)).doesNotContain("sun.misc.Unsafe");
+      String classes = loadedClasses(java, daemon.pid());
+      assertThat(classes)
+          .contains("io.grpc.netty.shaded.io.netty.util.internal.PlatformDependent0/")
+          .contains("io.netty.util.internal.PlatformDependent0/")
+          .doesNotContain("jdk.jfr.internal.periodic.")
+          .doesNotContain("jdk.jfr.internal.settings.")
+          .doesNotContain("jdk.internal.foreign.abi.x64.")
+          .doesNotContain("jdk.internal.foreign.layout.");
     } finally {
       daemon.destroy();
       if (!daemon.waitFor(30, TimeUnit.SECONDS)) {
@@ -120,6 +133,19 @@ class SidecarProfileIT {
     }
     assertThat(flags).isNotEmpty();
     return flags;
+  }
+
+  /** Every class the process has loaded, as {@code jcmd PID VM.class_hierarchy} lists them. */
+  private static String loadedClasses(Path java, long pid) throws Exception {
+    Path jcmd = java.resolveSibling("jcmd");
+    Process process =
+        new ProcessBuilder(jcmd.toString(), Long.toString(pid), "VM.class_hierarchy")
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    return output;
   }
 
   private static List<String> cmdline(long pid) throws IOException {
