@@ -255,9 +255,12 @@ final class Target {
     return true;
   }
 
-  /** Sets one key: its first entry takes the value, later ones go; appended when absent. */
-  private final class SetEntry implements MessageEdits.EntryRule {
-    private Value value;
+  /**
+   * Sets one key's entry: its first entry is written anew, later ones go, and one is appended when
+   * the key is absent. What the new entry holds is the subclass's.
+   */
+  private abstract class KeyedSet implements MessageEdits.EntryRule {
+    Value value;
     private boolean written;
     int field;
 
@@ -266,6 +269,9 @@ final class Target {
       this.field = field;
       this.written = false;
     }
+
+    /** Writes the entry that replaces {@code entry}, or that is appended when it is null. */
+    abstract void write(MessageEdits.Entry entry, ProtoWriter into);
 
     @Override
     public MessageEdits.Decision decide(MessageEdits.Entry entry, ProtoWriter into) {
@@ -276,61 +282,42 @@ final class Target {
         return MessageEdits.Decision.DROP;
       }
       written = true;
-      values.writeEntry(field, key, 0, key.length, value, into);
+      write(entry, into);
       return MessageEdits.Decision.REPLACED;
     }
 
     @Override
     public void finish(ProtoWriter into) {
       if (!written) {
-        values.writeEntry(field, key, 0, key.length, value, into);
+        write(null, into);
       }
       value = null;
     }
   }
 
-  /** Sets a value at depth below one key: its first entry is rewritten, later ones go. */
-  private final class SetNested implements MessageEdits.EntryRule {
-    private Value value;
-    private boolean written;
-    int field;
-
-    void start(Value value, int field) {
-      this.value = value;
-      this.field = field;
-      this.written = false;
-    }
-
+  /** Sets one key to the value. */
+  private final class SetEntry extends KeyedSet {
     @Override
-    public MessageEdits.Decision decide(MessageEdits.Entry entry, ProtoWriter into) {
-      if (!entry.keyEquals(key)) {
-        return MessageEdits.Decision.KEEP;
-      }
-      if (written) {
-        return MessageEdits.Decision.DROP;
-      }
-      written = true;
-      writeEntry(entry.bytes, entry.valueOffset, entry.valueLength, entry.valueOffset >= 0, into);
-      return MessageEdits.Decision.REPLACED;
+    void write(MessageEdits.Entry entry, ProtoWriter into) {
+      values.writeEntry(field, key, 0, key.length, value, into);
     }
+  }
 
+  /** Sets a value at depth below one key, in the key's value (created when absent). */
+  private final class SetNested extends KeyedSet {
     @Override
-    public void finish(ProtoWriter into) {
-      if (!written) {
-        writeEntry(key, 0, 0, false, into);
-      }
-      value = null;
-    }
-
-    private void writeEntry(
-        byte[] bytes, int valueOffset, int valueLength, boolean present, ProtoWriter into) {
-      int entry = into.beginLengthDelimited(field);
+    void write(MessageEdits.Entry entry, ProtoWriter into) {
+      boolean present = entry != null && entry.valueOffset >= 0;
+      byte[] bytes = entry == null ? key : entry.bytes;
+      int valueOffset = entry == null ? 0 : entry.valueOffset;
+      int valueLength = entry == null ? 0 : entry.valueLength;
+      int at = into.beginLengthDelimited(field);
       into.writeLengthDelimitedHeader(AnyValueWriter.KEY, key.length);
       into.writeBytes(key, 0, key.length);
       int any = into.beginLengthDelimited(AnyValueWriter.VALUE);
       nestedWrite.write(bytes, valueOffset, valueLength, present, value, into);
       into.endLengthDelimited(any);
-      into.endLengthDelimited(entry);
+      into.endLengthDelimited(at);
     }
   }
 
