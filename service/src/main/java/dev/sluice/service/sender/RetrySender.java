@@ -147,12 +147,8 @@ final class RetrySender implements Sender {
             + batch.signal().unitName()
             + ": "
             + why
-            + (batch.unitCount() > 0 && abandoned(batch)
+            + (batch.unitCount() > 0 && batch.anyRequestAbandoned()
                 ? " (a durable pipeline sends them again after the restart)"
                 : ""));
-  }
-
-  private static boolean abandoned(Batch batch) {
-    return batch.anyRequestAbandoned();
   }
 }
