@@ -426,7 +426,7 @@ final class GenerateCommand implements Callable<Integer> {
         String.format(
             Locale.ROOT,
             "DETAIL scenario=%s collector_cpu_pct=%.2f sink_cpu_pct=%.1f window_s=%.1f"
-                + " accepted=%d delivered=%d refused=%d capped=%s",
+                + " accepted=%d delivered=%d refused=%d capped=%s steal_pct=%.1f",
             result.scenario(),
             collector == null ? 0 : collector.cpuPercent(),
             sink == null ? 0 : sink.cpuPercent(),
@@ -434,7 +434,8 @@ final class GenerateCommand implements Callable<Integer> {
             outcome.totalOkItems(),
             deliveredItems,
             outcome.totalFailedItems(),
-            outcome.capped()));
+            outcome.capped(),
+            outcome.stealPercent()));
     json.put("items_per_s", round(outcome.itemsPerSecond(), 1));
     json.put("cpu_ns_per_item", round(cpuNsPerItem, 1));
     json.put("p50_ms", round(p50, 3));
@@ -444,6 +445,11 @@ final class GenerateCommand implements Callable<Integer> {
     json.put("gen_cpu_pct", round(outcome.generatorCpuPercent(), 1));
     json.put("collector_cpu_pct", collector == null ? 0 : round(collector.cpuPercent(), 2));
     json.put("sink_cpu_pct", sink == null ? 0 : round(sink.cpuPercent(), 1));
+    // Time the host gave this machine's CPUs to others while they wanted to run: above a few
+    // percent, the run measured a contended host and its figures are not comparable.
+    if (!Double.isNaN(outcome.stealPercent())) {
+      json.put("steal_pct", round(outcome.stealPercent(), 1));
+    }
     json.put("aborted", outcome.aborted());
     if (outcome.aborted()) {
       json.put("abort_reason", outcome.abortReason());

@@ -86,7 +86,13 @@ public final class LoadGenerator {
 
   /** Counters and CPU times at one instant. */
   record Snapshot(
-      long nanos, long okRequests, long okItems, long failed, long selfCpu, long[] watchedCpu) {}
+      long nanos,
+      long okRequests,
+      long okItems,
+      long failed,
+      long selfCpu,
+      long[] watchedCpu,
+      ProcStat.MachineCpu machine) {}
 
   /** What a run measured. */
   public record Outcome(
@@ -106,7 +112,8 @@ public final class LoadGenerator {
       Map<String, Long> errors,
       boolean capped,
       boolean aborted,
-      String abortReason) {
+      String abortReason,
+      double stealPercent) {
     public double itemsPerSecond() {
       return windowSeconds > 0 ? windowItems / windowSeconds : 0;
     }
@@ -263,7 +270,14 @@ public final class LoadGenerator {
         errors,
         capped,
         abortReason != null,
-        abortReason);
+        abortReason,
+        stealPercent(begin, end));
+  }
+
+  private static double stealPercent(Snapshot begin, Snapshot end) {
+    return begin.machine() == null || end.machine() == null
+        ? Double.NaN
+        : end.machine().stealPercentSince(begin.machine());
   }
 
   private Snapshot snapshot(long selfPid) {
@@ -277,7 +291,8 @@ public final class LoadGenerator {
         okItems.sum(),
         failedRequests.sum(),
         ProcStat.cpuNanos(selfPid),
-        cpu);
+        cpu,
+        ProcStat.machineCpu());
   }
 
   private void printProgress(
@@ -314,6 +329,10 @@ public final class LoadGenerator {
               " %s %.0f%%",
               watched.get(i).name(),
               cpuPercent(previous.watchedCpu()[i], now.watchedCpu()[i], seconds)));
+    }
+    double steal = stealPercent(previous, now);
+    if (!Double.isNaN(steal)) {
+      line.append(String.format(Locale.ROOT, "  steal %.0f%%", steal));
     }
     progress.println(line);
   }

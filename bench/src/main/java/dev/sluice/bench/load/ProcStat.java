@@ -91,6 +91,47 @@ public final class ProcStat {
     return statusKib(pid, "VmRSS");
   }
 
+  /**
+   * The machine's CPU time so far, from the first line of {@code /proc/stat}, in clock ticks summed
+   * over all cores; null when it cannot be read.
+   */
+  public static MachineCpu machineCpu() {
+    try (var lines = Files.lines(Path.of("/proc/stat"))) {
+      return lines.findFirst().map(MachineCpu::parse).orElse(null);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Ticks of the machine's CPUs: busy (user, nice, system, irq, softirq), idle (idle, iowait), and
+   * stolen: time the hypervisor ran something else while this machine's virtual CPUs wanted to run.
+   * Steal is what makes a run on a shared host slow without anything on the machine being busier.
+   */
+  public record MachineCpu(long busyTicks, long idleTicks, long stealTicks) {
+    /** Parses {@code cpu user nice system idle iowait irq softirq steal ...}. */
+    static MachineCpu parse(String line) {
+      String[] f = line.trim().split("\\s+");
+      if (!f[0].equals("cpu") || f.length < 8) {
+        throw new IllegalArgumentException("not the total cpu line of /proc/stat: " + line);
+      }
+      long busy = 0;
+      for (int i : new int[] {1, 2, 3, 6, 7}) {
+        busy += Long.parseLong(f[i]);
+      }
+      long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+      long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+      return new MachineCpu(busy, idle, steal);
+    }
+
+    /** Stolen share of all CPU ticks from {@code earlier} to this, in percent; NaN if none. */
+    public double stealPercentSince(MachineCpu earlier) {
+      long steal = stealTicks - earlier.stealTicks;
+      long total = steal + (busyTicks - earlier.busyTicks) + (idleTicks - earlier.idleTicks);
+      return total > 0 ? 100.0 * steal / total : Double.NaN;
+    }
+  }
+
   public static boolean alive(long pid) {
     return Files.exists(Path.of("/proc", Long.toString(pid), "stat"));
   }

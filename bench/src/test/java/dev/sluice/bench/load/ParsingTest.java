@@ -2,6 +2,7 @@ package dev.sluice.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +14,20 @@ class ParsingTest {
         "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 81783 0 12 0 1234 567 0 0 20 0 31 0 8301"
             + " 3903868928 52114 18446744073709551615 1 1 0 0 0 0 0 0 16800975 0 0 0 17 1 0 0";
     assertThat(ProcStat.parseCpuTicks(stat)).isEqualTo(1234 + 567);
+  }
+
+  @Test
+  void stealIsItsShareOfEveryTickOfTheMachine() {
+    ProcStat.MachineCpu before = ProcStat.MachineCpu.parse("cpu  100 0 20 500 10 0 5 7 0 0");
+    ProcStat.MachineCpu after = ProcStat.MachineCpu.parse("cpu  160 0 30 520 10 0 15 37 0 0");
+    assertThat(after.busyTicks() - before.busyTicks()).isEqualTo(60 + 10 + 10);
+    assertThat(after.idleTicks() - before.idleTicks()).isEqualTo(20);
+    // 30 stolen of 80 busy + 20 idle + 30 stolen.
+    assertThat(after.stealPercentSince(before)).isCloseTo(100.0 * 30 / 130, within(1e-9));
+    assertThat(after.stealPercentSince(after)).isNaN();
+    assertThatThrownBy(() -> ProcStat.MachineCpu.parse("cpu0 1 2 3 4 5 6 7 8"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(ProcStat.machineCpu()).isNotNull();
   }
 
   @Test

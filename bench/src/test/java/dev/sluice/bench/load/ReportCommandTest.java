@@ -61,4 +61,16 @@ class ReportCommandTest {
     assertThat(missed)
         .contains("| `traces-blackhole` CPU per span ≤ 1.5 × `grpc-floor` | 1.55 × | no |");
   }
+
+  @Test
+  void marksARunOnAContendedHost() {
+    ReportCommand.Row quiet = row("traces-blackhole", 580, 60);
+    ((ObjectNode) quiet.json()).put("steal_pct", 0.4);
+    ReportCommand.Row contended = row("traces-otlp-none", 2283, 60);
+    ((ObjectNode) contended.json()).put("steal_pct", 6.5);
+
+    assertThat(ReportCommand.notes(quiet)).doesNotContain("stolen");
+    assertThat(ReportCommand.notes(contended))
+        .contains("host contended: 7 % of the machine's CPU time stolen in the window");
+  }
 }
