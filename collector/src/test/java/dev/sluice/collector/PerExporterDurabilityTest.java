@@ -192,7 +192,7 @@ class PerExporterDurabilityTest {
                     10))
             .isTrue();
         assertThat(TestCollectors.prometheus(first))
-            .contains("otelcol_exporter_queue_size{exporter=\"otlp/down\"} " + REQUESTS)
+            .contains("sluice_wal_exporter_records_owed{exporter=\"otlp/down\"} " + REQUESTS)
             .contains("sluice_wal_records_owed " + REQUESTS);
         // Past a progress write: up is done with every segment, down with none, so all stay.
         Thread.sleep(300);

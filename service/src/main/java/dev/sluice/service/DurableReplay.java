@@ -132,8 +132,9 @@ final class DurableReplay implements RecordConsumer {
       drop(sequence, e.getMessage());
       return;
     }
-    DurableRequest tracked = new DurableRequest(durable, budget, owed, true);
-    tracked.sequence(sequence);
+    DurableRequest tracked =
+        new DurableRequest(durable, budget, owed, true, WriteAheadLog.recordBytes(payload.length));
+    tracked.logged(sequence);
     long waitingSince = System.nanoTime();
     while (!budget.tryAdmit(request, tracked)) {
       waitingSince = waitLogged(waitingSince, "room in the memory budget");
