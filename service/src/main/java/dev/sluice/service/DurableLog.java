@@ -8,14 +8,10 @@ import dev.sluice.wal.WalOptions;
 import dev.sluice.wal.WriteAheadLog;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -37,10 +33,11 @@ import java.util.logging.Logger;
  * run that wrote it had; that list is kept beside the log ({@value #PIPELINES_FILE}), each pipeline
  * with its durable exporters, so that a record still reaches the pipeline of that name when the
  * configuration changed between runs. A record owed only to pipelines or exporters that no longer
- * exist is dropped, counted and logged.
+ * exist is dropped, counted and logged. When that list is missing or damaged ({@link
+ * PipelinesFile}) every record goes to every durable pipeline of its signal.
  */
 public final class DurableLog implements AutoCloseable {
-  static final String PIPELINES_FILE = "pipelines";
+  static final String PIPELINES_FILE = PipelinesFile.NAME;
 
   /** The one consumer of the logs that Sluice wrote before each exporter had its own progress. */
   static final String SHARED_CONSUMER = "pipelines";
@@ -88,15 +85,11 @@ public final class DurableLog implements AutoCloseable {
       throws IOException, InterruptedException {
     Path directory = storage.directory();
     Files.createDirectories(directory);
-    Map<String, List<String>> previous = readPipelines(directory.resolve(PIPELINES_FILE));
+    // Null when unknown (missing or damaged): every record then goes to every durable pipeline of
+    // its signal.
+    Map<String, List<String>> previous = PipelinesFile.read(directory.resolve(PIPELINES_FILE));
     DurableLog durable = new DurableLog(layout, budget, storage.maxSizeBytes());
-    DurableReplay replay =
-        new DurableReplay(
-            durable,
-            budget,
-            layout,
-            previous == null ? layout.exportersOfPipeline() : previous,
-            firstStages);
+    DurableReplay replay = new DurableReplay(durable, budget, layout, previous, firstStages);
     durable.consumersOfBits = replay.consumersOfOldBits();
     WalOptions options =
         new WalOptions(
@@ -301,39 +294,10 @@ public final class DurableLog implements AutoCloseable {
     log.close(CLOSE_TIMEOUT_MILLIS);
   }
 
-  private static List<String> splitLine(String line) {
-    return List.of(line.split("\t", -1));
-  }
-
-  /** Map of the previous run's pipelines: each name with its durable exporters, null if unknown. */
-  private static Map<String, List<String>> readPipelines(Path file) throws IOException {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      return null;
-    }
-    Map<String, List<String>> pipelines = new LinkedHashMap<>();
-    for (String line : lines) {
-      List<String> fields = splitLine(line);
-      // A line without exporters was written before each exporter had its own progress.
-      pipelines.put(fields.get(0), fields.size() == 1 ? null : fields.subList(1, fields.size()));
-    }
-    return pipelines;
-  }
-
   private static void writePipelines(Path directory, Map<String, List<String>> pipelines)
       throws IOException {
-    List<String> lines = new ArrayList<>();
-    pipelines.forEach(
-        (name, exporters) -> {
-          List<String> fields = new ArrayList<>();
-          fields.add(name);
-          fields.addAll(exporters);
-          lines.add(String.join("\t", fields));
-        });
     Path temporary = directory.resolve(PIPELINES_FILE + ".tmp");
-    Files.write(temporary, String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
+    Files.write(temporary, PipelinesFile.format(pipelines));
     try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
       channel.force(true);
     }
