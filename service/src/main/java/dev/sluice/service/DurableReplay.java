@@ -40,7 +40,7 @@ final class DurableReplay implements RecordConsumer {
   // Whether the run that wrote the log left its pipelines unknown.
   private final boolean unknownPrevious;
   // By routing bit of the run that wrote the log: the pipeline's name, its durable exporters then
-  // (null when that run did not say), and the current pipeline of that name and signal (-1: none).
+  // (null when that run did not say), and the current pipeline of that name (-1: none).
   private final List<String> oldPipelines;
   private final List<List<String>> oldExporters;
   private final int[] currentOfBit;
@@ -143,7 +143,8 @@ final class DurableReplay implements RecordConsumer {
     for (int left = routing; left != 0; left &= left - 1) {
       int bit = Integer.numberOfTrailingZeros(left);
       int now = bit < currentOfBit.length ? currentOfBit[bit] : -1;
-      if (now >= 0 && signals[now] != signal) {
+      // A name that gives no signal (not one the configuration makes) is taken at its word.
+      if (now >= 0 && signals[now] >= 0 && signals[now] != signal) {
         return false;
       }
     }
