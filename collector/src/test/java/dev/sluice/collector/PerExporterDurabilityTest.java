@@ -191,9 +191,18 @@ class PerExporterDurabilityTest {
                             .contains("otelcol_exporter_queue_size{exporter=\"otlp/up\"} 0"),
                     10))
             .isTrue();
-        assertThat(TestCollectors.prometheus(first))
-            .contains("otelcol_exporter_queue_size{exporter=\"otlp/down\"} " + REQUESTS)
-            .contains("sluice_wal_records_owed " + REQUESTS);
+        String metrics = TestCollectors.prometheus(first);
+        assertThat(metrics)
+            .contains("sluice_wal_exporter_records_owed{exporter=\"otlp/down\"} " + REQUESTS)
+            .contains("sluice_wal_records_owed " + REQUESTS)
+            // A durable exporter's queue is the log, bounded by max_size_mib (1024 by default).
+            .contains("otelcol_exporter_queue_capacity{exporter=\"otlp/down\"} " + (1024L << 20))
+            .contains("sluice_exporter_memory_queue_capacity{exporter=\"otlp/down\"} 1000")
+            // Without storage the queue is the in-memory one, as before.
+            .contains("otelcol_exporter_queue_capacity{exporter=\"otlp/memory\"} 1000")
+            .doesNotContain("sluice_exporter_memory_queue_capacity{exporter=\"otlp/memory\"}");
+        assertThat(metrics)
+            .containsPattern("otelcol_exporter_queue_size\\{exporter=\"otlp/down\"\\} [1-9]");
         // Past a progress write: up is done with every segment, down with none, so all stay.
         Thread.sleep(300);
         assertThat(segmentFiles()).isGreaterThan(MAX_SEGMENTS_WHEN_DONE);

@@ -66,7 +66,7 @@ public final class DurableEntry implements RequestConsumer {
       answer.answer(Admission.CLOSED);
       return;
     }
-    DurableRequest tracked = current.request(routing);
+    DurableRequest tracked = current.request(routing, request.sourceLength());
     Logged logged = new Logged(request, answer, tracked);
     if (!budget.tryAdmit(request, tracked)) {
       answer.answer(Admission.FULL);
@@ -81,7 +81,7 @@ public final class DurableEntry implements RequestConsumer {
       answer.answer(sequence == WriteAheadLog.FULL ? Admission.FULL : Admission.CLOSED);
       return;
     }
-    tracked.sequence(sequence);
+    tracked.logged(sequence);
     Admission result = Admission.ACCEPTED;
     for (BatchConsumer pipeline : pipelines) {
       Batch batch = Batch.of(request);

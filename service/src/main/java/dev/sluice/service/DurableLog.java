@@ -8,16 +8,13 @@ import dev.sluice.wal.WalOptions;
 import dev.sluice.wal.WriteAheadLog;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -36,10 +33,11 @@ import java.util.logging.Logger;
  * run that wrote it had; that list is kept beside the log ({@value #PIPELINES_FILE}), each pipeline
  * with its durable exporters, so that a record still reaches the pipeline of that name when the
  * configuration changed between runs. A record owed only to pipelines or exporters that no longer
- * exist is dropped, counted and logged.
+ * exist is dropped, counted and logged. When that list is missing or damaged ({@link
+ * PipelinesFile}) every record goes to every durable pipeline of its signal.
  */
 public final class DurableLog implements AutoCloseable {
-  static final String PIPELINES_FILE = "pipelines";
+  static final String PIPELINES_FILE = PipelinesFile.NAME;
 
   /** The one consumer of the logs that Sluice wrote before each exporter had its own progress. */
   static final String SHARED_CONSUMER = "pipelines";
@@ -49,6 +47,9 @@ public final class DurableLog implements AutoCloseable {
 
   private final DurableLayout layout;
   private final MemoryBudget budget;
+  private final long maxSizeBytes;
+  // By consumer: the bytes of the log's records it is not done with, its durable queue's size.
+  private final LongAdder[] owedBytes;
   private volatile WriteAheadLog log;
   // Each routing bit's consumers: those of the previous run's pipelines while replaying, then the
   // current ones.
@@ -57,9 +58,14 @@ public final class DurableLog implements AutoCloseable {
   private volatile boolean freezing;
   private volatile long frozenFromNanos;
 
-  private DurableLog(DurableLayout layout, MemoryBudget budget) {
+  private DurableLog(DurableLayout layout, MemoryBudget budget, long maxSizeBytes) {
     this.layout = layout;
     this.budget = budget;
+    this.maxSizeBytes = maxSizeBytes;
+    this.owedBytes = new LongAdder[layout.consumers().size()];
+    for (int c = 0; c < owedBytes.length; c++) {
+      owedBytes[c] = new LongAdder();
+    }
   }
 
   /**
@@ -79,15 +85,11 @@ public final class DurableLog implements AutoCloseable {
       throws IOException, InterruptedException {
     Path directory = storage.directory();
     Files.createDirectories(directory);
-    Map<String, List<String>> previous = readPipelines(directory.resolve(PIPELINES_FILE));
-    DurableLog durable = new DurableLog(layout, budget);
-    DurableReplay replay =
-        new DurableReplay(
-            durable,
-            budget,
-            layout,
-            previous == null ? layout.exportersOfPipeline() : previous,
-            firstStages);
+    // Null when unknown (missing or damaged): every record then goes to every durable pipeline of
+    // its signal.
+    Map<String, List<String>> previous = PipelinesFile.read(directory.resolve(PIPELINES_FILE));
+    DurableLog durable = new DurableLog(layout, budget, storage.maxSizeBytes());
+    DurableReplay replay = new DurableReplay(durable, budget, layout, previous, firstStages);
     durable.consumersOfBits = replay.consumersOfOldBits();
     WalOptions options =
         new WalOptions(
@@ -149,8 +151,20 @@ public final class DurableLog implements AutoCloseable {
   }
 
   /** A new request for the pipelines of {@code routing}, to track as the exporters release it. */
-  DurableRequest request(int routing) {
-    return new DurableRequest(this, budget, consumersOfRouting(routing), false);
+  DurableRequest request(int routing, int payloadBytes) {
+    return new DurableRequest(
+        this, budget, consumersOfRouting(routing), false, WriteAheadLog.recordBytes(payloadBytes));
+  }
+
+  /** The consumers of {@code consumers} each owe a record of {@code recordBytes} from now on. */
+  void owe(int consumers, long recordBytes) {
+    LongAdder[] owed = owedBytes;
+    for (int left = consumers; left != 0; left &= left - 1) {
+      int consumer = Integer.numberOfTrailingZeros(left);
+      if (consumer < owed.length) {
+        owed[consumer].add(recordBytes);
+      }
+    }
   }
 
   /**
@@ -158,9 +172,12 @@ public final class DurableLog implements AutoCloseable {
    * from the shutdown deadline on ({@link #freezeAt}), when what the exporters still hold is
    * dropped from memory only, to be replayed at the next start.
    */
-  void done(int consumer, long sequence) {
+  void done(int consumer, long sequence, long recordBytes) {
     if (!freezing || System.nanoTime() - frozenFromNanos < 0) {
       log.done(consumer, sequence);
+      if (consumer < owedBytes.length) {
+        owedBytes[consumer].add(-recordBytes);
+      }
     }
   }
 
@@ -192,17 +209,33 @@ public final class DurableLog implements AutoCloseable {
         "Requests in the write-ahead log some durable exporter is not done with (delivered or"
             + " dropped for good).",
         log::owedRecords);
-    // A durable exporter's queue is the log: its length is what that exporter still owes. This
-    // replaces the in-memory queue's figure the exporter's sending chain registered.
+    // A durable exporter's queue is the log, and what bounds it is max_size_mib: appends are
+    // refused once the log's files would pass it. So its size and capacity are in the log's unit,
+    // bytes, as the Go collector's persistent queue reports both in its sizer's unit. The
+    // in-memory queue in front of the sending threads has its own figures (SendingChain).
     List<String> consumers = layout.consumers();
     for (int c = 0; c < consumers.size(); c++) {
       int consumer = c;
+      String id = consumers.get(c);
       metrics.gauge(
           "otelcol_exporter_queue_size",
-          "Current size of the retry queue (in requests)",
+          "Current size of the retry queue (in bytes)",
+          () -> Math.max(0, owedBytes[consumer].sum()),
+          "exporter",
+          id);
+      metrics.gauge(
+          "otelcol_exporter_queue_capacity",
+          "Fixed capacity of the retry queue (in bytes)",
+          () -> maxSizeBytes,
+          "exporter",
+          id);
+      metrics.gauge(
+          "sluice_wal_exporter_records_owed",
+          "Requests in the write-ahead log this durable exporter is not done with, those it"
+              + " finished out of order included.",
           () -> log.owedRecords(consumer),
           "exporter",
-          consumers.get(c));
+          id);
     }
     metrics.gauge(
         "sluice_wal_size_bytes",
@@ -261,39 +294,10 @@ public final class DurableLog implements AutoCloseable {
     log.close(CLOSE_TIMEOUT_MILLIS);
   }
 
-  private static List<String> splitLine(String line) {
-    return List.of(line.split("\t", -1));
-  }
-
-  /** Map of the previous run's pipelines: each name with its durable exporters, null if unknown. */
-  private static Map<String, List<String>> readPipelines(Path file) throws IOException {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      return null;
-    }
-    Map<String, List<String>> pipelines = new LinkedHashMap<>();
-    for (String line : lines) {
-      List<String> fields = splitLine(line);
-      // A line without exporters was written before each exporter had its own progress.
-      pipelines.put(fields.get(0), fields.size() == 1 ? null : fields.subList(1, fields.size()));
-    }
-    return pipelines;
-  }
-
   private static void writePipelines(Path directory, Map<String, List<String>> pipelines)
       throws IOException {
-    List<String> lines = new ArrayList<>();
-    pipelines.forEach(
-        (name, exporters) -> {
-          List<String> fields = new ArrayList<>();
-          fields.add(name);
-          fields.addAll(exporters);
-          lines.add(String.join("\t", fields));
-        });
     Path temporary = directory.resolve(PIPELINES_FILE + ".tmp");
-    Files.write(temporary, String.join("\n", lines).getBytes(StandardCharsets.UTF_8));
+    Files.write(temporary, PipelinesFile.format(pipelines));
     try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
       channel.force(true);
     }

@@ -19,6 +19,11 @@ import java.util.logging.Logger;
  * Feeds each recovered record to the pipelines it went to whose durable exporters still owe it,
  * waiting while they are full; at their ends ({@link DurableFanout}) it goes to those exporters
  * only. A record owed only to pipelines or durable exporters that are gone is dropped and counted.
+ *
+ * <p>When the pipelines of the run that wrote the log are unknown (their file is missing or
+ * damaged, {@link PipelinesFile}), or a record's routing names a pipeline of another signal than
+ * its own, its routing cannot be believed: it goes to every durable pipeline of its signal now
+ * configured, and every durable exporter is taken to owe it (re-delivery, never loss).
  */
 final class DurableReplay implements RecordConsumer {
   private static final Logger LOGGER = Logger.getLogger("sluice.service.wal");
@@ -26,22 +31,32 @@ final class DurableReplay implements RecordConsumer {
   private static final long WAIT_LOG_MILLIS = 10_000;
   private static final int DROPS_LOGGED = 10;
 
+  /** Routing bits a record can have. */
+  private static final int ROUTING_BITS = PipelinesFile.MAX_PIPELINES;
+
   private final DurableLog durable;
   private final MemoryBudget budget;
   private final OtlpIndexer indexer = new OtlpIndexer();
+  // Whether the run that wrote the log left its pipelines unknown.
+  private final boolean unknownPrevious;
   // By routing bit of the run that wrote the log: the pipeline's name, its durable exporters then
-  // (null when that run did not say), its first stage now, and its consumers now.
+  // (null when that run did not say), and the current pipeline of that name (-1: none).
   private final List<String> oldPipelines;
   private final List<List<String>> oldExporters;
+  private final int[] currentOfBit;
+  // By current pipeline: its first stage, its consumers, and its signal (its ordinal, -1: none).
   private final BatchConsumer[] stages;
   private final int[] consumers;
+  private final int[] signals;
+  private final int consumerCount;
+  private final int allConsumers;
   // By the same bit: the lowest watermark the progress file held for a consumer the pipeline had.
   private long[] lowestOldWatermarks;
   long dropped;
 
   /**
    * @param previous the durable pipelines of the run that wrote the log, by name in its routing-bit
-   *     order, with their durable exporters (null for one that was not recorded)
+   *     order, with their durable exporters (null for one that was not recorded); null when unknown
    */
   DurableReplay(
       DurableLog durable,
@@ -51,23 +66,89 @@ final class DurableReplay implements RecordConsumer {
       Map<String, BatchConsumer> firstStages) {
     this.durable = durable;
     this.budget = budget;
-    this.oldPipelines = new ArrayList<>(previous.keySet());
-    this.oldExporters = new ArrayList<>(previous.values());
-    this.stages = new BatchConsumer[oldPipelines.size()];
-    this.consumers = new int[oldPipelines.size()];
+    this.unknownPrevious = previous == null;
     List<String> current = layout.pipelines();
-    for (int bit = 0; bit < stages.length; bit++) {
-      int now = current.indexOf(oldPipelines.get(bit));
-      if (now >= 0) {
-        stages[bit] = firstStages.get(oldPipelines.get(bit));
-        consumers[bit] = layout.consumersOfRouting(1 << now);
-      }
+    this.stages = new BatchConsumer[current.size()];
+    this.consumers = new int[current.size()];
+    this.signals = new int[current.size()];
+    for (int now = 0; now < stages.length; now++) {
+      stages[now] = firstStages.get(current.get(now));
+      consumers[now] = layout.consumersOfRouting(1 << now);
+      Signal signal = PipelinesFile.signalOf(current.get(now));
+      signals[now] = signal == null ? -1 : signal.ordinal();
     }
+    if (unknownPrevious) {
+      // Any bit may have meant any pipeline, and any durable exporter may have been in it.
+      this.oldPipelines = new ArrayList<>(java.util.Collections.nCopies(ROUTING_BITS, null));
+      this.oldExporters = new ArrayList<>(java.util.Collections.nCopies(ROUTING_BITS, null));
+    } else {
+      this.oldPipelines = new ArrayList<>(previous.keySet());
+      this.oldExporters = new ArrayList<>(previous.values());
+    }
+    this.currentOfBit = new int[oldPipelines.size()];
+    for (int bit = 0; bit < currentOfBit.length; bit++) {
+      currentOfBit[bit] =
+          oldPipelines.get(bit) == null ? -1 : current.indexOf(oldPipelines.get(bit));
+    }
+    this.consumerCount = layout.consumers().size();
+    this.allConsumers = (1 << consumerCount) - 1;
   }
 
   /** The consumers of each routing bit of the log's records. */
   int[] consumersOfOldBits() {
-    return consumers.clone();
+    int[] table = new int[currentOfBit.length];
+    for (int bit = 0; bit < table.length; bit++) {
+      int now = currentOfBit[bit];
+      // Unknown: every durable exporter may owe it; the replay sends it by its signal.
+      table[bit] = unknownPrevious ? allConsumers : now < 0 ? 0 : consumers[now];
+    }
+    return table;
+  }
+
+  /**
+   * The current pipelines (a bit per index in the layout) a record of {@code routing} and {@code
+   * signal} goes to, those with an exporter of {@code owed} among them: the pipelines its routing
+   * names, or every pipeline of its signal when its routing is unknown or names one of another
+   * signal.
+   */
+  int targetPipelines(int routing, int signal, int owed) {
+    int targets = 0;
+    if (believable(routing, signal)) {
+      for (int left = routing; left != 0; left &= left - 1) {
+        int bit = Integer.numberOfTrailingZeros(left);
+        int now = bit < currentOfBit.length ? currentOfBit[bit] : -1;
+        if (now >= 0 && (consumers[now] & owed) != 0) {
+          targets |= 1 << now;
+        }
+      }
+      return targets;
+    }
+    for (int now = 0; now < stages.length; now++) {
+      if (signals[now] == signal && (consumers[now] & owed) != 0) {
+        targets |= 1 << now;
+      }
+    }
+    return targets;
+  }
+
+  /**
+   * Whether a record's routing says where it goes: the previous pipelines are known, and none it
+   * names is now a pipeline of another signal (a pipeline's name carries its signal, so only a
+   * damaged file can say so).
+   */
+  private boolean believable(int routing, int signal) {
+    if (unknownPrevious) {
+      return false;
+    }
+    for (int left = routing; left != 0; left &= left - 1) {
+      int bit = Integer.numberOfTrailingZeros(left);
+      int now = bit < currentOfBit.length ? currentOfBit[bit] : -1;
+      // A name that gives no signal (not one the configuration makes) is taken at its word.
+      if (now >= 0 && signals[now] >= 0 && signals[now] != signal) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
@@ -113,11 +194,16 @@ final class DurableReplay implements RecordConsumer {
   @Override
   public void replay(long sequence, int routing, int signal, int owed, byte[] payload)
       throws InterruptedException {
+    if (!believable(routing, signal)) {
+      // The log computed what is owed from routing bits that cannot be believed: every durable
+      // exporter whose progress is not past the record owes it.
+      owed |= owedByProgress(sequence);
+    }
     List<BatchConsumer> targets = new ArrayList<>();
-    for (int left = routing; left != 0; left &= left - 1) {
-      int bit = Integer.numberOfTrailingZeros(left);
-      if (bit < stages.length && stages[bit] != null && (consumers[bit] & owed) != 0) {
-        targets.add(stages[bit]);
+    for (int left = targetPipelines(routing, signal, owed); left != 0; left &= left - 1) {
+      BatchConsumer stage = stages[Integer.numberOfTrailingZeros(left)];
+      if (stage != null) {
+        targets.add(stage);
       }
     }
     Signal[] signals = Signal.values();
@@ -132,8 +218,9 @@ final class DurableReplay implements RecordConsumer {
       drop(sequence, e.getMessage());
       return;
     }
-    DurableRequest tracked = new DurableRequest(durable, budget, owed, true);
-    tracked.sequence(sequence);
+    DurableRequest tracked =
+        new DurableRequest(durable, budget, owed, true, WriteAheadLog.recordBytes(payload.length));
+    tracked.logged(sequence);
     long waitingSince = System.nanoTime();
     while (!budget.tryAdmit(request, tracked)) {
       waitingSince = waitLogged(waitingSince, "room in the memory budget");
@@ -153,6 +240,17 @@ final class DurableReplay implements RecordConsumer {
       request.releaseHold();
       tracked.settle(owed, request);
     }
+  }
+
+  private int owedByProgress(long sequence) {
+    WriteAheadLog opening = durable.log();
+    int owed = 0;
+    for (int consumer = 0; consumer < consumerCount; consumer++) {
+      if (opening.watermark(consumer) <= sequence) {
+        owed |= 1 << consumer;
+      }
+    }
+    return owed;
   }
 
   private void drop(long sequence, String why) {

@@ -24,6 +24,7 @@ final class DurableRequest implements OtlpIndex.Releaser {
   private final MemoryBudget budget;
   private final int owedConsumers;
   private final boolean replayed;
+  private final long recordBytes;
   // Guarded by this: slices each consumer holds, slices all durable fan-outs' exporters hold, and
   // the consumers already told done.
   private final int[] slicesHeld;
@@ -35,12 +36,15 @@ final class DurableRequest implements OtlpIndex.Releaser {
    * @param owedConsumers the log's consumers (a bit per index) the request goes to
    * @param replayed whether it came back from the log at start: then only the exporters of {@code
    *     owedConsumers} get it
+   * @param recordBytes what its record takes in the log, owed by each consumer until it is done
    */
-  DurableRequest(DurableLog log, MemoryBudget budget, int owedConsumers, boolean replayed) {
+  DurableRequest(
+      DurableLog log, MemoryBudget budget, int owedConsumers, boolean replayed, long recordBytes) {
     this.log = log;
     this.budget = budget;
     this.owedConsumers = owedConsumers;
     this.replayed = replayed;
+    this.recordBytes = recordBytes;
     this.slicesHeld = new int[Integer.SIZE - Integer.numberOfLeadingZeros(owedConsumers)];
   }
 
@@ -60,6 +64,15 @@ final class DurableRequest implements OtlpIndex.Releaser {
   /** The record's sequence in the log; set before any slice of the request is made. */
   void sequence(long logged) {
     sequence = logged;
+  }
+
+  /**
+   * The record is in the log (or its append was taken) as {@code logged}: from now on each owed
+   * consumer owes its bytes until it is done. Called once, before any slice of it is made.
+   */
+  void logged(long logged) {
+    sequence = logged;
+    log.owe(owedConsumers, recordBytes);
   }
 
   /** Exporters of a durable fan-out took {@code slices} slices; those of {@code consumers} too. */
@@ -136,7 +149,7 @@ final class DurableRequest implements OtlpIndex.Releaser {
 
   private void markDone(int consumers, long logged) {
     for (int left = consumers; left != 0; left &= left - 1) {
-      log.done(Integer.numberOfTrailingZeros(left), logged);
+      log.done(Integer.numberOfTrailingZeros(left), logged, recordBytes);
     }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.component.Admission;
 import dev.sluice.component.DurableStorage;
 import dev.sluice.component.ExportResult;
+import dev.sluice.component.QueueConfig;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.pdata.otlp.Signal;
@@ -12,6 +13,7 @@ import dev.sluice.service.sender.SendingChain;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
+import dev.sluice.wal.WriteAheadLog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +36,9 @@ class DurableFanoutTest {
   private static final int SPANS_PER_REQUEST = 10;
   private static final int CONSUMER_A = 0;
   private static final int CONSUMER_B = 1;
+  private static final long MAX_SIZE_BYTES = 64L << 20;
+  private static final long SEGMENT_SIZE_BYTES = 1L << 20;
+  private static final long MEMORY_QUEUE_SIZE = 100;
   private static final DurableLayout LAYOUT =
       new DurableLayout(Map.of("traces", List.of("a", "b")));
 
@@ -52,22 +57,40 @@ class DurableFanoutTest {
     final DurableEntry entry;
 
     Run(boolean bIsDown) throws Exception {
+      this(bIsDown, MAX_SIZE_BYTES, SEGMENT_SIZE_BYTES);
+    }
+
+    Run(boolean bIsDown, long maxSizeBytes, long segmentSizeBytes) throws Exception {
       if (bIsDown) {
         b.answerWith(batch -> ExportResult.retryable("down", 0));
       }
       List<String> ids = List.of("a", "b", "c");
       for (RecordingExporter exporter : List.of(a, b, c)) {
+        // a and b have storage, c has not.
+        QueueConfig queue =
+            new QueueConfig(
+                true,
+                1,
+                MEMORY_QUEUE_SIZE,
+                QueueConfig.Sizer.REQUESTS,
+                false,
+                false,
+                exporter == c ? null : "file_storage");
         chains.add(
             fixture.exporter(
                 ids.get(chains.size()),
                 exporter,
-                PipelineFixture.config(
-                    PipelineFixture.queue(1, 100), PipelineFixture.fastRetry())));
+                PipelineFixture.config(queue, PipelineFixture.fastRetry())));
       }
       fanout = new DurableFanout(chains, new int[] {CONSUMER_A, CONSUMER_B, -1});
       log =
           DurableLog.open(
-              storage(), LAYOUT, Map.of("traces", fanout), budget, fixture.metrics, m -> {});
+              storage(maxSizeBytes, segmentSizeBytes),
+              LAYOUT,
+              Map.of("traces", fanout),
+              budget,
+              fixture.metrics,
+              m -> {});
       entry = new DurableEntry(budget, List.of(fanout), 0b1, Signal.TRACES.ordinal(), 100);
       entry.attach(log);
     }
@@ -76,6 +99,18 @@ class DurableFanoutTest {
       CompletableFuture<Admission> answer = new CompletableFuture<>();
       entry.consume(SequencedSpans.indexed("svc", first, SPANS_PER_REQUEST), answer::complete);
       return answer.get(10, TimeUnit.SECONDS);
+    }
+
+    /** The value of a gauge of exporter {@code id} on the metrics page. */
+    long gauge(String name, String id) {
+      String prefix = name + "{exporter=\"" + id + "\"} ";
+      return fixture
+          .prometheus()
+          .lines()
+          .filter(line -> line.startsWith(prefix))
+          .mapToLong(line -> Long.parseLong(line.substring(prefix.length())))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no " + prefix));
     }
 
     void stop() throws Exception {
@@ -89,7 +124,7 @@ class DurableFanoutTest {
     }
   }
 
-  private DurableStorage storage() {
+  private DurableStorage storage(long maxSizeBytes, long segmentSizeBytes) {
     return new DurableStorage() {
       @Override
       public Path directory() {
@@ -103,12 +138,12 @@ class DurableFanoutTest {
 
       @Override
       public long maxSizeBytes() {
-        return 64L << 20;
+        return maxSizeBytes;
       }
 
       @Override
       public long segmentSizeBytes() {
-        return 1L << 20;
+        return segmentSizeBytes;
       }
 
       @Override
@@ -139,16 +174,22 @@ class DurableFanoutTest {
   @Test
   void eachDurableExporterIsDoneWithWhatItDeliveredWhileAnotherIsDown() throws Exception {
     Run first = new Run(true);
+    long recordBytes = 0;
     for (int r = 0; r < REQUESTS; r++) {
       assertThat(first.send(r * SPANS_PER_REQUEST)).isEqualTo(Admission.ACCEPTED);
+      recordBytes += recordBytes(r * SPANS_PER_REQUEST);
     }
     assertThat(first.a.awaitDeliveredUnits(REQUESTS * SPANS_PER_REQUEST, 10, TimeUnit.SECONDS))
         .isTrue();
     awaitTrue(() -> first.log.log().owedRecords(CONSUMER_A) == 0);
     assertThat(first.log.log().owedRecords(CONSUMER_B)).isEqualTo(REQUESTS);
+    // A durable exporter's queue is the log, counted in its bytes; the requests are beside.
     assertThat(first.fixture.prometheus())
         .contains("otelcol_exporter_queue_size{exporter=\"a\"} 0")
-        .contains("otelcol_exporter_queue_size{exporter=\"b\"} " + REQUESTS);
+        .contains("otelcol_exporter_queue_size{exporter=\"b\"} " + recordBytes)
+        .contains("otelcol_exporter_queue_capacity{exporter=\"b\"} " + MAX_SIZE_BYTES)
+        .contains("sluice_wal_exporter_records_owed{exporter=\"b\"} " + REQUESTS)
+        .contains("sluice_wal_exporter_records_owed{exporter=\"a\"} 0");
     first.stop();
 
     Run second = new Run(false);
@@ -156,10 +197,52 @@ class DurableFanoutTest {
     assertThat(second.b.awaitDeliveredUnits(all.size(), 10, TimeUnit.SECONDS)).isTrue();
     assertThat(delivered(second.b)).containsExactlyElementsOf(all);
     awaitTrue(() -> second.log.log().owedRecords() == 0);
+    // What the replay owed is counted in, and out once delivered.
+    awaitTrue(() -> second.gauge("otelcol_exporter_queue_size", "b") == 0);
     // a had delivered everything and c has no storage: neither gets a replay.
     assertThat(second.a.attempts()).isEmpty();
     assertThat(second.c.attempts()).isEmpty();
     second.stop();
+  }
+
+  /** What the record of spans {@code first..first+9} takes in the log. */
+  private static long recordBytes(int first) {
+    return WriteAheadLog.recordBytes(
+        SequencedSpans.indexed("svc", first, SPANS_PER_REQUEST).sourceLength());
+  }
+
+  @Test
+  void aDownExportersQueueFillsToItsCapacityWhereTheLogRefuses() throws Exception {
+    // About 25 requests of 10 spans: the in-memory queue of 100 has room for all of them.
+    long maxSizeBytes = 16L << 10;
+    Run run = new Run(true, maxSizeBytes, 4L << 10);
+    try {
+      int sent = 0;
+      long owedBytes = 0;
+      Admission answer;
+      while ((answer = run.send(sent * SPANS_PER_REQUEST)) == Admission.ACCEPTED && sent < 200) {
+        owedBytes += recordBytes(sent * SPANS_PER_REQUEST);
+        sent++;
+      }
+      assertThat(answer).isEqualTo(Admission.FULL);
+      // The in-memory queue in front had room: the log is what refused.
+      assertThat(sent).isLessThan((int) MEMORY_QUEUE_SIZE);
+      long size = run.gauge("otelcol_exporter_queue_size", "b");
+      long capacity = run.gauge("otelcol_exporter_queue_capacity", "b");
+      assertThat(size).isEqualTo(owedBytes);
+      assertThat(capacity).isEqualTo(maxSizeBytes);
+      // Full: the refused record would not have fitted beside what b owes.
+      assertThat(size).isLessThanOrEqualTo(capacity);
+      assertThat(size + recordBytes(sent * SPANS_PER_REQUEST)).isGreaterThan(capacity);
+      awaitTrue(() -> run.gauge("otelcol_exporter_queue_size", "a") == 0);
+      // The in-memory queue keeps its figures, in its sizer's unit, under Sluice's names.
+      assertThat(run.gauge(SendingChain.MEMORY_QUEUE_CAPACITY, "b")).isEqualTo(MEMORY_QUEUE_SIZE);
+      assertThat(run.gauge(SendingChain.MEMORY_QUEUE_SIZE, "b")).isBetween(0L, (long) sent);
+      // c has no storage: its queue is the in-memory one.
+      assertThat(run.gauge("otelcol_exporter_queue_capacity", "c")).isEqualTo(MEMORY_QUEUE_SIZE);
+    } finally {
+      run.stop();
+    }
   }
 
   @Test
@@ -217,7 +300,8 @@ class DurableFanoutTest {
   private static OtlpIndex held(Run run, int first, int owed, boolean replayed) {
     OtlpIndex request = SequencedSpans.indexed("svc", first, SPANS_PER_REQUEST);
     assertThat(
-            run.budget.tryAdmit(request, new DurableRequest(run.log, run.budget, owed, replayed)))
+            run.budget.tryAdmit(
+                request, new DurableRequest(run.log, run.budget, owed, replayed, 0)))
         .isTrue();
     return request;
   }

@@ -304,7 +304,7 @@ public final class WriteAheadLog implements AutoCloseable {
    */
   public long append(
       byte[] payload, int offset, int length, int routing, int signal, AppendCallback callback) {
-    long recordBytes = (long) RecordFormat.HEADER_BYTES + length;
+    long recordBytes = recordBytes(length);
     int payloadCrc = RecordFormat.payloadCrc(payload, offset, length, APPEND_CRCS.get());
     lock.lock();
     try {
@@ -332,6 +332,13 @@ public final class WriteAheadLog implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The bytes a record of {@code payloadBytes} takes in the log, what {@code maxSizeBytes} bounds.
+   */
+  public static long recordBytes(int payloadBytes) {
+    return (long) RecordFormat.HEADER_BYTES + payloadBytes;
   }
 
   /** Consumer {@code consumer} (an index into the options' consumers) is done with the record. */

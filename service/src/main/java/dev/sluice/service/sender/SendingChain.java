@@ -29,6 +29,12 @@ public final class SendingChain {
    */
   public static final int DIRECT_SENDS = 4;
 
+  /** A durable exporter's in-memory queue length, in its sizer's units. */
+  public static final String MEMORY_QUEUE_SIZE = "sluice_exporter_memory_queue_size";
+
+  /** A durable exporter's in-memory {@code queue_size}, in its sizer's units. */
+  public static final String MEMORY_QUEUE_CAPACITY = "sluice_exporter_memory_queue_capacity";
+
   private final Exporter exporter;
   private final QueueSender head;
   private final RetrySender retry;
@@ -53,19 +59,31 @@ public final class SendingChain {
       head = QueueSender.queued(queue, retry, telemetry, settings.logger(), threadName);
       String id = settings.id().toString();
       String sizer = queue.sizer().name().toLowerCase(Locale.ROOT);
+      // With storage the exporter's queue is the write-ahead log, whose figures take the
+      // OpenTelemetry Collector's names (DurableLog); the in-memory queue in front of the sending
+      // threads keeps its own under Sluice's.
+      boolean durable = queue.storage() != null;
       settings
           .metrics()
           .gauge(
-              "otelcol_exporter_queue_size",
-              "Current size of the retry queue (in " + sizer + ")",
+              durable ? MEMORY_QUEUE_SIZE : "otelcol_exporter_queue_size",
+              "Current size of the "
+                  + (durable ? "in-memory " : "retry ")
+                  + "queue (in "
+                  + sizer
+                  + ")",
               head::queued,
               "exporter",
               id);
       settings
           .metrics()
           .gauge(
-              "otelcol_exporter_queue_capacity",
-              "Fixed capacity of the retry queue (in " + sizer + ")",
+              durable ? MEMORY_QUEUE_CAPACITY : "otelcol_exporter_queue_capacity",
+              "Fixed capacity of the "
+                  + (durable ? "in-memory " : "retry ")
+                  + "queue (in "
+                  + sizer
+                  + ")",
               head::capacity,
               "exporter",
               id);
