@@ -63,7 +63,6 @@ final class SpanScan {
   private EvalContext scannedContext;
   private long scannedStamp;
   private boolean undecided;
-  private byte[] bytes;
   private int nameFrom;
   private int nameTo;
   private int textFrom;
@@ -121,7 +120,7 @@ final class SpanScan {
       return NIL;
     }
     int to = valueTo[slot];
-    byte[] b = bytes;
+    byte[] b = bytes();
     if (from < to && b[from] == STRING_VALUE_TAG) {
       // The common case, one string member: no walk.
       int start = lengthEnd(b, from + 1);
@@ -159,8 +158,13 @@ final class SpanScan {
     return member == ARRAY_VALUE || member == KVLIST_VALUE ? COMPOSITE : SCALAR;
   }
 
+  /**
+   * The bytes of the span prepared last (those {@link #textFrom()} points into), read from its
+   * view: the scan keeps no bytes of its own, so it never keeps a request reachable after the
+   * context has let go of it.
+   */
   byte[] bytes() {
-    return bytes;
+    return scannedContext.span.array();
   }
 
   int textFrom() {
@@ -178,13 +182,13 @@ final class SpanScan {
       return;
     }
     byte[] b = span.array();
-    if (bytes != b) {
-      bytes = b;
-    }
     int p = span.messageStart();
     int end = span.messageEnd();
     int missing = keys.length;
-    Arrays.fill(valueFrom, NOT_SEEN);
+    int[] seen = valueFrom;
+    for (int i = 0; i < seen.length; i++) {
+      seen[i] = NOT_SEEN; // a loop: Arrays.fill's call costs more than one or two stores
+    }
     nameFrom = 0;
     nameTo = 0;
     while (p < end) {
@@ -196,8 +200,13 @@ final class SpanScan {
         p = skipVarint(b, p);
       }
       if (tag == ATTRIBUTES_TAG) {
-        int from = lengthEnd(b, p);
-        int to = from + length(b, p);
+        int length = b[p];
+        int from = p + 1;
+        if (length < 0) {
+          length = (int) varint(b, p);
+          from = skipVarint(b, p);
+        }
+        int to = from + length;
         if (missing > 0) {
           missing -= entry(b, from, to);
           if (undecided) {
@@ -238,8 +247,12 @@ final class SpanScan {
         p = skipVarint(b, p);
       }
       if (tag == KEY_TAG || tag == VALUE_TAG) {
-        int start = lengthEnd(b, p);
-        int length = length(b, p);
+        int length = b[p];
+        int start = p + 1;
+        if (length < 0) {
+          length = (int) varint(b, p);
+          start = skipVarint(b, p);
+        }
         if (tag == KEY_TAG) {
           keyFrom = start;
           keyLength = length;
@@ -317,7 +330,8 @@ final class SpanScan {
       case WireType.I32:
         return p + Integer.BYTES;
       case WireType.LEN:
-        return lengthEnd(b, p) + length(b, p);
+        int length = b[p];
+        return length >= 0 ? p + 1 + length : skipVarint(b, p) + (int) varint(b, p);
       default:
         return -1;
     }
