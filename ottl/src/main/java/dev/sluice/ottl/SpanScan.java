@@ -36,6 +36,11 @@ final class SpanScan {
   private static final int SPAN_ATTRIBUTES = 9;
   private static final int NAME_TAG = WireType.tag(SPAN_NAME, WireType.LEN);
   private static final int ATTRIBUTES_TAG = WireType.tag(SPAN_ATTRIBUTES, WireType.LEN);
+  private static final int TRACE_ID_TAG = WireType.tag(1, WireType.LEN);
+  private static final int SPAN_ID_TAG = WireType.tag(2, WireType.LEN);
+  private static final int TAG_AND_LENGTH_BYTES = 2;
+  private static final int SPAN_ID_AT = TAG_AND_LENGTH_BYTES + SpanView.TRACE_ID_BYTES;
+  private static final int IDS_BYTES = SPAN_ID_AT + TAG_AND_LENGTH_BYTES + SpanView.SPAN_ID_BYTES;
   private static final int KEY_TAG = WireType.tag(1, WireType.LEN);
   private static final int VALUE_TAG = WireType.tag(2, WireType.LEN);
 
@@ -191,6 +196,15 @@ final class SpanScan {
     }
     nameFrom = 0;
     nameTo = 0;
+    if (p + IDS_BYTES <= end
+        && b[p] == TRACE_ID_TAG
+        && b[p + 1] == SpanView.TRACE_ID_BYTES
+        && b[p + SPAN_ID_AT] == SPAN_ID_TAG
+        && b[p + SPAN_ID_AT + 1] == SpanView.SPAN_ID_BYTES) {
+      // The trace and span IDs every SDK writes first, passed over by their sizes: the next read
+      // does not wait for their lengths to be loaded.
+      p += IDS_BYTES;
+    }
     while (p < end) {
       int tag = b[p];
       if (tag >= 0) {
@@ -233,6 +247,15 @@ final class SpanScan {
 
   /** Reads the entry {@code [from, to)}; 1 when it is the first of a key wanted, else 0. */
   private int entry(byte[] b, int from, int to) {
+    int valueStart = commonShapeValue(b, from, to);
+    if (valueStart >= 0) {
+      return found(b, from + TAG_AND_LENGTH_BYTES, b[from + 1], valueStart, to);
+    }
+    return unusualEntry(b, from, to);
+  }
+
+  /** An entry of another shape, read as the attribute cursor reads it: the last key and value. */
+  private int unusualEntry(byte[] b, int from, int to) {
     int keyFrom = from;
     int keyLength = 0;
     int entryValueFrom = NO_VALUE;
@@ -247,12 +270,8 @@ final class SpanScan {
         p = skipVarint(b, p);
       }
       if (tag == KEY_TAG || tag == VALUE_TAG) {
-        int length = b[p];
-        int start = p + 1;
-        if (length < 0) {
-          length = (int) varint(b, p);
-          start = skipVarint(b, p);
-        }
+        int start = lengthEnd(b, p);
+        int length = length(b, p);
         if (tag == KEY_TAG) {
           keyFrom = start;
           keyLength = length;
@@ -269,6 +288,11 @@ final class SpanScan {
         }
       }
     }
+    return found(b, keyFrom, keyLength, entryValueFrom, entryValueTo);
+  }
+
+  /** Records the value when the key is one wanted and not seen yet: 1 then, else 0. */
+  private int found(byte[] b, int keyFrom, int keyLength, int entryValueFrom, int entryValueTo) {
     byte[][] wanted = keys;
     for (int i = 0; i < wanted.length; i++) {
       byte[] key = wanted[i];
@@ -281,6 +305,31 @@ final class SpanScan {
       }
     }
     return 0;
+  }
+
+  /**
+   * Where the value starts when the entry {@code [from, to)} is the shape every SDK writes, its key
+   * field (shorter than 128 bytes) then its value field and nothing else; -1 for any other shape,
+   * which only reading every field of the entry tells.
+   */
+  private static int commonShapeValue(byte[] b, int from, int to) {
+    if (from + 1 >= to || b[from] != KEY_TAG || b[from + 1] < 0) {
+      return -1;
+    }
+    int valueTag = from + TAG_AND_LENGTH_BYTES + b[from + 1];
+    if (valueTag + 1 >= to || b[valueTag] != VALUE_TAG) {
+      return -1;
+    }
+    int length = b[valueTag + 1];
+    int start = valueTag + TAG_AND_LENGTH_BYTES;
+    if (length < 0) {
+      if (start >= to || b[start] < 0) {
+        return -1;
+      }
+      length = (length & VARINT_PAYLOAD_MASK) | (b[start] << VARINT_PAYLOAD_BITS);
+      start++;
+    }
+    return start + length == to ? start : -1;
   }
 
   private static int tag(byte[] b, int p) {
