@@ -12,10 +12,22 @@ import java.util.List;
 final class Compiler {
   private final OttlContext context;
   private final String text;
+  // Where the span conditions this compiler specialises read their values; null: none are.
+  private final SpanScan scan;
 
   Compiler(OttlContext context, String text) {
+    this(context, text, null);
+  }
+
+  /**
+   * A compiler that, in the span context, compiles the common keyed comparisons to read from {@code
+   * scan} ({@link ScannedExprs}); with null, or in another context, every expression is the general
+   * one.
+   */
+  Compiler(OttlContext context, String text, SpanScan scan) {
     this.context = context;
     this.text = text;
+    this.scan = context == OttlContext.SPAN ? scan : null;
   }
 
   /** A condition: an expression that is a bool (or a value whose type is known when evaluated). */
@@ -127,7 +139,7 @@ final class Compiler {
     for (Ast.Node argument : call.arguments()) {
       arguments.add(compile(argument));
     }
-    Expr result = factory.make(call, arguments, text);
+    Expr result = ScannedExprs.call(scan, call, factory.make(call, arguments, text));
     for (Ast.Key key : call.keys()) {
       if (result.type != OttlType.LIST && result.type != OttlType.ANY) {
         throw OttlException.at(text, key.at(), "a " + result.type.label + " takes no keys");
@@ -173,7 +185,7 @@ final class Compiler {
     if (known && a == OttlType.BOOL && !equality) {
       throw OttlException.at(text, comparison.at(), "bools are compared only with == and !=");
     }
-    return new Exprs.Comparison(operator, left, right);
+    return ScannedExprs.comparison(scan, comparison, new Exprs.Comparison(operator, left, right));
   }
 
   /** An element of a list a converter returned ({@code Split(s, ",")[1]}). */

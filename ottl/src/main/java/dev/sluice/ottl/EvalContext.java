@@ -22,6 +22,8 @@ public final class EvalContext {
   // With an item, its resource and scope views are asked for only when a path reads them.
   private BatchItem item;
   SpanView span;
+  // Changes whenever span may point at other bytes, so that a SpanScan knows to walk it again.
+  long spanStamp;
   SpanEventView spanEvent;
   // The event's place among its span's events, when statements may edit it (else -1).
   int spanEventIndex = -1;
@@ -51,6 +53,7 @@ public final class EvalContext {
     this.item = null;
     this.resource = resource;
     this.scope = scope;
+    spanStamp++;
     return this;
   }
 
@@ -64,6 +67,7 @@ public final class EvalContext {
     this.resource = null;
     this.scope = null;
     this.spanEventIndex = -1;
+    spanStamp++;
     emptyCache();
     return this;
   }
@@ -148,6 +152,7 @@ public final class EvalContext {
         item.replace(message, 0, length);
         if (span != null) {
           span = item.span();
+          spanStamp++;
           repointSpanEvent();
         } else if (logRecord != null) {
           logRecord = item.logRecord();
@@ -161,6 +166,7 @@ public final class EvalContext {
                 item.array(), item.offset(), item.length(), spanEventIndex, message, length);
         item.replace(rewritten.array(), 0, rewritten.size());
         span = item.span();
+        spanStamp++;
         repointSpanEvent();
       }
       case METRIC -> {
@@ -233,6 +239,7 @@ public final class EvalContext {
 
   public EvalContext span(SpanView span) {
     this.span = span;
+    spanStamp++;
     return this;
   }
 
@@ -278,6 +285,7 @@ public final class EvalContext {
     resource = null;
     scope = null;
     span = null;
+    spanStamp++;
     spanEvent = null;
     spanEventIndex = -1;
     logRecord = null;

@@ -48,10 +48,43 @@ public final class OttlCondition {
     return context;
   }
 
-  /** A fresh evaluator of this condition, for one thread. */
+  /**
+   * A fresh evaluator of this condition, for one thread. In the span context the common keyed
+   * comparisons read the span in one walk of its fields ({@link #newEvaluators}).
+   */
   public Evaluator newEvaluator() {
+    return compile(new SpanScan());
+  }
+
+  /**
+   * Fresh evaluators of {@code conditions}, for one thread, in their order: those of the span
+   * context share one walk of each span for their keyed comparisons ({@code attributes["k"] ==
+   * "lit"}, {@code !=}, against {@code nil}, {@code name == "lit"}, {@code IsMatch} of either), so
+   * a list of them reads a span's attributes once. Everything else is evaluated as {@link
+   * #newGeneralEvaluator} does, and so are these whenever their value is one only the general rules
+   * decide: the results and errors are the same.
+   */
+  public static java.util.List<Evaluator> newEvaluators(java.util.List<OttlCondition> conditions) {
+    SpanScan shared = new SpanScan();
+    java.util.List<Evaluator> evaluators = new java.util.ArrayList<>(conditions.size());
+    for (OttlCondition condition : conditions) {
+      evaluators.add(condition.compile(shared));
+    }
+    return evaluators;
+  }
+
+  /**
+   * A fresh evaluator of this condition that reads every path through the views and value holders:
+   * the reference the specialised comparisons are checked against, and the baseline benchmarks
+   * compare them with.
+   */
+  public Evaluator newGeneralEvaluator() {
+    return compile(null);
+  }
+
+  private Evaluator compile(SpanScan scan) {
     try {
-      return new Evaluator(new Compiler(context, text).condition(tree));
+      return new Evaluator(new Compiler(context, text, scan).condition(tree));
     } catch (OttlException e) {
       throw new IllegalStateException("compiled once already: " + text, e);
     }

@@ -173,4 +173,23 @@ public final class SpanView extends ItemView {
   public int encodedLength() {
     return end - start;
   }
+
+  /**
+   * The bytes the span is read from: its {@code Span} message (without tag or length) is {@code
+   * array()[messageStart(), messageEnd())}. For a reader that walks the span's fields once itself
+   * (a compiled condition); read-only, valid as long as the view.
+   */
+  public byte[] array() {
+    return bytes;
+  }
+
+  /** Where the span's message starts in {@link #array()}. */
+  public int messageStart() {
+    return start;
+  }
+
+  /** Where the span's message ends in {@link #array()}. */
+  public int messageEnd() {
+    return end;
+  }
 }

@@ -15,10 +15,9 @@ final class ConditionList {
 
   ConditionList(List<OttlCondition> conditions) {
     this.conditions = conditions.toArray(new OttlCondition[0]);
-    this.evaluators = new OttlCondition.Evaluator[this.conditions.length];
-    for (int i = 0; i < evaluators.length; i++) {
-      evaluators[i] = this.conditions[i].newEvaluator();
-    }
+    // Compiled together, the span conditions read each span's attributes in one walk.
+    this.evaluators =
+        OttlCondition.newEvaluators(conditions).toArray(new OttlCondition.Evaluator[0]);
   }
 
   boolean isEmpty() {
