@@ -137,7 +137,7 @@ final class AttributeTable {
    * Where the field at {@code p} ends, for a one-byte tag of a varint of up to nine bytes, a fixed
    * 32 or 64 bits, or a length of one or two bytes, within {@code limit}; -1 for anything else.
    */
-  private static int simpleFieldEnd(byte[] b, int p, int limit) {
+  static int simpleFieldEnd(byte[] b, int p, int limit) {
     int tag = b[p];
     if (tag < 0 || (tag >>> 3) == 0) {
       return -1;
@@ -276,7 +276,7 @@ final class AttributeTable {
    * A varint length of one byte, or two bytes (then at least {@link #SHORT_LENGTH_LIMIT}), at
    * {@code p} before {@code end}; -1 for anything else.
    */
-  private static int shortLength(byte[] b, int p, int end) {
+  static int shortLength(byte[] b, int p, int end) {
     if (p >= end) {
       return -1;
     }
