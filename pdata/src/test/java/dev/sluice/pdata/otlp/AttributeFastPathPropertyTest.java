@@ -139,7 +139,16 @@ class AttributeFastPathPropertyTest {
             .delete("b", null)
             .build();
     ConstantAttributeEdits edits = ConstantAttributeEdits.of(actions);
-    byte[] common = spanWith(AttributeLists.Shape.COMMON, "a", AttributeValue.string("prod"));
+    // With flags, whose tag takes two bytes, as every span an SDK writes.
+    byte[] common =
+        AttributeLists.span(
+            List.of(
+                new AttributeLists.Entry(AttributeLists.Shape.COMMON, "fl", new byte[0], true),
+                new AttributeLists.Entry(
+                    AttributeLists.Shape.COMMON,
+                    "a",
+                    AttributeValue.string("prod").anyValue(),
+                    false)));
     byte[] odd = spanWith(AttributeLists.Shape.VALUE_FIRST, "a", AttributeValue.string("prod"));
 
     assertThat(edits.plan(common, 0, common.length, AttributeLists.SPAN_ATTRIBUTES))
