@@ -49,6 +49,9 @@ final class ConstantAttributeEdits {
 
   private static final int INITIAL_CUTS = 8;
 
+  /** Actions one pass takes: a bit each in {@link #found}. */
+  static final int MAX_ACTIONS = Long.SIZE;
+
   /** No entry written in place of a cut: the entry is deleted. */
   private static final int DELETED = -1;
 
@@ -63,12 +66,12 @@ final class ConstantAttributeEdits {
   private final byte[][][] entriesByField = new byte[ONE_BYTE_TAG_FIELDS][][];
 
   // The last plan: the message, the entry fields [cutStart, cutEnd) left out, and what is written
-  // instead (an action's entry, or DELETED); whether each set action's key was found.
+  // instead (an action's entry, or DELETED); bit a set: action a's key was found.
   private byte[] source = MessageView.NO_BYTES;
   private int sourceOffset;
   private int sourceLength;
   private byte[][] entries;
-  private final boolean[] found;
+  private long found;
   private int cutCount;
   private int[] cutStart = new int[INITIAL_CUTS];
   private int[] cutEnd = new int[INITIAL_CUTS];
@@ -78,7 +81,6 @@ final class ConstantAttributeEdits {
     this.keys = keys;
     this.values = values;
     this.kinds = kinds;
-    this.found = new boolean[keys.length];
     long mask = 0;
     boolean anyLong = false;
     for (byte[] key : keys) {
@@ -96,7 +98,7 @@ final class ConstantAttributeEdits {
   static ConstantAttributeEdits of(AttributeActions actions) {
     Action[] list = actions.actions();
     byte[][] constants = actions.constants();
-    if (list.length == 0) {
+    if (list.length == 0 || list.length > MAX_ACTIONS) {
       return null;
     }
     byte[][] keys = new byte[list.length][];
@@ -140,7 +142,7 @@ final class ConstantAttributeEdits {
     }
     byte[][] fieldEntries = entriesFor(attributesField);
     int attributeTag = WireType.tag(attributesField, WireType.LEN);
-    Arrays.fill(found, false);
+    found = 0;
     cutCount = 0;
     int newLength = length;
     int limit = offset + length;
@@ -179,8 +181,8 @@ final class ConstantAttributeEdits {
         if (kinds[a] == Kind.DELETE) {
           cut(p, end, DELETED);
           newLength -= end - p;
-        } else if (!found[a]) {
-          found[a] = true;
+        } else if ((found & (1L << a)) == 0) {
+          found |= 1L << a;
           byte[] entry = fieldEntries[a];
           if (kinds[a] != Kind.INSERT && !Arrays.equals(message, p, end, entry, 0, entry.length)) {
             cut(p, end, a);
@@ -209,7 +211,7 @@ final class ConstantAttributeEdits {
 
   /** Whether action {@code a} adds its entry: a set that found no entry, unless an update. */
   private boolean adds(int a) {
-    return kinds[a] != Kind.DELETE && kinds[a] != Kind.UPDATE && !found[a];
+    return kinds[a] != Kind.DELETE && kinds[a] != Kind.UPDATE && (found & (1L << a)) == 0;
   }
 
   /** Writes the planned message into {@code into} from {@code at}, and lets go of the message. */

@@ -177,6 +177,21 @@ class AttributeFastPathPropertyTest {
         .isNull();
   }
 
+  @Example
+  void onePassTakesNoMoreActionsThanItHasBitsFor() {
+    AttributeActions.Builder most = AttributeActions.builder();
+    for (int a = 0; a < ConstantAttributeEdits.MAX_ACTIONS; a++) {
+      most.upsert("k" + a, AttributeValue.integer(a));
+    }
+    AttributeActions.Builder more = AttributeActions.builder();
+    for (int a = 0; a <= ConstantAttributeEdits.MAX_ACTIONS; a++) {
+      more.upsert("k" + a, AttributeValue.integer(a));
+    }
+
+    assertThat(ConstantAttributeEdits.of(most.build())).isNotNull();
+    assertThat(ConstantAttributeEdits.of(more.build())).isNull();
+  }
+
   @Property(tries = 300)
   void actionsThatPickKeysByPatternSeeEveryEntry(
       @ForAll("spans") byte[] span, @ForAll("steps") List<Step> steps) {
