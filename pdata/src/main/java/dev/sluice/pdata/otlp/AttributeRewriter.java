@@ -114,9 +114,13 @@ public final class AttributeRewriter {
         return false;
       }
       if (length >= 0) {
-        // The item's bytes stay readable where they are while the new ones are written.
-        item.replaceToBeWritten(length);
-        constantEdits.write(item.array(), item.offset());
+        try {
+          // The item's bytes stay readable where they are while the new ones are written.
+          item.replaceToBeWritten(length);
+          constantEdits.write(item.array(), item.offset());
+        } finally {
+          constantEdits.release();
+        }
         return true;
       }
     }
@@ -159,7 +163,11 @@ public final class AttributeRewriter {
         return false;
       }
       if (planned >= 0) {
-        constantEdits.write(table.output(), planned);
+        try {
+          constantEdits.write(table.output(), planned);
+        } finally {
+          constantEdits.release();
+        }
         return true;
       }
     }

@@ -214,7 +214,7 @@ final class ConstantAttributeEdits {
     return kinds[a] != Kind.DELETE && kinds[a] != Kind.UPDATE && (found & (1L << a)) == 0;
   }
 
-  /** Writes the planned message into {@code into} from {@code at}, and lets go of the message. */
+  /** Writes the planned message into {@code into} from {@code at}. */
   void write(byte[] into, int at) {
     int copyFrom = sourceOffset;
     for (int c = 0; c < cutCount; c++) {
@@ -238,6 +238,10 @@ final class ConstantAttributeEdits {
         at += entry.length;
       }
     }
+  }
+
+  /** Lets go of the planned message, so that no request stays reachable through the pass. */
+  void release() {
     source = MessageView.NO_BYTES;
   }
 
