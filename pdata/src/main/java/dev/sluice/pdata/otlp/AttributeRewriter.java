@@ -23,6 +23,11 @@ import java.util.regex.Matcher;
  * <p>Where a key appears more than once, lookups see the first live entry and {@code delete}
  * removes them all.
  *
+ * <p>Lists that only set keys to constants and delete keys by name, each key once (what most
+ * configurations are), take {@link ConstantAttributeEdits} instead: one pass over the message, no
+ * table, the same bytes; {@link #editItem} then writes the new item straight into the batch's
+ * replacement storage.
+ *
  * <p>One rewriter per thread: it keeps scratch buffers, a {@link MessageDigest} and a {@link
  * Matcher} per pattern, so rewriting allocates nothing once they have grown, except converting a
  * double to or from a string, or an array or map to a string.
@@ -43,6 +48,8 @@ public final class AttributeRewriter {
   private final Action[] actions;
   private final Matcher[] matchers;
   private final AttributeTable table;
+  // The one-pass path for lists of constant sets and deletes on distinct keys, or null.
+  private final ConstantAttributeEdits constantEdits;
   // The keys the table is loaded with, or null for every entry.
   private final AttributeKeys tableKeys;
   private final MessageDigest sha256;
@@ -72,6 +79,7 @@ public final class AttributeRewriter {
     this.tableKeys = byKey ? actions.lookedUpKeys() : null;
     this.actions = actions.actions();
     this.table = new AttributeTable(actions.constants(), fastPaths);
+    this.constantEdits = fastPaths ? ConstantAttributeEdits.of(actions) : null;
     this.matchers = new Matcher[this.actions.length];
     for (int i = 0; i < this.actions.length; i++) {
       if (this.actions[i].pattern() != null) {
@@ -99,8 +107,24 @@ public final class AttributeRewriter {
 
   /** Applies the actions to the item's attributes; returns whether the item changed. */
   public boolean editItem(BatchItem item) {
-    if (!rewrite(
-        item.array(), item.offset(), item.length(), AttributeEditor.attributesField(item))) {
+    int attributesField = AttributeEditor.attributesField(item);
+    if (constantEdits != null) {
+      int length = constantEdits.plan(item.array(), item.offset(), item.length(), attributesField);
+      if (length == ConstantAttributeEdits.UNCHANGED) {
+        return false;
+      }
+      if (length >= 0) {
+        try {
+          // The item's bytes stay readable where they are while the new ones are written.
+          item.replaceToBeWritten(length);
+          constantEdits.write(item.array(), item.offset());
+        } finally {
+          constantEdits.release();
+        }
+        return true;
+      }
+    }
+    if (!general(item.array(), item.offset(), item.length(), attributesField)) {
       return false;
     }
     ProtoWriter out = table.output();
@@ -133,6 +157,25 @@ public final class AttributeRewriter {
 
   /** Rewrites the message into the table's output; whether anything changed. */
   boolean rewrite(byte[] message, int offset, int length, int attributesField) {
+    if (constantEdits != null) {
+      int planned = constantEdits.plan(message, offset, length, attributesField);
+      if (planned == ConstantAttributeEdits.UNCHANGED) {
+        return false;
+      }
+      if (planned >= 0) {
+        try {
+          constantEdits.write(table.output(), planned);
+        } finally {
+          constantEdits.release();
+        }
+        return true;
+      }
+    }
+    return general(message, offset, length, attributesField);
+  }
+
+  /** {@link #rewrite} through the table. */
+  private boolean general(byte[] message, int offset, int length, int attributesField) {
     try {
       table.load(message, offset, length, attributesField, tableKeys);
       for (int a = 0; a < actions.length; a++) {

@@ -134,15 +134,24 @@ final class AttributeTable {
   }
 
   /**
-   * Where the field at {@code p} ends, for a one-byte tag of a varint of up to nine bytes, a fixed
-   * 32 or 64 bits, or a length of one or two bytes, within {@code limit}; -1 for anything else.
+   * Where the field at {@code p} ends, for a tag of one or two bytes (the fewest it takes) of a
+   * varint of up to nine bytes, a fixed 32 or 64 bits, or a length of one or two bytes, within
+   * {@code limit}; -1 for anything else.
    */
-  private static int simpleFieldEnd(byte[] b, int p, int limit) {
+  static int simpleFieldEnd(byte[] b, int p, int limit) {
     int tag = b[p];
-    if (tag < 0 || (tag >>> 3) == 0) {
+    int q = p + 1;
+    if (tag < 0) {
+      // Field numbers 16 to 2047 (Span.flags is 16); a second byte of 0 is a padded tag.
+      if (q >= limit || b[q] <= 0) {
+        return -1;
+      }
+      tag = (tag & 0x7F) | (b[q] << 7);
+      q++;
+    }
+    if ((tag >>> 3) == 0) {
       return -1;
     }
-    int q = p + 1;
     switch (tag & WIRE_TYPE_MASK) {
       case WireType.VARINT -> {
         for (int end = Math.min(limit, q + FAST_VARINT_BYTES); q < end; ) {
@@ -276,7 +285,7 @@ final class AttributeTable {
    * A varint length of one byte, or two bytes (then at least {@link #SHORT_LENGTH_LIMIT}), at
    * {@code p} before {@code end}; -1 for anything else.
    */
-  private static int shortLength(byte[] b, int p, int end) {
+  static int shortLength(byte[] b, int p, int end) {
     if (p >= end) {
       return -1;
     }

@@ -376,12 +376,26 @@ public final class BatchItem {
 
   /** Writes the item as {@code message[offset, offset + length)} from now on. */
   public void replace(byte[] message, int offset, int length) {
+    replaceToBeWritten(length);
+    System.arraycopy(message, offset, array, this.offset, length);
+  }
+
+  /**
+   * Replaces the item, as {@link #replace} does, with a message of exactly {@code length} bytes
+   * that the caller then writes into {@link #array()} from {@link #offset()}, before anything else
+   * reads or edits the batch: the new message is written once, straight into the replacement
+   * storage. The bytes the item had stay readable where the caller found them until the visit ends
+   * (storage outgrown in a visit is kept until then).
+   */
+  void replaceToBeWritten(int length) {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }
     Overlay own = edits().ownOverlay(slice);
-    own.replaceUnit(unit, point < 0 ? -1 : item, message, offset, length);
-    frame(own.bytes(), own.unitOffset(unit));
+    int payloadStart = own.reserveUnit(unit, point < 0 ? -1 : item, length);
+    array = own.bytes();
+    offset = payloadStart;
+    this.length = length;
   }
 
   /**

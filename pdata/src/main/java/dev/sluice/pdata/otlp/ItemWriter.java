@@ -265,14 +265,56 @@ final class ItemWriter {
     if (!metrics && slice.droppedUnits() > 0) {
       return keptItems(slice, from, to, out);
     }
+    if (!metrics) {
+      return items(overlay, index, from, to, out);
+    }
     long bytes = 0;
     for (int item = from; item < to; item++) {
-      if (metrics && overlay != null && overlay.metricTouched(item)) {
+      if (overlay != null && overlay.metricTouched(item)) {
         bytes += wholeTouchedMetric(slice, item, out);
-      } else if (metrics) {
-        bytes += unit(null, 0, source, index.itemStart(item), index.itemEnd(item), out);
       } else {
-        bytes += unit(overlay, item, source, index.itemStart(item), index.itemEnd(item), out);
+        bytes += unit(null, 0, source, index.itemStart(item), index.itemEnd(item), out);
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * Spans or log records {@code [from, to)}, each its replacement when the overlay has one, else
+   * its bytes in the request: items that lie back to back (replacements written one after another
+   * by a visit that edits every item, or neighbours in the request) are copied as one run.
+   */
+  private static long items(Overlay overlay, OtlpIndex index, int from, int to, ProtoWriter out) {
+    long bytes = 0;
+    int item = from;
+    while (item < to) {
+      byte[] array;
+      int start;
+      int end;
+      if (overlay != null && overlay.unitOffset(item) >= 0) {
+        array = overlay.bytes();
+        start = overlay.unitOffset(item);
+        end = start + overlay.unitLength(item);
+        item++;
+        while (item < to && overlay.unitOffset(item) == end) {
+          end += overlay.unitLength(item);
+          item++;
+        }
+      } else {
+        array = index.source();
+        start = index.itemStart(item);
+        end = index.itemEnd(item);
+        item++;
+        while (item < to
+            && (overlay == null || overlay.unitOffset(item) < 0)
+            && index.itemStart(item) == end) {
+          end = index.itemEnd(item);
+          item++;
+        }
+      }
+      bytes += end - start;
+      if (out != null) {
+        out.writeBytes(array, start, end - start);
       }
     }
     return bytes;
@@ -291,9 +333,7 @@ final class ItemWriter {
       if (asStored) {
         bytes += copy(source, index.itemStart(run), index.itemEnd(runEnd - 1), out);
       } else {
-        for (int item = run; item < runEnd; item++) {
-          bytes += unit(overlay, item, source, index.itemStart(item), index.itemEnd(item), out);
-        }
+        bytes += items(overlay, index, run, runEnd, out);
       }
       run = overlay.nextKept(runEnd, to);
     }

@@ -29,6 +29,9 @@ final class Overlay {
   /** Doublings from the smallest storage to the largest array: how many arrays one may outgrow. */
   private static final int MAX_RETIRED = 24;
 
+  /** The most the first storage takes for what the replacement of units projects. */
+  static final int MAX_FIRST_PROJECTED_BYTES = 64 * 1024;
+
   final OtlpIndex index;
   Batch owner;
 
@@ -242,9 +245,17 @@ final class Overlay {
 
   /** Moves to storage of at least twice the size (or {@code needed}), taken from the pool. */
   private void grow(int needed) {
+    grow(needed, 0);
+  }
+
+  /**
+   * Moves to storage of at least twice the size, {@code needed} and {@code projectedBytes}, taken
+   * from the pool.
+   */
+  private void grow(int needed, long projectedBytes) {
+    long wanted = Math.max(projectedBytes, 2L * bytes.length);
     int capacity =
-        StoragePool.capacityFor(
-            Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8, 2L * bytes.length)));
+        StoragePool.capacityFor(Math.max(needed, (int) Math.min(Integer.MAX_VALUE - 8, wanted)));
     byte[] grown = StoragePool.takeBytes(capacity);
     System.arraycopy(bytes, 0, grown, 0, size);
     account(grown.length - bytes.length);
@@ -279,14 +290,46 @@ final class Overlay {
 
   /** Replaces a span or log record ({@code unit} is its item), or a data point of a metric. */
   void replaceUnit(int unit, int metric, byte[] payload, int offset, int length) {
+    int payloadStart = reserveUnit(unit, metric, length);
+    System.arraycopy(payload, offset, bytes, payloadStart, length);
+  }
+
+  /**
+   * Replaces a unit as {@link #replaceUnit} does with a payload of {@code length} bytes that the
+   * caller writes into {@link #bytes()} at the returned offset, before anything else is stored: the
+   * message is then written once, straight into the storage.
+   */
+  int reserveUnit(int unit, int metric, int length) {
     ensureUnitTables();
     int field = metric < 0 ? ScopeBlock.ITEMS : MetricData.DATA_POINTS;
-    int start = appendField(field, payload, offset, length);
+    int tag = WireType.tag(field, WireType.LEN);
+    int framed = Varint.size32(tag) + Varint.size32(length) + length;
+    long needed = (long) size + framed;
+    if (needed > bytes.length && needed <= Integer.MAX_VALUE) {
+      grow((int) needed, projectedBytes(unit, (int) needed));
+    }
+    int start = reserve(framed);
+    int payloadStart = putVarint(putVarint(start, tag), length);
     units[2 * unit] = start;
-    units[2 * unit + 1] = size - start;
+    units[2 * unit + 1] = framed;
     if (metric >= 0) {
       metricTouched[metric] = true;
     }
+    return payloadStart;
+  }
+
+  /**
+   * What the replacements of the request's units will take if the units after {@code unit} are
+   * replaced as densely as those up to it were ({@code neededBytes} so far): a visit that edits
+   * every unit then takes its storage once or twice instead of doubling up from the smallest. The
+   * first storage takes no more than {@link #MAX_FIRST_PROJECTED_BYTES}, so that a visit that edits
+   * one unit early in a large request does not hold storage for all of them; later ones no more
+   * than the request's own size.
+   */
+  private long projectedBytes(int unit, int neededBytes) {
+    long projected = (long) neededBytes * unitCount / (unit + 1);
+    long cap = bytes == EMPTY ? MAX_FIRST_PROJECTED_BYTES : index.sourceLength();
+    return Math.min(projected, cap);
   }
 
   /**

@@ -75,6 +75,17 @@ public final class ProtoWriter {
     }
   }
 
+  /**
+   * Counts {@code bytes} that the caller wrote straight into {@link #array()} from {@link #size()},
+   * after making room for them with {@link #ensureRemaining}.
+   */
+  public void advance(int bytes) {
+    if (bytes < 0 || size + bytes > buffer.length) {
+      throw new IndexOutOfBoundsException("advanced past the room made: " + bytes);
+    }
+    size += bytes;
+  }
+
   private void grow(int needed) {
     if (needed < 0) {
       throw new IllegalStateException("message larger than 2 GiB");

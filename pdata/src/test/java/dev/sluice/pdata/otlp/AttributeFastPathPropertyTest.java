@@ -18,8 +18,9 @@ import net.jqwik.api.Provide;
  * AttributeLists}) and random actions: the rewriter's table of only the entries the actions name,
  * read without the wire reader where fields have the common shapes, which leaves an entry set to
  * the value it has as it is, writes the bytes of the full table read field by field by the reader
- * that counts every set as a change; and the cursor's {@code find} by key, which passes over other
- * entries without reading their values, stops where walking every entry does.
+ * that counts every set as a change; so does the one pass of constant sets and deletes on distinct
+ * keys ({@link ConstantAttributeEdits}); and the cursor's {@code find} by key, which passes over
+ * other entries without reading their values, stops where walking every entry does.
  */
 class AttributeFastPathPropertyTest {
   private static final List<AttributeValue> VALUES =
@@ -49,8 +50,13 @@ class AttributeFastPathPropertyTest {
 
   /** One action: its kind, key, second key (source or extract target) and value. */
   record Step(Kind kind, String key, String other, int value) {
+    /** The key the action acts on (deletes and hashes take no empty key). */
+    String actionKey() {
+      return key.isEmpty() && (kind == Kind.DELETE || kind == Kind.HASH) ? "a" : key;
+    }
+
     void addTo(AttributeActions.Builder actions) {
-      String named = key.isEmpty() ? "a" : key;
+      String named = actionKey();
       switch (kind) {
         case INSERT -> actions.insert(key, VALUES.get(value));
         case UPDATE -> actions.update(key, VALUES.get(value));
@@ -86,6 +92,21 @@ class AttributeFastPathPropertyTest {
         .ofMaxSize(4);
   }
 
+  /** Constant sets and deletes, each on its own key: the lists the one-pass path takes. */
+  @Provide
+  Arbitrary<List<Step>> constantSteps() {
+    return Combinators.combine(
+            Arbitraries.of(Kind.INSERT, Kind.UPDATE, Kind.UPSERT, Kind.DELETE),
+            Arbitraries.of(AttributeLists.KEYS),
+            Arbitraries.just(""),
+            Arbitraries.integers().between(0, VALUES.size() - 1))
+        .as(Step::new)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(4)
+        .uniqueElements(Step::actionKey);
+  }
+
   @Provide
   Arbitrary<String> keys() {
     return Arbitraries.of(AttributeLists.KEYS);
@@ -98,6 +119,77 @@ class AttributeFastPathPropertyTest {
 
     assertThat(rewritten(new AttributeRewriter(actions), span))
         .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+  }
+
+  @Property(tries = 3000)
+  void onePassOfConstantSetsAndDeletesWritesTheBytesOfTheFullTable(
+      @ForAll("spans") byte[] span, @ForAll("constantSteps") List<Step> steps) {
+    AttributeActions actions = actions(steps, false);
+
+    assertThat(ConstantAttributeEdits.of(actions)).isNotNull();
+    assertThat(rewritten(new AttributeRewriter(actions), span))
+        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+  }
+
+  @Example
+  void onePassTakesSpansOfTheCommonShapesAndLeavesOthersToTheTable() {
+    AttributeActions actions =
+        AttributeActions.builder()
+            .upsert("a", AttributeValue.string("x"))
+            .delete("b", null)
+            .build();
+    ConstantAttributeEdits edits = ConstantAttributeEdits.of(actions);
+    // With flags, whose tag takes two bytes, as every span an SDK writes.
+    byte[] common =
+        AttributeLists.span(
+            List.of(
+                new AttributeLists.Entry(AttributeLists.Shape.COMMON, "fl", new byte[0], true),
+                new AttributeLists.Entry(
+                    AttributeLists.Shape.COMMON,
+                    "a",
+                    AttributeValue.string("prod").anyValue(),
+                    false)));
+    byte[] odd = spanWith(AttributeLists.Shape.VALUE_FIRST, "a", AttributeValue.string("prod"));
+
+    assertThat(edits.plan(common, 0, common.length, AttributeLists.SPAN_ATTRIBUTES))
+        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), common).length);
+    assertThat(edits.plan(odd, 0, odd.length, AttributeLists.SPAN_ATTRIBUTES))
+        .isEqualTo(ConstantAttributeEdits.NOT_HANDLED);
+  }
+
+  @Example
+  void actionsOnOneKeyOrOfOtherKindsTakeTheTable() {
+    assertThat(
+            ConstantAttributeEdits.of(
+                AttributeActions.builder()
+                    .upsert("a", AttributeValue.string("x"))
+                    .delete("a", null)
+                    .build()))
+        .isNull();
+    assertThat(
+            ConstantAttributeEdits.of(
+                AttributeActions.builder()
+                    .upsert("a", AttributeValue.string("x"))
+                    .delete(null, Pattern.compile("^b"))
+                    .build()))
+        .isNull();
+    assertThat(ConstantAttributeEdits.of(AttributeActions.builder().upsertFrom("a", "b").build()))
+        .isNull();
+  }
+
+  @Example
+  void onePassTakesNoMoreActionsThanItHasBitsFor() {
+    AttributeActions.Builder most = AttributeActions.builder();
+    for (int a = 0; a < ConstantAttributeEdits.MAX_ACTIONS; a++) {
+      most.upsert("k" + a, AttributeValue.integer(a));
+    }
+    AttributeActions.Builder more = AttributeActions.builder();
+    for (int a = 0; a <= ConstantAttributeEdits.MAX_ACTIONS; a++) {
+      more.upsert("k" + a, AttributeValue.integer(a));
+    }
+
+    assertThat(ConstantAttributeEdits.of(most.build())).isNotNull();
+    assertThat(ConstantAttributeEdits.of(more.build())).isNull();
   }
 
   @Property(tries = 300)

@@ -93,9 +93,15 @@ final class AttributeLists {
     fixed(out, 7, Long.BYTES); // start_time_unix_nano
     for (Entry entry : entries) {
       if (entry.otherField()) {
-        switch (entry.key().length() % 3) {
+        switch (entry.key().length() % 5) {
           case 0 -> varintField(out, 6, 2); // kind
           case 1 -> varintField(out, 100, Long.MAX_VALUE); // unknown: a two-byte tag, 9 bytes
+          case 2 -> fixed(out, 16, Integer.BYTES); // flags: a fixed32 with a two-byte tag
+          case 3 -> {
+            // kind with its tag padded to two bytes
+            paddedVarint(out, 6 << 3);
+            varint(out, 2);
+          }
           default -> fixed(out, 14, Integer.BYTES); // a fixed32 where the span has none
         }
         continue;
