@@ -10,6 +10,9 @@ import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -36,7 +39,28 @@ final class SpanPass implements ItemVisitor {
   /** Room for a string priority; a longer one (unusual) grows it. */
   private static final int PRIORITY_TEXT_BYTES = 32;
 
+  /** A trace ID's two halves as one load each; the hash and the W3C rule read them big-endian. */
+  private static final VarHandle BIG_ENDIAN_LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  private static final int HASH_SAMPLED_SLOT = SamplerCounters.slot(Policy.TRACE_ID_HASH, true);
+  private static final int HASH_NOT_SAMPLED_SLOT =
+      SamplerCounters.slot(Policy.TRACE_ID_HASH, false);
+
   private final Sampler sampler;
+
+  /**
+   * Whether spans in {@code hash_seed} mode that carry a trace ID and neither a trace_state nor a
+   * priority take the short path: hashed as soon as the trace ID is read, decided without parsing a
+   * tracestate, marked with the pre-built {@link HashMark}. Off only in tests that compare it with
+   * the general path.
+   */
+  private final boolean hashFastPath;
+
+  private final int hashSeedState;
+  private final long hashThreshold;
+  private final HashMark hashMark;
+  private final byte[] markOut;
   private final WireReader reader = new WireReader();
   private final AttributeCursor attributes = new AttributeCursor();
   private final TraceState traceState = new TraceState();
@@ -53,18 +77,58 @@ final class SpanPass implements ItemVisitor {
   private int traceStateLength;
   private int priorityDecision;
 
+  // The randomness of the trace ID last read, hashed as the walk reads it (hashFastPath only).
+  private long hashRandomness;
+
   SpanPass(Sampler sampler) {
+    this(sampler, true);
+  }
+
+  SpanPass(Sampler sampler, boolean fastPath) {
     this.sampler = sampler;
+    this.hashFastPath = fastPath && sampler.kind == Sampler.Kind.HASH;
+    this.hashSeedState = sampler.hashSeedState;
+    this.hashThreshold = sampler.hashThreshold();
+    this.hashMark = hashFastPath ? new HashMark(hashThreshold) : null;
+    this.markOut = hashFastPath ? new byte[hashMark.length()] : null;
   }
 
   @Override
   public void visit(BatchItem item) {
     if (!readFields(item)) {
       read(item, item.span());
+    } else if (hashFastPath
+        && hasTraceId
+        && traceStateFields == 0
+        && priorityDecision == PriorityText.DEFER) {
+      // What decide() does for such a span, less what cannot apply: no tracestate to parse, no
+      // arriving threshold, no error, no priority.
+      if (hashThreshold <= hashRandomness) {
+        counts[HASH_SAMPLED_SLOT]++;
+        writeHashMark(item);
+      } else {
+        counts[HASH_NOT_SAMPLED_SLOT]++;
+        item.drop();
+      }
+      return;
     }
     if (!decide(item)) {
       item.drop();
     }
+  }
+
+  /** Writes the kept span with the mark inserted where readFields found its place. */
+  private void writeHashMark(BatchItem item) {
+    byte[] span = item.array();
+    int from = item.offset();
+    int end = from + item.length();
+    hashMark.writeTo(hashRandomness, markOut, 0);
+    spanOut.reset();
+    spanOut.ensureRemaining(item.length() + markOut.length);
+    spanOut.writeBytes(span, from, insertAt - from);
+    spanOut.writeBytes(markOut, 0, markOut.length);
+    spanOut.writeBytes(span, insertAt, end - insertAt);
+    item.replace(spanOut.array(), 0, spanOut.size());
   }
 
   // What readFields found of the span's fields, for a rewrite of its trace_state.
@@ -76,6 +140,10 @@ final class SpanPass implements ItemVisitor {
   private int cursor;
 
   private static final int TRACE_ID_TAG = WireType.tag(1, WireType.LEN);
+
+  /** The least tag of a field numbered {@code trace_state} or higher. */
+  private static final int FIRST_TAG_FROM_TRACE_STATE = WireType.tag(TRACE_STATE, 0);
+
   private static final int TRACE_ID_BYTES = 16;
   private static final int WIRE_TYPE_MASK = 7;
   private static final int VARINT_PAYLOAD = 0x7F;
@@ -92,10 +160,11 @@ final class SpanPass implements ItemVisitor {
     int end = p + item.length();
     traceIdHigh = 0;
     traceIdLow = 0;
+    // Locals in the loop, fields after it: the walk keeps them in registers.
     int stateFrom = 0;
     int stateLength = 0;
-    traceStateFields = 0;
-    insertAt = -1;
+    int stateFields = 0;
+    int insert = -1;
     boolean priority = false;
     while (p < end) {
       int fieldStart = p;
@@ -105,8 +174,8 @@ final class SpanPass implements ItemVisitor {
         tag = (int) varint(span);
         p = cursor;
       }
-      if (insertAt < 0 && (tag >>> 3) >= TRACE_STATE) {
-        insertAt = fieldStart;
+      if (insert < 0 && tag >= FIRST_TAG_FROM_TRACE_STATE) {
+        insert = fieldStart;
       }
       switch (tag & WIRE_TYPE_MASK) {
         case WireType.VARINT:
@@ -127,18 +196,19 @@ final class SpanPass implements ItemVisitor {
             length = (int) varint(span);
             p = cursor;
           }
-          if (tag == TRACE_ID_TAG) {
-            boolean full = length == TRACE_ID_BYTES;
-            traceIdHigh = full ? bigEndian64(span, p) : 0;
-            traceIdLow = full ? bigEndian64(span, p + Long.BYTES) : 0;
+          if (tag == ATTRIBUTES_TAG) {
+            // The commonest field: first, and its key checked here.
+            if (!priority) {
+              priority = mayBePriority(span, p, length);
+            }
+          } else if (tag == TRACE_ID_TAG) {
+            readTraceId(span, p, length);
           } else if (tag == TRACE_STATE_TAG) {
             stateFrom = p;
             stateLength = length;
-            traceStateFields++;
+            stateFields++;
             traceStateFieldStart = fieldStart;
             traceStateFieldEnd = p + length;
-          } else if (tag == ATTRIBUTES_TAG && !priority) {
-            priority = mayBePriority(span, p, length);
           }
           p += length;
           break;
@@ -146,12 +216,11 @@ final class SpanPass implements ItemVisitor {
           return false;
       }
     }
-    if (insertAt < 0) {
-      insertAt = end;
-    }
+    insertAt = insert < 0 ? end : insert;
+    traceStateFields = stateFields;
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
     traceStateLength = stateLength;
-    if (stateLength <= TraceState.MAX_LENGTH) {
+    if (stateLength > 0 && stateLength <= TraceState.MAX_LENGTH) {
       System.arraycopy(span, stateFrom, traceStateIn, 0, stateLength);
     }
     priorityDecision = PriorityText.DEFER;
@@ -164,6 +233,23 @@ final class SpanPass implements ItemVisitor {
     return true;
   }
 
+  /**
+   * Takes the trace ID at {@code span[p, p + length)} (none unless 16 bytes) and, for the short
+   * path, hashes it at once: the hash is a chain of 16 dependent multiplications, which then runs
+   * while the walk goes on through the span's other fields instead of after it.
+   */
+  private void readTraceId(byte[] span, int p, int length) {
+    boolean full = length == TRACE_ID_BYTES;
+    long high = full ? (long) BIG_ENDIAN_LONGS.get(span, p) : 0;
+    long low = full ? (long) BIG_ENDIAN_LONGS.get(span, p + Long.BYTES) : 0;
+    traceIdHigh = high;
+    traceIdLow = low;
+    if (hashFastPath) {
+      hashRandomness =
+          SamplingMath.hashRandomness(SamplingMath.fnvHashAfterSeed(hashSeedState, high, low));
+    }
+  }
+
   /** Whether the KeyValue at {@code span[from, from + length)} may be keyed sampling.priority. */
   private boolean mayBePriority(byte[] span, int from, int length) {
     if (length == 0) {
@@ -172,9 +258,12 @@ final class SpanPass implements ItemVisitor {
     if (span[from] != KEY_TAG) {
       return true; // the key is not written first: let the cursor look
     }
-    cursor = from + 1;
-    int keyLength = (int) varint(span);
-    int keyStart = cursor;
+    int keyLength = span[from + 1];
+    if (keyLength < 0) {
+      // A length of several bytes: a long key, or a short one written in more bytes than it needs.
+      return true;
+    }
+    int keyStart = from + 2;
     return keyLength == PRIORITY_KEY.length
         && Arrays.equals(span, keyStart, keyStart + keyLength, PRIORITY_KEY, 0, keyLength);
   }
@@ -191,14 +280,6 @@ final class SpanPass implements ItemVisitor {
       shift += 7;
     } while (b < 0);
     cursor = p;
-    return value;
-  }
-
-  private static long bigEndian64(byte[] bytes, int p) {
-    long value = 0;
-    for (int i = 0; i < Long.BYTES; i++) {
-      value = (value << Byte.SIZE) | (bytes[p + i] & 0xFF);
-    }
     return value;
   }
 
