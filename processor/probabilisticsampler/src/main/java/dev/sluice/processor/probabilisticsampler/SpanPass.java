@@ -50,10 +50,16 @@ final class SpanPass implements ItemVisitor {
   private final Sampler sampler;
 
   /**
+   * Whether spans are read by one walk of their fields ({@link #readFields}) rather than through
+   * the span view, and kept ones written from what it found. Off only in tests that compare the
+   * two.
+   */
+  private final boolean fastPaths;
+
+  /**
    * Whether spans in {@code hash_seed} mode that carry a trace ID and neither a trace_state nor a
    * priority take the short path: hashed as soon as the trace ID is read, decided without parsing a
-   * tracestate, marked with the pre-built {@link HashMark}. Off only in tests that compare it with
-   * the general path.
+   * tracestate, marked with the pre-built {@link HashMark}.
    */
   private final boolean hashFastPath;
 
@@ -84,9 +90,10 @@ final class SpanPass implements ItemVisitor {
     this(sampler, true);
   }
 
-  SpanPass(Sampler sampler, boolean fastPath) {
+  SpanPass(Sampler sampler, boolean fastPaths) {
     this.sampler = sampler;
-    this.hashFastPath = fastPath && sampler.kind == Sampler.Kind.HASH;
+    this.fastPaths = fastPaths;
+    this.hashFastPath = fastPaths && sampler.kind == Sampler.Kind.HASH;
     this.hashSeedState = sampler.hashSeedState;
     this.hashThreshold = sampler.hashThreshold();
     this.hashMark = hashFastPath ? new HashMark(hashThreshold) : null;
@@ -95,7 +102,7 @@ final class SpanPass implements ItemVisitor {
 
   @Override
   public void visit(BatchItem item) {
-    if (!readFields(item)) {
+    if (!fastPaths || !readFields(item)) {
       read(item, item.span());
     } else if (hashFastPath
         && hasTraceId
@@ -190,18 +197,19 @@ final class SpanPass implements ItemVisitor {
           p += Integer.BYTES;
           break;
         case WireType.LEN:
+          if (tag == ATTRIBUTES_TAG) {
+            // The commonest field, and it comes in runs: the run is walked at once.
+            p = attributeRun(span, p, end);
+            priority |= runMayHavePriority;
+            break;
+          }
           int length = span[p++];
           if (length < 0) {
             cursor = p - 1;
             length = (int) varint(span);
             p = cursor;
           }
-          if (tag == ATTRIBUTES_TAG) {
-            // The commonest field: first, and its key checked here.
-            if (!priority) {
-              priority = mayBePriority(span, p, length);
-            }
-          } else if (tag == TRACE_ID_TAG) {
+          if (tag == TRACE_ID_TAG) {
             readTraceId(span, p, length);
           } else if (tag == TRACE_STATE_TAG) {
             stateFrom = p;
@@ -248,6 +256,34 @@ final class SpanPass implements ItemVisitor {
       hashRandomness =
           SamplingMath.hashRandomness(SamplingMath.fnvHashAfterSeed(hashSeedState, high, low));
     }
+  }
+
+  // Whether the last attributeRun saw a KeyValue that may be keyed sampling.priority.
+  private boolean runMayHavePriority;
+
+  /**
+   * Walks the attributes fields from the length of the one at {@code p} up to the first other
+   * field, reading only their lengths and the start of their keys, and returns where that field
+   * starts (or {@code end}). Sets {@link #runMayHavePriority}.
+   */
+  private int attributeRun(byte[] span, int p, int end) {
+    boolean priority = false;
+    while (true) {
+      int length = span[p++];
+      if (length < 0) {
+        cursor = p - 1;
+        length = (int) varint(span);
+        p = cursor;
+      }
+      priority |= mayBePriority(span, p, length);
+      p += length;
+      if (p >= end || span[p] != ATTRIBUTES_TAG) {
+        break;
+      }
+      p++;
+    }
+    runMayHavePriority = priority;
+    return p;
   }
 
   /** Whether the KeyValue at {@code span[from, from + length)} may be keyed sampling.priority. */

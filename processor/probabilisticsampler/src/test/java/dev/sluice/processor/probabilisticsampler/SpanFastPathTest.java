@@ -27,13 +27,15 @@ import net.jqwik.api.constraints.FloatRange;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The short path of {@code hash_seed} mode ({@link SpanPass} with its fast path: the trace ID
- * hashed during the walk, no tracestate parsed, the pre-built {@link HashMark}, the one-byte key
- * length check) writes the same bytes and counts the same decisions as the general path, on random
- * spans whose fields come in any order: with and without trace IDs, tracestates, empty trace_state
- * fields, {@code sampling.priority} attributes of every type, unknown fields.
+ * {@link SpanPass} with its fast paths (one walk of the span's fields, attribute runs walked at
+ * once with a one-byte key length check, the trace ID hashed during the walk, no tracestate parsed
+ * in {@code hash_seed} mode, the pre-built {@link HashMark}) writes the same bytes and counts the
+ * same decisions as without them (the span view, the attribute cursor, the tracestate parser and
+ * writer, the rewrite walk), on random spans whose fields come in any order: with and without trace
+ * IDs, tracestates, empty trace_state fields, {@code sampling.priority} attributes of every type,
+ * unknown fields.
  */
-class HashFastPathTest {
+class SpanFastPathTest {
   private static final List<String> TRACE_STATES =
       List.of(
           "",
@@ -68,7 +70,7 @@ class HashFastPathTest {
             Tuple.of(1, Arbitraries.just(traceIdField(new byte[16]))),
             Tuple.of(1, Arbitraries.just(ByteString.copyFrom(new byte[] {0x0A, 0x00}))));
     Arbitrary<ByteString> traceState =
-        Arbitraries.of(TRACE_STATES).map(HashFastPathTest::traceStateField);
+        Arbitraries.of(TRACE_STATES).map(SpanFastPathTest::traceStateField);
     Arbitrary<ByteString> priority =
         Arbitraries.of(PRIORITIES)
             .map(value -> attribute(KeyValue.newBuilder().setKey("sampling.priority"), value));
@@ -103,14 +105,23 @@ class HashFastPathTest {
     return fields().list().ofMinSize(0).ofMaxSize(12).list().ofMinSize(1).ofMaxSize(16);
   }
 
+  @Provide
+  Arbitrary<String> modes() {
+    return Arbitraries.frequencyOf(
+        Tuple.of(3, Arbitraries.just("hash_seed")),
+        Tuple.of(1, Arbitraries.just("proportional")),
+        Tuple.of(1, Arbitraries.just("equalizing")));
+  }
+
   @Property(tries = 1000)
-  void shortPathWritesAndCountsWhatTheGeneralPathDoes(
+  void fastPathsWriteAndCountWhatTheGeneralPathDoes(
       @ForAll("spans") List<List<ByteString>> spans,
+      @ForAll("modes") String mode,
       @ForAll @FloatRange(min = 0.5f, max = 100) float percent,
       @ForAll @IntRange(min = 0, max = 3) int seed)
       throws Exception {
     byte[] request = request(spans);
-    Sampler sampler = new Sampler(config("hash_seed", percent, seed));
+    Sampler sampler = new Sampler(config(mode, percent, seed));
 
     Outcome fast = run(new SpanPass(sampler, true), request);
     Outcome general = run(new SpanPass(sampler, false), request);
