@@ -10,17 +10,15 @@ import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * One thread's pass over the spans of a batch: reads each span's trace ID, {@code trace_state} and
- * {@code sampling.priority} through the item's view, decides as the OpenTelemetry Collector does,
- * drops the span or, when it is kept and its tracestate changes, writes it anew with the new {@code
- * trace_state} and every other field copied as bytes. Holds only reusable scratch state.
+ * {@code sampling.priority} in one walk of its fields ({@link SpanFieldWalk}; the item's view for a
+ * span the walk leaves), decides as the OpenTelemetry Collector does, drops the span or, when it is
+ * kept and its tracestate changes, writes it anew with the new {@code trace_state} and every other
+ * field copied as bytes. Holds only reusable scratch state.
  */
 final class SpanPass implements ItemVisitor {
   private static final int TRACE_STATE = 3;
@@ -28,7 +26,7 @@ final class SpanPass implements ItemVisitor {
   private static final int ATTRIBUTES = 9;
   private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
   private static final byte KEY_TAG = (byte) WireType.tag(1, WireType.LEN);
-  private static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
+  static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
 
   /** Groups in unknown fields were checked at the edge; none nests deeper than this. */
   static final int MAX_GROUP_DEPTH = 100;
@@ -39,10 +37,6 @@ final class SpanPass implements ItemVisitor {
   /** Room for a string priority; a longer one (unusual) grows it. */
   private static final int PRIORITY_TEXT_BYTES = 32;
 
-  /** A trace ID's two halves as one load each; the hash and the W3C rule read them big-endian. */
-  private static final VarHandle BIG_ENDIAN_LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
   private static final int HASH_SAMPLED_SLOT = SamplerCounters.slot(Policy.TRACE_ID_HASH, true);
   private static final int HASH_NOT_SAMPLED_SLOT =
       SamplerCounters.slot(Policy.TRACE_ID_HASH, false);
@@ -50,7 +44,7 @@ final class SpanPass implements ItemVisitor {
   private final Sampler sampler;
 
   /**
-   * Whether spans are read by one walk of their fields ({@link #readFields}) rather than through
+   * Whether spans are read by one walk of their fields ({@link SpanFieldWalk}) rather than through
    * the span view, and kept ones written from what it found. Off only in tests that compare the
    * two.
    */
@@ -63,7 +57,7 @@ final class SpanPass implements ItemVisitor {
    */
   private final boolean hashFastPath;
 
-  private final int hashSeedState;
+  private final SpanFieldWalk walk;
   private final long hashThreshold;
   private final HashMark hashMark;
   private final byte[] markOut;
@@ -83,9 +77,6 @@ final class SpanPass implements ItemVisitor {
   private int traceStateLength;
   private int priorityDecision;
 
-  // The randomness of the trace ID last read, hashed as the walk reads it (hashFastPath only).
-  private long hashRandomness;
-
   SpanPass(Sampler sampler) {
     this(sampler, true);
   }
@@ -94,7 +85,7 @@ final class SpanPass implements ItemVisitor {
     this.sampler = sampler;
     this.fastPaths = fastPaths;
     this.hashFastPath = fastPaths && sampler.kind == Sampler.Kind.HASH;
-    this.hashSeedState = sampler.hashSeedState;
+    this.walk = new SpanFieldWalk(hashFastPath, sampler.hashSeedState);
     this.hashThreshold = sampler.hashThreshold();
     this.hashMark = hashFastPath ? new HashMark(hashThreshold) : null;
     this.markOut = hashFastPath ? new byte[hashMark.length()] : null;
@@ -110,7 +101,7 @@ final class SpanPass implements ItemVisitor {
         && priorityDecision == PriorityText.DEFER) {
       // What decide() does for such a span, less what cannot apply: no tracestate to parse, no
       // arriving threshold, no error, no priority.
-      if (hashThreshold <= hashRandomness) {
+      if (hashThreshold <= walk.hashRandomness) {
         counts[HASH_SAMPLED_SLOT]++;
         writeHashMark(item);
       } else {
@@ -129,7 +120,7 @@ final class SpanPass implements ItemVisitor {
     byte[] span = item.array();
     int from = item.offset();
     int end = from + item.length();
-    hashMark.writeTo(hashRandomness, markOut, 0);
+    hashMark.writeTo(walk.hashRandomness, markOut, 0);
     spanOut.reset();
     spanOut.ensureRemaining(item.length() + markOut.length);
     spanOut.writeBytes(span, from, insertAt - from);
@@ -138,185 +129,43 @@ final class SpanPass implements ItemVisitor {
     item.replace(spanOut.array(), 0, spanOut.size());
   }
 
-  // What readFields found of the span's fields, for a rewrite of its trace_state.
+  // What the field walk found of the span's fields, for a rewrite of its trace_state.
   private int traceStateFields;
   private int traceStateFieldStart;
   private int traceStateFieldEnd;
   // Where the new trace_state goes: the first field that is a trace_state or follows one.
   private int insertAt;
-  private int cursor;
-
-  private static final int TRACE_ID_TAG = WireType.tag(1, WireType.LEN);
-
-  /** The least tag of a field numbered {@code trace_state} or higher. */
-  private static final int FIRST_TAG_FROM_TRACE_STATE = WireType.tag(TRACE_STATE, 0);
-
-  private static final int TRACE_ID_BYTES = 16;
-  private static final int WIRE_TYPE_MASK = 7;
-  private static final int VARINT_PAYLOAD = 0x7F;
 
   /**
-   * Reads the trace ID, the trace_state and whether an attribute may be {@code sampling.priority}
-   * in one walk of the span's top-level fields (what the span view, the key walk and the rewrite
-   * otherwise walk three times). False, with nothing decided, for a span holding a group (unknown
-   * and rare): the general path reads it.
+   * Reads the span through {@link SpanFieldWalk}: false, with nothing decided, for a span holding a
+   * group (unknown and rare), which the general path reads.
    */
   private boolean readFields(BatchItem item) {
+    SpanFieldWalk walk = this.walk;
     byte[] span = item.array();
-    int p = item.offset();
-    int end = p + item.length();
-    traceIdHigh = 0;
-    traceIdLow = 0;
-    // Locals in the loop, fields after it: the walk keeps them in registers.
-    int stateFrom = 0;
-    int stateLength = 0;
-    int stateFields = 0;
-    int insert = -1;
-    boolean priority = false;
-    while (p < end) {
-      int fieldStart = p;
-      int tag = span[p++];
-      if (tag < 0) {
-        cursor = fieldStart;
-        tag = (int) varint(span);
-        p = cursor;
-      }
-      if (insert < 0 && tag >= FIRST_TAG_FROM_TRACE_STATE) {
-        insert = fieldStart;
-      }
-      switch (tag & WIRE_TYPE_MASK) {
-        case WireType.VARINT:
-          while (span[p++] < 0) {
-            // the value's continuation bytes
-          }
-          break;
-        case WireType.I64:
-          p += Long.BYTES;
-          break;
-        case WireType.I32:
-          p += Integer.BYTES;
-          break;
-        case WireType.LEN:
-          if (tag == ATTRIBUTES_TAG) {
-            // The commonest field, and it comes in runs: the run is walked at once.
-            p = attributeRun(span, p, end);
-            priority |= runMayHavePriority;
-            break;
-          }
-          int length = span[p++];
-          if (length < 0) {
-            cursor = p - 1;
-            length = (int) varint(span);
-            p = cursor;
-          }
-          if (tag == TRACE_ID_TAG) {
-            readTraceId(span, p, length);
-          } else if (tag == TRACE_STATE_TAG) {
-            stateFrom = p;
-            stateLength = length;
-            stateFields++;
-            traceStateFieldStart = fieldStart;
-            traceStateFieldEnd = p + length;
-          }
-          p += length;
-          break;
-        default:
-          return false;
-      }
+    if (!walk.walk(span, item.offset(), item.length())) {
+      return false;
     }
-    insertAt = insert < 0 ? end : insert;
-    traceStateFields = stateFields;
+    traceIdHigh = walk.traceIdHigh;
+    traceIdLow = walk.traceIdLow;
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
+    insertAt = walk.insertAt;
+    traceStateFields = walk.stateFields;
+    traceStateFieldStart = walk.stateFieldStart;
+    traceStateFieldEnd = walk.stateFieldEnd;
+    int stateLength = walk.stateLength;
     traceStateLength = stateLength;
     if (stateLength > 0 && stateLength <= TraceState.MAX_LENGTH) {
-      System.arraycopy(span, stateFrom, traceStateIn, 0, stateLength);
+      System.arraycopy(span, walk.stateFrom, traceStateIn, 0, stateLength);
     }
     priorityDecision = PriorityText.DEFER;
-    if (priority) {
+    if (walk.mayHavePriority) {
       SpanView view = item.span();
       if (view.attributes(attributes).find(PRIORITY_KEY)) {
         priorityDecision = priorityDecision(attributes.value());
       }
     }
     return true;
-  }
-
-  /**
-   * Takes the trace ID at {@code span[p, p + length)} (none unless 16 bytes) and, for the short
-   * path, hashes it at once: the hash is a chain of 16 dependent multiplications, which then runs
-   * while the walk goes on through the span's other fields instead of after it.
-   */
-  private void readTraceId(byte[] span, int p, int length) {
-    boolean full = length == TRACE_ID_BYTES;
-    long high = full ? (long) BIG_ENDIAN_LONGS.get(span, p) : 0;
-    long low = full ? (long) BIG_ENDIAN_LONGS.get(span, p + Long.BYTES) : 0;
-    traceIdHigh = high;
-    traceIdLow = low;
-    if (hashFastPath) {
-      hashRandomness =
-          SamplingMath.hashRandomness(SamplingMath.fnvHashAfterSeed(hashSeedState, high, low));
-    }
-  }
-
-  // Whether the last attributeRun saw a KeyValue that may be keyed sampling.priority.
-  private boolean runMayHavePriority;
-
-  /**
-   * Walks the attributes fields from the length of the one at {@code p} up to the first other
-   * field, reading only their lengths and the start of their keys, and returns where that field
-   * starts (or {@code end}). Sets {@link #runMayHavePriority}.
-   */
-  private int attributeRun(byte[] span, int p, int end) {
-    boolean priority = false;
-    while (true) {
-      int length = span[p++];
-      if (length < 0) {
-        cursor = p - 1;
-        length = (int) varint(span);
-        p = cursor;
-      }
-      priority |= mayBePriority(span, p, length);
-      p += length;
-      if (p >= end || span[p] != ATTRIBUTES_TAG) {
-        break;
-      }
-      p++;
-    }
-    runMayHavePriority = priority;
-    return p;
-  }
-
-  /** Whether the KeyValue at {@code span[from, from + length)} may be keyed sampling.priority. */
-  private boolean mayBePriority(byte[] span, int from, int length) {
-    if (length == 0) {
-      return false;
-    }
-    if (span[from] != KEY_TAG) {
-      return true; // the key is not written first: let the cursor look
-    }
-    int keyLength = span[from + 1];
-    if (keyLength < 0) {
-      // A length of several bytes: a long key, or a short one written in more bytes than it needs.
-      return true;
-    }
-    int keyStart = from + 2;
-    return keyLength == PRIORITY_KEY.length
-        && Arrays.equals(span, keyStart, keyStart + keyLength, PRIORITY_KEY, 0, keyLength);
-  }
-
-  /** The varint at {@link #cursor}, which moves past it. */
-  private long varint(byte[] bytes) {
-    long value = 0;
-    int shift = 0;
-    int p = cursor;
-    byte b;
-    do {
-      b = bytes[p++];
-      value |= (long) (b & VARINT_PAYLOAD) << shift;
-      shift += 7;
-    } while (b < 0);
-    cursor = p;
-    return value;
   }
 
   /** Releases an outsized buffer at the end of a batch. */
