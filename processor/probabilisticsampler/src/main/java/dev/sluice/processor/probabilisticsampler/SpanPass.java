@@ -93,29 +93,47 @@ final class SpanPass implements ItemVisitor {
 
   @Override
   public void visit(BatchItem item) {
-    if (!fastPaths || !readFields(item)) {
+    SpanFieldWalk walk = this.walk;
+    if (!fastPaths || !walk.walk(item.array(), item.offset(), item.length())) {
       read(item, item.span());
     } else if (hashFastPath
-        && hasTraceId
-        && traceStateFields == 0
-        && priorityDecision == PriorityText.DEFER) {
-      // What decide() does for such a span, less what cannot apply: no tracestate to parse, no
-      // arriving threshold, no error, no priority.
-      if (hashThreshold <= walk.hashRandomness) {
-        counts[HASH_SAMPLED_SLOT]++;
-        writeHashMark(item);
-      } else {
-        counts[HASH_NOT_SAMPLED_SLOT]++;
-        item.drop();
-      }
+        && walk.stateFields == 0
+        && !walk.mayHavePriority
+        && (walk.traceIdHigh | walk.traceIdLow) != 0) {
+      // Nearly every span: decided from the walk's fields as they are.
+      decideByHash(item);
       return;
+    } else {
+      takeWalk(item);
+      if (hashFastPath
+          && hasTraceId
+          && traceStateFields == 0
+          && priorityDecision == PriorityText.DEFER) {
+        decideByHash(item);
+        return;
+      }
     }
     if (!decide(item)) {
       item.drop();
     }
   }
 
-  /** Writes the kept span with the mark inserted where readFields found its place. */
+  /**
+   * What {@link #decide} does for a span in {@code hash_seed} mode with a trace ID, no trace_state
+   * and no priority, less what cannot apply: no tracestate to parse, no arriving threshold, no
+   * error.
+   */
+  private void decideByHash(BatchItem item) {
+    if (hashThreshold <= walk.hashRandomness) {
+      counts[HASH_SAMPLED_SLOT]++;
+      writeHashMark(item);
+    } else {
+      counts[HASH_NOT_SAMPLED_SLOT]++;
+      item.drop();
+    }
+  }
+
+  /** Writes the kept span with the mark inserted where the walk found its place. */
   private void writeHashMark(BatchItem item) {
     byte[] span = item.array();
     int from = item.offset();
@@ -123,6 +141,7 @@ final class SpanPass implements ItemVisitor {
     hashMark.writeTo(walk.hashRandomness, markOut, 0);
     spanOut.reset();
     spanOut.ensureRemaining(item.length() + markOut.length);
+    int insertAt = walk.insertAt;
     spanOut.writeBytes(span, from, insertAt - from);
     spanOut.writeBytes(markOut, 0, markOut.length);
     spanOut.writeBytes(span, insertAt, end - insertAt);
@@ -136,16 +155,10 @@ final class SpanPass implements ItemVisitor {
   // Where the new trace_state goes: the first field that is a trace_state or follows one.
   private int insertAt;
 
-  /**
-   * Reads the span through {@link SpanFieldWalk}: false, with nothing decided, for a span holding a
-   * group (unknown and rare), which the general path reads.
-   */
-  private boolean readFields(BatchItem item) {
+  /** Takes what the walk found of the span, and reads its priority if it may have one. */
+  private void takeWalk(BatchItem item) {
     SpanFieldWalk walk = this.walk;
     byte[] span = item.array();
-    if (!walk.walk(span, item.offset(), item.length())) {
-      return false;
-    }
     traceIdHigh = walk.traceIdHigh;
     traceIdLow = walk.traceIdLow;
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
@@ -165,7 +178,6 @@ final class SpanPass implements ItemVisitor {
         priorityDecision = priorityDecision(attributes.value());
       }
     }
-    return true;
   }
 
   /** Releases an outsized buffer at the end of a batch. */
@@ -366,7 +378,8 @@ final class SpanPass implements ItemVisitor {
     int end = item.offset() + item.length();
     spanOut.reset();
     if (insertAt >= 0 && traceStateFields <= 1) {
-      // What the walk below does, from what readFields found: the span less its trace_state, with
+      // What the walk below does, from what the field walk found: the span less its trace_state,
+      // with
       // the new one where the old one was or before the first later field.
       spanOut.writeBytes(span, item.offset(), insertAt - item.offset());
       writeTraceStateField(length);
