@@ -1,6 +1,9 @@
 package dev.sluice.processor.probabilisticsampler;
 
 import dev.sluice.pdata.wire.WireType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -13,9 +16,27 @@ final class HashMark {
   private static final int TRACE_STATE = 3;
   private static final byte[] RANDOMNESS_PREFIX = "ot=rv:".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] THRESHOLD_PREFIX = ";th:".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+  private static final long THRESHOLD_PREFIX_FIRST = ';';
+  private static final long THRESHOLD_PREFIX_SECOND = 't';
   private static final int HEX_BITS = 4;
-  private static final int NIBBLE = 0xF;
+
+  private static final VarHandle BIG_ENDIAN_LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /** The {@code rv} value's last six digits are its low 24 bits. */
+  private static final int LOW_DIGITS_BITS = 24;
+
+  private static final int LOW_DIGITS_MASK = (1 << LOW_DIGITS_BITS) - 1;
+  private static final long AFTER_DIGITS =
+      (THRESHOLD_PREFIX_FIRST << Byte.SIZE) | THRESHOLD_PREFIX_SECOND;
+
+  private static final long INT_MASK = 0xFFFFFFFFL;
+  private static final long SPREAD_16 = 0x0000FFFF0000FFFFL;
+  private static final long SPREAD_8 = 0x00FF00FF00FF00FFL;
+  private static final long SPREAD_4 = 0x0F0F0F0F0F0F0F0FL;
+  private static final long SIXES = 0x0606060606060606L;
+  private static final long ONES = 0x0101010101010101L;
+  private static final long ZEROS = 0x3030303030303030L;
 
   /** The tag and the one-byte length: the value is at most 38 bytes. */
   private static final int HEADER_BYTES = 2;
@@ -59,10 +80,22 @@ final class HashMark {
   void writeTo(long randomness, byte[] out, int at) {
     System.arraycopy(field, 0, out, at, field.length);
     int digits = at + DIGITS_AT;
-    // Fixed width, most significant digit first, through a table: no branch per digit.
-    for (int i = 0; i < SamplingMath.HEX_DIGITS; i++) {
-      int shift = HEX_BITS * (SamplingMath.HEX_DIGITS - 1 - i);
-      out[digits + i] = HEX[(int) (randomness >>> shift) & NIBBLE];
-    }
+    // Fixed width, eight digits a store: the first eight, then the last six with the two bytes
+    // after them (";t", the same in every mark).
+    BIG_ENDIAN_LONGS.set(out, digits, hexDigits((int) (randomness >>> LOW_DIGITS_BITS)));
+    long low = hexDigits((int) randomness & LOW_DIGITS_MASK) << (2 * Byte.SIZE);
+    BIG_ENDIAN_LONGS.set(out, digits + Long.BYTES, low | AFTER_DIGITS);
+  }
+
+  /** The eight lowercase hex digits of {@code value}, most significant first, big-endian. */
+  static long hexDigits(int value) {
+    // One nibble a byte, in order: 0x0a0b0c0d0e0f0102 for 0xabcdef12.
+    long v = value & INT_MASK;
+    v = (v | (v << 16)) & SPREAD_16;
+    v = (v | (v << 8)) & SPREAD_8;
+    v = (v | (v << 4)) & SPREAD_4;
+    // '0' + n, and 'a' - '0' - 10 more where n is 10 or more (n + 6 carries into the high nibble).
+    long letters = ((v + SIXES) >>> HEX_BITS) & ONES;
+    return v + ZEROS + letters * ('a' - '0' - 10);
   }
 }

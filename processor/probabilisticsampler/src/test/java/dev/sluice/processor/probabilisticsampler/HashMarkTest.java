@@ -3,7 +3,9 @@ package dev.sluice.processor.probabilisticsampler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +36,24 @@ class HashMarkTest {
             .isEqualTo(generalField(randomness, threshold));
         assertThat(Arrays.copyOf(written, 3)).containsOnly((byte) '?');
       }
+    }
+  }
+
+  @Test
+  void hexDigitsAreTheLowercaseDigitsOfTheValueMostSignificantFirst() {
+    SplittableRandom random = new SplittableRandom(11);
+    int[] edges = {0, -1, 0x09090909, 0x0a0a0a0a, 0xabcdef12, 0x12345678, Integer.MIN_VALUE};
+    for (int i = 0; i < edges.length + 10_000; i++) {
+      int value = i < edges.length ? edges[i] : random.nextInt();
+      long digits = HashMark.hexDigits(value);
+      byte[] bytes = new byte[Long.BYTES];
+      for (int b = 0; b < Long.BYTES; b++) {
+        bytes[b] = (byte) (digits >>> (Byte.SIZE * (Long.BYTES - 1 - b)));
+      }
+
+      assertThat(new String(bytes, StandardCharsets.US_ASCII))
+          .as("%08x", value)
+          .isEqualTo(String.format(Locale.ROOT, "%08x", value));
     }
   }
 
