@@ -156,11 +156,16 @@ public final class BatchItem {
     this.metricLevel = false;
     Overlay replaced = replacementOf(unit);
     if (replaced != null) {
-      frame(replaced.bytes(), replaced.unitOffset(unit));
+      int start = replaced.unitOffset(unit);
+      frame(replaced.bytes(), start, start + replaced.unitLength(unit));
       return;
     }
     OtlpIndex index = slice.index();
-    frame(index.source(), point < 0 ? index.itemStart(item) : index.dataPointStart(unit));
+    if (point < 0) {
+      frame(index.source(), index.itemStart(item), index.itemEnd(item));
+    } else {
+      frame(index.source(), index.dataPointStart(unit), index.dataPointEnd(unit));
+    }
   }
 
   /** Puts the item at metric {@code metric} of the slice, covering points [from, to). */
@@ -205,6 +210,23 @@ public final class BatchItem {
     }
     Overlay seen = slice.overlay();
     return seen != null && seen.unitOffset(unit) >= 0 ? seen : null;
+  }
+
+  /**
+   * Points at the payload of the length-delimited field {@code bytes[fieldStart, fieldEnd)}: its
+   * tag and length are skipped, not decoded, since the payload runs to the field's end.
+   */
+  private void frame(byte[] bytes, int fieldStart, int fieldEnd) {
+    int p = fieldStart;
+    while (bytes[p++] < 0) {
+      // the tag's continuation bytes
+    }
+    while (bytes[p++] < 0) {
+      // the length's continuation bytes
+    }
+    array = bytes;
+    offset = p;
+    length = fieldEnd - p;
   }
 
   /** Points at the payload of the length-delimited field at {@code fieldStart}. */

@@ -91,7 +91,8 @@ final class SamplerCounters {
     }
   }
 
-  private static int slot(Policy policy, boolean sampled) {
+  /** The place of a policy's sampled or not sampled count in a pass's array. */
+  static int slot(Policy policy, boolean sampled) {
     return policy.ordinal() * 2 + (sampled ? 1 : 0);
   }
 }

@@ -41,6 +41,11 @@ final class SamplingMath {
   private static final int FNV_OFFSET_BASIS = 0x811c9dc5;
   private static final int FNV_PRIME = 0x01000193;
   private static final int HEX_BITS = 4;
+  private static final int BYTE_MASK = 0xFF;
+  // Shifts that bring byte 1, 2 or 3 (from the least significant, 0) of an int to the bottom.
+  private static final int BYTE_1 = Byte.SIZE;
+  private static final int BYTE_2 = 2 * Byte.SIZE;
+  private static final int BYTE_3 = 3 * Byte.SIZE;
   private static final int TRACE_ID_MIX_SHIFT = 10;
 
   private SamplingMath() {}
@@ -88,11 +93,21 @@ final class SamplingMath {
     return hash;
   }
 
+  /**
+   * FNV-1a over the eight bytes of {@code value}, most significant first. Written out: each step
+   * waits for the one before, and the bytes are taken from a register, not an array.
+   */
   private static int mixBigEndian(int hash, long value) {
-    for (int shift = Long.SIZE - 8; shift >= 0; shift -= 8) {
-      hash = (hash ^ (int) ((value >>> shift) & 0xFF)) * FNV_PRIME;
-    }
-    return hash;
+    int high = (int) (value >>> Integer.SIZE);
+    int low = (int) value;
+    hash = (hash ^ (high >>> BYTE_3)) * FNV_PRIME;
+    hash = (hash ^ ((high >>> BYTE_2) & BYTE_MASK)) * FNV_PRIME;
+    hash = (hash ^ ((high >>> BYTE_1) & BYTE_MASK)) * FNV_PRIME;
+    hash = (hash ^ (high & BYTE_MASK)) * FNV_PRIME;
+    hash = (hash ^ (low >>> BYTE_3)) * FNV_PRIME;
+    hash = (hash ^ ((low >>> BYTE_2) & BYTE_MASK)) * FNV_PRIME;
+    hash = (hash ^ ((low >>> BYTE_1) & BYTE_MASK)) * FNV_PRIME;
+    return (hash ^ (low & BYTE_MASK)) * FNV_PRIME;
   }
 
   /**

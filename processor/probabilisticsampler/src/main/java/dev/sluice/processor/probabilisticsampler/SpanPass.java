@@ -15,9 +15,10 @@ import java.util.Arrays;
 
 /**
  * One thread's pass over the spans of a batch: reads each span's trace ID, {@code trace_state} and
- * {@code sampling.priority} through the item's view, decides as the OpenTelemetry Collector does,
- * drops the span or, when it is kept and its tracestate changes, writes it anew with the new {@code
- * trace_state} and every other field copied as bytes. Holds only reusable scratch state.
+ * {@code sampling.priority} in one walk of its fields ({@link SpanFieldWalk}; the item's view for a
+ * span the walk leaves), decides as the OpenTelemetry Collector does, drops the span or, when it is
+ * kept and its tracestate changes, writes it anew with the new {@code trace_state} and every other
+ * field copied as bytes. Holds only reusable scratch state.
  */
 final class SpanPass implements ItemVisitor {
   private static final int TRACE_STATE = 3;
@@ -25,7 +26,7 @@ final class SpanPass implements ItemVisitor {
   private static final int ATTRIBUTES = 9;
   private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
   private static final byte KEY_TAG = (byte) WireType.tag(1, WireType.LEN);
-  private static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
+  static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
 
   /** Groups in unknown fields were checked at the edge; none nests deeper than this. */
   static final int MAX_GROUP_DEPTH = 100;
@@ -36,7 +37,30 @@ final class SpanPass implements ItemVisitor {
   /** Room for a string priority; a longer one (unusual) grows it. */
   private static final int PRIORITY_TEXT_BYTES = 32;
 
+  private static final int HASH_SAMPLED_SLOT = SamplerCounters.slot(Policy.TRACE_ID_HASH, true);
+  private static final int HASH_NOT_SAMPLED_SLOT =
+      SamplerCounters.slot(Policy.TRACE_ID_HASH, false);
+
   private final Sampler sampler;
+
+  /**
+   * Whether spans are read by one walk of their fields ({@link SpanFieldWalk}) rather than through
+   * the span view, and kept ones written from what it found. Off only in tests that compare the
+   * two.
+   */
+  private final boolean fastPaths;
+
+  /**
+   * Whether spans in {@code hash_seed} mode that carry a trace ID and neither a trace_state nor a
+   * priority take the short path: hashed as soon as the trace ID is read, decided without parsing a
+   * tracestate, marked with the pre-built {@link HashMark}.
+   */
+  private final boolean hashFastPath;
+
+  private final SpanFieldWalk walk;
+  private final long hashThreshold;
+  private final HashMark hashMark;
+  private final byte[] markOut;
   private final WireReader reader = new WireReader();
   private final AttributeCursor attributes = new AttributeCursor();
   private final TraceState traceState = new TraceState();
@@ -54,152 +78,106 @@ final class SpanPass implements ItemVisitor {
   private int priorityDecision;
 
   SpanPass(Sampler sampler) {
+    this(sampler, true);
+  }
+
+  SpanPass(Sampler sampler, boolean fastPaths) {
     this.sampler = sampler;
+    this.fastPaths = fastPaths;
+    this.hashFastPath = fastPaths && sampler.kind == Sampler.Kind.HASH;
+    this.walk = new SpanFieldWalk(hashFastPath, sampler.hashSeedState);
+    this.hashThreshold = sampler.hashThreshold();
+    this.hashMark = hashFastPath ? new HashMark(hashThreshold) : null;
+    this.markOut = hashFastPath ? new byte[hashMark.length()] : null;
   }
 
   @Override
   public void visit(BatchItem item) {
-    if (!readFields(item)) {
+    SpanFieldWalk walk = this.walk;
+    if (!fastPaths || !walk.walk(item.array(), item.offset(), item.length())) {
       read(item, item.span());
+    } else if (hashFastPath
+        && walk.stateFields == 0
+        && !walk.mayHavePriority
+        && (walk.traceIdHigh | walk.traceIdLow) != 0) {
+      // Nearly every span: decided from the walk's fields as they are.
+      decideByHash(item);
+      return;
+    } else {
+      takeWalk(item);
+      if (hashFastPath
+          && hasTraceId
+          && traceStateFields == 0
+          && priorityDecision == PriorityText.DEFER) {
+        decideByHash(item);
+        return;
+      }
     }
     if (!decide(item)) {
       item.drop();
     }
   }
 
-  // What readFields found of the span's fields, for a rewrite of its trace_state.
+  /**
+   * What {@link #decide} does for a span in {@code hash_seed} mode with a trace ID, no trace_state
+   * and no priority, less what cannot apply: no tracestate to parse, no arriving threshold, no
+   * error.
+   */
+  private void decideByHash(BatchItem item) {
+    if (hashThreshold <= walk.hashRandomness) {
+      counts[HASH_SAMPLED_SLOT]++;
+      writeHashMark(item);
+    } else {
+      counts[HASH_NOT_SAMPLED_SLOT]++;
+      item.drop();
+    }
+  }
+
+  /** Writes the kept span with the mark inserted where the walk found its place. */
+  private void writeHashMark(BatchItem item) {
+    byte[] span = item.array();
+    int from = item.offset();
+    int end = from + item.length();
+    hashMark.writeTo(walk.hashRandomness, markOut, 0);
+    spanOut.reset();
+    spanOut.ensureRemaining(item.length() + markOut.length);
+    int insertAt = walk.insertAt;
+    spanOut.writeBytes(span, from, insertAt - from);
+    spanOut.writeBytes(markOut, 0, markOut.length);
+    spanOut.writeBytes(span, insertAt, end - insertAt);
+    item.replace(spanOut.array(), 0, spanOut.size());
+  }
+
+  // What the field walk found of the span's fields, for a rewrite of its trace_state.
   private int traceStateFields;
   private int traceStateFieldStart;
   private int traceStateFieldEnd;
   // Where the new trace_state goes: the first field that is a trace_state or follows one.
   private int insertAt;
-  private int cursor;
 
-  private static final int TRACE_ID_TAG = WireType.tag(1, WireType.LEN);
-  private static final int TRACE_ID_BYTES = 16;
-  private static final int WIRE_TYPE_MASK = 7;
-  private static final int VARINT_PAYLOAD = 0x7F;
-
-  /**
-   * Reads the trace ID, the trace_state and whether an attribute may be {@code sampling.priority}
-   * in one walk of the span's top-level fields (what the span view, the key walk and the rewrite
-   * otherwise walk three times). False, with nothing decided, for a span holding a group (unknown
-   * and rare): the general path reads it.
-   */
-  private boolean readFields(BatchItem item) {
+  /** Takes what the walk found of the span, and reads its priority if it may have one. */
+  private void takeWalk(BatchItem item) {
+    SpanFieldWalk walk = this.walk;
     byte[] span = item.array();
-    int p = item.offset();
-    int end = p + item.length();
-    traceIdHigh = 0;
-    traceIdLow = 0;
-    int stateFrom = 0;
-    int stateLength = 0;
-    traceStateFields = 0;
-    insertAt = -1;
-    boolean priority = false;
-    while (p < end) {
-      int fieldStart = p;
-      int tag = span[p++];
-      if (tag < 0) {
-        cursor = fieldStart;
-        tag = (int) varint(span);
-        p = cursor;
-      }
-      if (insertAt < 0 && (tag >>> 3) >= TRACE_STATE) {
-        insertAt = fieldStart;
-      }
-      switch (tag & WIRE_TYPE_MASK) {
-        case WireType.VARINT:
-          while (span[p++] < 0) {
-            // the value's continuation bytes
-          }
-          break;
-        case WireType.I64:
-          p += Long.BYTES;
-          break;
-        case WireType.I32:
-          p += Integer.BYTES;
-          break;
-        case WireType.LEN:
-          int length = span[p++];
-          if (length < 0) {
-            cursor = p - 1;
-            length = (int) varint(span);
-            p = cursor;
-          }
-          if (tag == TRACE_ID_TAG) {
-            boolean full = length == TRACE_ID_BYTES;
-            traceIdHigh = full ? bigEndian64(span, p) : 0;
-            traceIdLow = full ? bigEndian64(span, p + Long.BYTES) : 0;
-          } else if (tag == TRACE_STATE_TAG) {
-            stateFrom = p;
-            stateLength = length;
-            traceStateFields++;
-            traceStateFieldStart = fieldStart;
-            traceStateFieldEnd = p + length;
-          } else if (tag == ATTRIBUTES_TAG && !priority) {
-            priority = mayBePriority(span, p, length);
-          }
-          p += length;
-          break;
-        default:
-          return false;
-      }
-    }
-    if (insertAt < 0) {
-      insertAt = end;
-    }
+    traceIdHigh = walk.traceIdHigh;
+    traceIdLow = walk.traceIdLow;
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
+    insertAt = walk.insertAt;
+    traceStateFields = walk.stateFields;
+    traceStateFieldStart = walk.stateFieldStart;
+    traceStateFieldEnd = walk.stateFieldEnd;
+    int stateLength = walk.stateLength;
     traceStateLength = stateLength;
-    if (stateLength <= TraceState.MAX_LENGTH) {
-      System.arraycopy(span, stateFrom, traceStateIn, 0, stateLength);
+    if (stateLength > 0 && stateLength <= TraceState.MAX_LENGTH) {
+      System.arraycopy(span, walk.stateFrom, traceStateIn, 0, stateLength);
     }
     priorityDecision = PriorityText.DEFER;
-    if (priority) {
+    if (walk.mayHavePriority) {
       SpanView view = item.span();
       if (view.attributes(attributes).find(PRIORITY_KEY)) {
         priorityDecision = priorityDecision(attributes.value());
       }
     }
-    return true;
-  }
-
-  /** Whether the KeyValue at {@code span[from, from + length)} may be keyed sampling.priority. */
-  private boolean mayBePriority(byte[] span, int from, int length) {
-    if (length == 0) {
-      return false;
-    }
-    if (span[from] != KEY_TAG) {
-      return true; // the key is not written first: let the cursor look
-    }
-    cursor = from + 1;
-    int keyLength = (int) varint(span);
-    int keyStart = cursor;
-    return keyLength == PRIORITY_KEY.length
-        && Arrays.equals(span, keyStart, keyStart + keyLength, PRIORITY_KEY, 0, keyLength);
-  }
-
-  /** The varint at {@link #cursor}, which moves past it. */
-  private long varint(byte[] bytes) {
-    long value = 0;
-    int shift = 0;
-    int p = cursor;
-    byte b;
-    do {
-      b = bytes[p++];
-      value |= (long) (b & VARINT_PAYLOAD) << shift;
-      shift += 7;
-    } while (b < 0);
-    cursor = p;
-    return value;
-  }
-
-  private static long bigEndian64(byte[] bytes, int p) {
-    long value = 0;
-    for (int i = 0; i < Long.BYTES; i++) {
-      value = (value << Byte.SIZE) | (bytes[p + i] & 0xFF);
-    }
-    return value;
   }
 
   /** Releases an outsized buffer at the end of a batch. */
@@ -400,7 +378,8 @@ final class SpanPass implements ItemVisitor {
     int end = item.offset() + item.length();
     spanOut.reset();
     if (insertAt >= 0 && traceStateFields <= 1) {
-      // What the walk below does, from what readFields found: the span less its trace_state, with
+      // What the walk below does, from what the field walk found: the span less its trace_state,
+      // with
       // the new one where the old one was or before the first later field.
       spanOut.writeBytes(span, item.offset(), insertAt - item.offset());
       writeTraceStateField(length);
