@@ -1,5 +1,6 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.wire.ByteArrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -56,7 +57,10 @@ final class StoragePool {
         }
       }
     }
-    return new byte[capacity];
+    // Not zeroed, like a pooled array: overlays read only what they wrote. Behind the batch
+    // processor more requests' overlays are alive than the pool keeps, so this runs per request,
+    // and zeroing half a megabyte was a pass over memory as long as the copy into it.
+    return ByteArrays.forOverwrite(capacity);
   }
 
   /** Gives an array back; nobody may read or write it afterwards. */
