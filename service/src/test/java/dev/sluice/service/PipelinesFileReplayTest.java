@@ -257,16 +257,22 @@ class PipelinesFileReplayTest {
     firstRunOwingTraces();
     Run second = new Run(false, reordered);
     try {
-      assertThat(second.x.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
-      assertThat(second.y.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
-      awaitTrue(() -> second.log.log().owedRecords() == 0);
-      assertThat(delivered(second.x)).containsExactlyElementsOf(all());
-      assertThat(delivered(second.y)).containsExactlyElementsOf(all());
-      assertThat(second.z.attempts()).isEmpty();
+      assertEveryTraceDeliveredOnceToBothTracesExportersOnly(second);
       assertThat(pipelineFileWarnings()).isEmpty();
     } finally {
       second.stop();
     }
+  }
+
+  /** Both traces exporters got every span of the first run, once and in order; logs got none. */
+  private static void assertEveryTraceDeliveredOnceToBothTracesExportersOnly(Run second)
+      throws Exception {
+    assertThat(second.x.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(second.y.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
+    awaitTrue(() -> second.log.log().owedRecords() == 0);
+    assertThat(delivered(second.x)).containsExactlyElementsOf(all());
+    assertThat(delivered(second.y)).containsExactlyElementsOf(all());
+    assertThat(second.z.attempts()).isEmpty();
   }
 
   static Stream<Arguments> intactFiles() {
@@ -285,12 +291,7 @@ class PipelinesFileReplayTest {
 
     Run second = new Run(false, true);
     try {
-      assertThat(second.x.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
-      assertThat(second.y.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
-      awaitTrue(() -> second.log.log().owedRecords() == 0);
-      assertThat(delivered(second.x)).containsExactlyElementsOf(all());
-      assertThat(delivered(second.y)).containsExactlyElementsOf(all());
-      assertThat(second.z.attempts()).isEmpty();
+      assertEveryTraceDeliveredOnceToBothTracesExportersOnly(second);
       assertThat(pipelineFileWarnings())
           .singleElement()
           .satisfies(
@@ -352,12 +353,7 @@ class PipelinesFileReplayTest {
     Files.delete(pipelinesFile());
     Run second = new Run(false, true);
     try {
-      assertThat(second.x.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
-      assertThat(second.y.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
-      awaitTrue(() -> second.log.log().owedRecords() == 0);
-      assertThat(delivered(second.x)).containsExactlyElementsOf(all());
-      assertThat(delivered(second.y)).containsExactlyElementsOf(all());
-      assertThat(second.z.attempts()).isEmpty();
+      assertEveryTraceDeliveredOnceToBothTracesExportersOnly(second);
     } finally {
       second.stop();
     }

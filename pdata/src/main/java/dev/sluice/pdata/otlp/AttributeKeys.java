@@ -50,18 +50,32 @@ final class AttributeKeys {
     return new AttributeKeys(distinct.toArray(new byte[0][]));
   }
 
+  /**
+   * Keys already distinct, in their order: {@link #indexOf} answers with a position in {@code
+   * keys}.
+   */
+  static AttributeKeys ofDistinct(byte[][] keys) {
+    return new AttributeKeys(keys);
+  }
+
   /** Whether {@code bytes[offset, offset + length)} is one of the keys. */
   boolean contains(byte[] bytes, int offset, int length) {
+    return indexOf(bytes, offset, length) >= 0;
+  }
+
+  /** The position of the key {@code bytes[offset, offset + length)} among the keys, or -1. */
+  int indexOf(byte[] bytes, int offset, int length) {
     if (length < MASKED_LENGTHS ? (lengthMask & (1L << length)) == 0 : !longKeys) {
-      return false;
+      return -1;
     }
-    for (byte[] key : keys) {
+    for (int k = 0; k < keys.length; k++) {
+      byte[] key = keys[k];
       if (key.length == length
           && (length == 0 || key[0] == bytes[offset])
           && Arrays.equals(key, 0, length, bytes, offset, offset + length)) {
-        return true;
+        return k;
       }
     }
-    return false;
+    return -1;
   }
 }

@@ -44,9 +44,6 @@ final class ConstantAttributeEdits {
   /** Lengths below this take one varint byte. */
   private static final int SHORT_LENGTH_LIMIT = 0x80;
 
-  /** Key lengths below this are told apart by {@link #keyLengths} before any compare. */
-  private static final int MASKED_LENGTHS = Long.SIZE;
-
   private static final int INITIAL_CUTS = 8;
 
   /** Actions one pass takes: a bit each in {@link #found}. */
@@ -58,9 +55,8 @@ final class ConstantAttributeEdits {
   private final byte[][] keys;
   private final byte[][] values;
   private final Kind[] kinds;
-  // Bit n set: some action's key has n bytes (n below MASKED_LENGTHS).
-  private final long keyLengths;
-  private final boolean longKeys;
+  // The actions' keys, told apart by length before any compare.
+  private final AttributeKeys keyLookup;
   // Per attributes field number, per action: the whole entry field a set writes (null for deletes),
   // made at the first message with that field number.
   private final byte[][][] entriesByField = new byte[ONE_BYTE_TAG_FIELDS][][];
@@ -81,17 +77,7 @@ final class ConstantAttributeEdits {
     this.keys = keys;
     this.values = values;
     this.kinds = kinds;
-    long mask = 0;
-    boolean anyLong = false;
-    for (byte[] key : keys) {
-      if (key.length < MASKED_LENGTHS) {
-        mask |= 1L << key.length;
-      } else {
-        anyLong = true;
-      }
-    }
-    this.keyLengths = mask;
-    this.longKeys = anyLong;
+    this.keyLookup = AttributeKeys.ofDistinct(keys);
   }
 
   /** The pass for {@code actions}, or null when some action is not of the kinds it takes. */
@@ -176,7 +162,7 @@ final class ConstantAttributeEdits {
           || keyEnd + 1 + (valueLength < SHORT_LENGTH_LIMIT ? 1 : 2) + valueLength != end) {
         return NOT_HANDLED;
       }
-      int a = actionOf(message, keyStart, keyLength);
+      int a = keyLookup.indexOf(message, keyStart, keyLength);
       if (a >= 0) {
         if (kinds[a] == Kind.DELETE) {
           cut(p, end, DELETED);
@@ -251,20 +237,6 @@ final class ConstantAttributeEdits {
     out.ensureRemaining(length);
     write(out.array(), 0);
     out.advance(length);
-  }
-
-  /** The action whose key is {@code bytes[offset, offset + length)}, or -1. */
-  private int actionOf(byte[] bytes, int offset, int length) {
-    if (length < MASKED_LENGTHS ? (keyLengths & (1L << length)) == 0 : !longKeys) {
-      return -1;
-    }
-    for (int a = 0; a < keys.length; a++) {
-      byte[] key = keys[a];
-      if (key.length == length && Arrays.equals(key, 0, length, bytes, offset, offset + length)) {
-        return a;
-      }
-    }
-    return -1;
   }
 
   private void cut(int start, int end, int with) {
