@@ -409,7 +409,7 @@ public final class BatchItem {
    * storage. The bytes the item had stay readable where the caller found them until the visit ends
    * (storage outgrown in a visit is kept until then).
    */
-  void replaceToBeWritten(int length) {
+  public void replaceToBeWritten(int length) {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }

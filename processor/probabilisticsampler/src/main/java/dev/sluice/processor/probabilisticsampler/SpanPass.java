@@ -60,7 +60,6 @@ final class SpanPass implements ItemVisitor {
   private final SpanFieldWalk walk;
   private final long hashThreshold;
   private final HashMark hashMark;
-  private final byte[] markOut;
   private final WireReader reader = new WireReader();
   private final AttributeCursor attributes = new AttributeCursor();
   private final TraceState traceState = new TraceState();
@@ -88,7 +87,6 @@ final class SpanPass implements ItemVisitor {
     this.walk = new SpanFieldWalk(hashFastPath, sampler.hashSeedState);
     this.hashThreshold = sampler.hashThreshold();
     this.hashMark = hashFastPath ? new HashMark(hashThreshold) : null;
-    this.markOut = hashFastPath ? new byte[hashMark.length()] : null;
   }
 
   @Override
@@ -133,19 +131,23 @@ final class SpanPass implements ItemVisitor {
     }
   }
 
-  /** Writes the kept span with the mark inserted where the walk found its place. */
+  /**
+   * Writes the kept span with the mark inserted where the walk found its place, straight into the
+   * batch's replacement storage: the span's old bytes stay readable there until the visit ends.
+   */
   private void writeHashMark(BatchItem item) {
     byte[] span = item.array();
     int from = item.offset();
     int end = from + item.length();
-    hashMark.writeTo(walk.hashRandomness, markOut, 0);
-    spanOut.reset();
-    spanOut.ensureRemaining(item.length() + markOut.length);
     int insertAt = walk.insertAt;
-    spanOut.writeBytes(span, from, insertAt - from);
-    spanOut.writeBytes(markOut, 0, markOut.length);
-    spanOut.writeBytes(span, insertAt, end - insertAt);
-    item.replace(spanOut.array(), 0, spanOut.size());
+    item.replaceToBeWritten(item.length() + hashMark.length());
+    byte[] into = item.array();
+    int at = item.offset();
+    System.arraycopy(span, from, into, at, insertAt - from);
+    at += insertAt - from;
+    hashMark.writeTo(walk.hashRandomness, into, at);
+    at += hashMark.length();
+    System.arraycopy(span, insertAt, into, at, end - insertAt);
   }
 
   // What the field walk found of the span's fields, for a rewrite of its trace_state.
