@@ -54,6 +54,30 @@ class StoragePoolTest {
   }
 
   @Test
+  void keepsNoMoreThanItsWeightAcrossSizes() {
+    drain();
+    long offered = 0;
+    for (int size = StoragePool.MAX_POOLED_BYTES; size >= 64 * 1024; size /= 2) {
+      for (int i = 0; i < StoragePool.SLOTS_PER_SIZE; i++) {
+        StoragePool.giveBytes(new byte[size]);
+        offered += size;
+      }
+    }
+
+    assertThat(offered).isGreaterThan(StoragePool.MAX_HELD_BYTES);
+    // Filled to its weight (within the largest array) and no further.
+    assertThat(StoragePool.heldBytes())
+        .isLessThanOrEqualTo(StoragePool.MAX_HELD_BYTES)
+        .isGreaterThan(StoragePool.MAX_HELD_BYTES - StoragePool.MAX_POOLED_BYTES);
+    drain();
+    assertThat(StoragePool.heldBytes()).isZero();
+    // What was taken out makes room again.
+    StoragePool.giveBytes(new byte[StoragePool.MAX_POOLED_BYTES]);
+    assertThat(StoragePool.heldBytes()).isEqualTo(StoragePool.MAX_POOLED_BYTES);
+    drain();
+  }
+
+  @Test
   void aStreamOfEditedRequestsTakesItsStorageFromThePool() throws Exception {
     byte[] request = OtlpTestData.realisticTraces(1, 1000).toByteArray();
     byte[] replacement = new byte[600];
