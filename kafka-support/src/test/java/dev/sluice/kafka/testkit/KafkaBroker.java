@@ -13,9 +13,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -50,9 +52,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * process: both go in {@code afterAll}, and also when the start fails. The child halts by itself
  * when the test JVM dies (it watches its standard input), and a shutdown hook destroys it on an
  * orderly exit. {@link #stop()} and {@link #start()} stop and start the broker again on the same
- * data and ports, for tests of a broker that goes away. The child runs {@code kafka.Kafka} from the
- * test's own class path, so a test module that uses this kit declares {@code
- * org.apache.kafka:kafka_2.13} as a test dependency.
+ * data and ports, for tests of a broker that goes away.
+ *
+ * <p>The ports are chosen free on loopback, and the child binds them seconds later: when another
+ * process took one in between, the first start begins again on fresh ports and fresh storage (up to
+ * {@value #START_ATTEMPTS} times). A restart never moves; it fails and names the taken port. The
+ * child runs {@code kafka.Kafka} from the test's own class path, so a test module that uses this
+ * kit declares {@code org.apache.kafka:kafka_2.13} as a test dependency.
  */
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private static final String HOST = "127.0.0.1";
@@ -64,6 +70,12 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
   private static final int LOG_TAIL_LINES = 80;
 
+  /**
+   * How many times the first start chooses ports: a port is free when chosen, but the child binds
+   * it seconds later, and another process may take it in between.
+   */
+  static final int START_ATTEMPTS = 3;
+
   /** The log cleaner's default 128 MiB buffer would take a third of the child's heap. */
   private static final int CLEANER_BUFFER_BYTES = 4 * 1024 * 1024;
 
@@ -74,7 +86,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private static final Logger KAFKA_CLIENT_LOGGER = quietKafkaClientLogs();
 
   private final int defaultPartitions;
+  private final IntSupplier ports;
   private Path directory;
+  private BrokerLog log;
   private int brokerPort;
   private int controllerPort;
   private Process process;
@@ -88,21 +102,24 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   /** A broker whose automatically created topics have {@code defaultPartitions} partitions. */
   public KafkaBroker(int defaultPartitions) {
+    this(defaultPartitions, KafkaBroker::freePort);
+  }
+
+  /** A broker that takes its two ports (client, then controller) from {@code ports}. */
+  KafkaBroker(int defaultPartitions, IntSupplier ports) {
     if (defaultPartitions < 1) {
       throw new IllegalArgumentException("defaultPartitions must be at least 1");
     }
     this.defaultPartitions = defaultPartitions;
+    this.ports = ports;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     directory = Files.createTempDirectory("sluice-kafka-");
+    log = new BrokerLog(directory.resolve("broker.log"), HOST);
     try {
-      brokerPort = freePort();
-      controllerPort = freePort();
-      writeConfiguration();
-      format();
-      start();
+      startOnFreshPorts();
     } catch (Exception | Error e) {
       close();
       throw e;
@@ -122,22 +139,26 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return HOST + ":" + brokerPort;
   }
 
-  /** Starts the broker (again, after {@link #stop()}) and waits until it answers. */
+  /**
+   * Starts the broker again after {@link #stop()}, on the same data and ports, and waits until it
+   * answers. When another process took one of its ports in the meantime, this fails and says so:
+   * the broker does not move, since its clients hold its address.
+   */
   public synchronized void start() {
-    if (process != null) {
-      throw new IllegalStateException("the broker is running");
+    OptionalInt taken = launchUntilReady();
+    if (taken.isPresent()) {
+      int port = taken.getAsInt();
+      throw new IllegalStateException(
+          String.format(
+              "the broker cannot start again: another process holds %s:%d, its %s port; the"
+                  + " broker does not move to other ports, since its clients hold the address"
+                  + " %s:%n%s",
+              HOST,
+              port,
+              port == brokerPort ? "client (bootstrap)" : "controller",
+              bootstrapServers(),
+              logTail()));
     }
-    process = launch(KafkaBrokerMain.class.getName(), List.of(serverProperties().toString()));
-    if (shutdownHook == null) {
-      shutdownHook = new Thread(this::destroyProcess, "kafka-broker-shutdown");
-      Runtime.getRuntime().addShutdownHook(shutdownHook);
-    }
-    long startNanos = System.nanoTime();
-    admin = Admin.create(adminProperties());
-    awaitReady();
-    System.err.printf(
-        "Kafka broker at %s answered after %d ms%n",
-        bootstrapServers(), (System.nanoTime() - startNanos) / 1_000_000);
   }
 
   /** Stops the broker in an orderly way (SIGTERM, then SIGKILL after a while); data is kept. */
@@ -223,17 +244,76 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   /** The last lines of the child's output, for a failure message. */
   public String logTail() {
-    Path log = logFile();
-    if (!Files.exists(log)) {
-      return "(no log)";
+    return log == null ? "(no log)" : log.tail(LOG_TAIL_LINES);
+  }
+
+  /**
+   * Chooses the ports, formats the storage for them and starts. When another process took a port
+   * between its choice and the child's bind, the attempt is thrown away with its storage (the
+   * formatted metadata names the controller's address) and the next one chooses again, up to {@link
+   * #START_ATTEMPTS} times. Any other failure throws at once.
+   */
+  private void startOnFreshPorts() throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      brokerPort = ports.getAsInt();
+      controllerPort = ports.getAsInt();
+      if (controllerPort == brokerPort) {
+        // Two free ports chosen one after the other can be the same one.
+        controllerPort = ports.getAsInt();
+      }
+      writeConfiguration();
+      format();
+      OptionalInt taken = launchUntilReady();
+      if (taken.isEmpty()) {
+        return;
+      }
+      if (attempt == START_ATTEMPTS) {
+        throw new IllegalStateException(
+            String.format(
+                "the broker found a port it was given taken by another process on each of %d"
+                    + " attempts (the last one %s:%d):%n%s",
+                START_ATTEMPTS, HOST, taken.getAsInt(), logTail()));
+      }
+      System.err.printf(
+          "Kafka broker: %s:%d was taken before the broker bound it; starting on other ports"
+              + " (attempt %d of %d)%n",
+          HOST, taken.getAsInt(), attempt + 1, START_ATTEMPTS);
+      deleteRecursively(logDirectory());
     }
+  }
+
+  /**
+   * Launches the broker on the configured ports and waits until it answers. Returns empty then, or
+   * the port that another process held, once the failed attempt's process is gone; any other
+   * failure throws with the log's tail, the process gone as well.
+   */
+  private synchronized OptionalInt launchUntilReady() {
+    if (process != null) {
+      throw new IllegalStateException("the broker is running");
+    }
+    long logOffsetBytes = log.endOffsetBytes();
+    process = launch(KafkaBrokerMain.class.getName(), List.of(serverProperties().toString()));
+    if (shutdownHook == null) {
+      shutdownHook = new Thread(this::destroyProcess, "kafka-broker-shutdown");
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+    long startNanos = System.nanoTime();
+    OptionalInt taken;
     try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join(
-          "\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-    } catch (IOException e) {
-      return "(log unreadable: " + e + ")";
+      admin = Admin.create(adminProperties());
+      taken = awaitReady(logOffsetBytes);
+    } catch (RuntimeException | Error e) {
+      stop();
+      throw e;
     }
+    if (taken.isPresent()) {
+      stop();
+      return taken;
+    }
+    System.err.printf(
+        "Kafka broker at %s answered after %d ms%n",
+        bootstrapServers(), (System.nanoTime() - startNanos) / 1_000_000);
+    return OptionalInt.empty();
   }
 
   private void writeConfiguration() throws IOException {
@@ -348,11 +428,22 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return file;
   }
 
-  private void awaitReady() {
+  /**
+   * Waits until the broker answers (empty) or its log, written since {@code logOffsetBytes}, says
+   * that another process holds one of its ports (that port). The child exits after such a bind
+   * failure, but the log is read while it still runs too: its shutdown can take a while.
+   */
+  private OptionalInt awaitReady(long logOffsetBytes) {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     Exception last = null;
     while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
+      // Sampled before the log is read: once the child is gone, its output is all in the file.
+      boolean exited = !process.isAlive();
+      OptionalInt taken = log.portTakenSince(logOffsetBytes);
+      if (taken.isPresent()) {
+        return taken;
+      }
+      if (exited) {
         throw new IllegalStateException(
             "the broker exited (" + process.exitValue() + "):\n" + logTail());
       }
@@ -362,7 +453,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
             .nodes()
             .get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
             .isEmpty()) {
-          return;
+          return OptionalInt.empty();
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -458,7 +549,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   }
 
   private Path logFile() {
-    return directory.resolve("broker.log");
+    return log.file();
   }
 
   private static Logger quietKafkaClientLogs() {
@@ -467,10 +558,13 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return logger;
   }
 
-  private static int freePort() throws IOException {
+  /** A loopback port that is free now, which says nothing about a moment later. */
+  static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port on " + HOST, e);
     }
   }
 
