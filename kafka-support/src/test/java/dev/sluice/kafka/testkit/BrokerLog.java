@@ -26,6 +26,9 @@ final class BrokerLog {
   private static final String BIND_FAILURE_FORMAT =
       "Socket server failed to bind to %s:(\\d+): Address already in use";
 
+  /** Enough for the exception and the lines before it, few enough to read in a report. */
+  private static final int TAIL_LINES = 80;
+
   private final Path file;
   private final Pattern portTaken;
 
@@ -67,14 +70,14 @@ final class BrokerLog {
         : OptionalInt.empty();
   }
 
-  /** The last {@code lines} lines, for a failure message. */
-  String tail(int lines) {
+  /** The last lines, for a failure message. */
+  String tail() {
     if (!Files.exists(file)) {
       return "(no log)";
     }
     try {
       List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+      return String.join("\n", all.subList(Math.max(0, all.size() - TAIL_LINES), all.size()));
     } catch (IOException e) {
       return "(log unreadable: " + e + ")";
     }

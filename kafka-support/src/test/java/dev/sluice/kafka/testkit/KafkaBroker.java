@@ -1,16 +1,12 @@
 package dev.sluice.kafka.testkit;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -20,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -31,7 +26,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -62,22 +56,16 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private static final String HOST = "127.0.0.1";
-  private static final String MAX_HEAP = "-Xmx384m";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
-  private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration ADMIN_CALL_TIMEOUT = Duration.ofSeconds(2);
   private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
-  private static final int LOG_TAIL_LINES = 80;
 
   /**
    * How many times the first start chooses ports: a port is free when chosen, but the child binds
    * it seconds later, and another process may take it in between.
    */
   static final int START_ATTEMPTS = 3;
-
-  /** The log cleaner's default 128 MiB buffer would take a third of the child's heap. */
-  private static final int CLEANER_BUFFER_BYTES = 4 * 1024 * 1024;
 
   /**
    * The Kafka clients the tests create log every configuration at INFO; held here because
@@ -87,8 +75,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   private final int defaultPartitions;
   private final IntSupplier ports;
-  private Path directory;
-  private BrokerLog log;
+  private BrokerDirectory directory;
   private int brokerPort;
   private int controllerPort;
   private Process process;
@@ -116,8 +103,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    directory = Files.createTempDirectory("sluice-kafka-");
-    log = new BrokerLog(directory.resolve("broker.log"), HOST);
+    directory = BrokerDirectory.create(HOST);
     try {
       startOnFreshPorts();
     } catch (Exception | Error e) {
@@ -239,12 +225,12 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
    * holding the record batches as they are on disk, for tests that read them (compression).
    */
   public Path logDirectory() {
-    return directory.resolve("data");
+    return directory.dataDirectory();
   }
 
   /** The last lines of the child's output, for a failure message. */
   public String logTail() {
-    return log == null ? "(no log)" : log.tail(LOG_TAIL_LINES);
+    return directory == null ? "(no log)" : directory.log().tail();
   }
 
   /**
@@ -261,8 +247,8 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
         // Two free ports chosen one after the other can be the same one.
         controllerPort = ports.getAsInt();
       }
-      writeConfiguration();
-      format();
+      directory.writeConfiguration(HOST, brokerPort, controllerPort, defaultPartitions);
+      directory.format();
       OptionalInt taken = launchUntilReady();
       if (taken.isEmpty()) {
         return;
@@ -278,7 +264,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
           "Kafka broker: %s:%d was taken before the broker bound it; starting on other ports"
               + " (attempt %d of %d)%n",
           HOST, taken.getAsInt(), attempt + 1, START_ATTEMPTS);
-      deleteRecursively(logDirectory());
+      directory.resetStorage();
     }
   }
 
@@ -291,8 +277,8 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     if (process != null) {
       throw new IllegalStateException("the broker is running");
     }
-    long logOffsetBytes = log.endOffsetBytes();
-    process = launch(KafkaBrokerMain.class.getName(), List.of(serverProperties().toString()));
+    long logOffsetBytes = directory.log().endOffsetBytes();
+    process = directory.launchBroker();
     if (shutdownHook == null) {
       shutdownHook = new Thread(this::destroyProcess, "kafka-broker-shutdown");
       Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -316,118 +302,6 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return OptionalInt.empty();
   }
 
-  private void writeConfiguration() throws IOException {
-    Properties server = new Properties();
-    server.put("process.roles", "broker,controller");
-    server.put("node.id", "1");
-    server.put("controller.quorum.bootstrap.servers", HOST + ":" + controllerPort);
-    server.put(
-        "listeners",
-        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-    server.put(
-        "advertised.listeners",
-        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-    server.put("controller.listener.names", "CONTROLLER");
-    server.put("inter.broker.listener.name", "PLAINTEXT");
-    server.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    server.put("log.dirs", directory.resolve("data").toString());
-    server.put("num.partitions", Integer.toString(defaultPartitions));
-    server.put("default.replication.factor", "1");
-    server.put("offsets.topic.replication.factor", "1");
-    server.put("offsets.topic.num.partitions", "3");
-    server.put("transaction.state.log.replication.factor", "1");
-    server.put("transaction.state.log.min.isr", "1");
-    server.put("transaction.state.log.num.partitions", "3");
-    server.put("share.coordinator.state.topic.replication.factor", "1");
-    server.put("share.coordinator.state.topic.min.isr", "1");
-    server.put("group.initial.rebalance.delay.ms", "0");
-    server.put("auto.create.topics.enable", "true");
-    // Few threads: the machine the tests run on is small and shared.
-    server.put("num.network.threads", "2");
-    server.put("num.io.threads", "2");
-    server.put("background.threads", "2");
-    server.put("log.cleaner.dedupe.buffer.size", Integer.toString(CLEANER_BUFFER_BYTES));
-    try (var out = Files.newBufferedWriter(serverProperties(), StandardCharsets.UTF_8)) {
-      server.store(out, "single-node KRaft broker for tests");
-    }
-    // kafka-clients logs through SLF4J, bound to java.util.logging: the child's INFO lines go to
-    // its log file.
-    Files.writeString(
-        directory.resolve("logging.properties"),
-        String.join(
-            "\n",
-            "handlers=java.util.logging.ConsoleHandler",
-            ".level=INFO",
-            "java.util.logging.ConsoleHandler.level=ALL",
-            "java.util.logging.SimpleFormatter.format=[%1$tT.%1$tL] %4$s %3$s: %5$s%6$s%n",
-            ""),
-        StandardCharsets.UTF_8);
-  }
-
-  private void format() throws IOException, InterruptedException {
-    long formatNanos = System.nanoTime();
-    String clusterId = Uuid.randomUuid().toString();
-    Process formatting =
-        launch(
-            "kafka.tools.StorageTool",
-            List.of(
-                "format",
-                "--standalone",
-                "--cluster-id",
-                clusterId,
-                "--config",
-                serverProperties().toString()));
-    formatting.getOutputStream().close();
-    if (!formatting.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-      formatting.destroyForcibly();
-      throw new IllegalStateException("formatting the storage timed out:\n" + logTail());
-    }
-    if (formatting.exitValue() != 0) {
-      throw new IllegalStateException(
-          "formatting the storage failed (" + formatting.exitValue() + "):\n" + logTail());
-    }
-    System.err.printf(
-        "Kafka storage formatted in %d ms%n", (System.nanoTime() - formatNanos) / 1_000_000);
-  }
-
-  private Process launch(String mainClass, List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add(MAX_HEAP);
-    command.add("-XX:+UseSerialGC");
-    // Start-up is mostly class loading and compiling; the tests' load is light, so the quick
-    // compiler alone starts the broker sooner on a small machine.
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-Djava.awt.headless=true");
-    command.add("-Djava.util.logging.config.file=" + directory.resolve("logging.properties"));
-    command.add("@" + classPathArgumentFile());
-    command.add(mainClass);
-    command.addAll(args);
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
-    try {
-      return builder.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + mainClass, e);
-    }
-  }
-
-  /** The class path goes in a file: as an argument it can outgrow the system's limit. */
-  private Path classPathArgumentFile() {
-    Path file = directory.resolve("classpath.args");
-    if (!Files.exists(file)) {
-      String classPath = System.getProperty("java.class.path");
-      String quoted = classPath.replace("\\", "\\\\").replace("\"", "\\\"");
-      try {
-        Files.writeString(file, "-cp \"" + quoted + "\"\n", StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return file;
-  }
-
   /**
    * Waits until the broker answers (empty) or its log, written since {@code logOffsetBytes}, says
    * that another process holds one of its ports (that port). The child exits after such a bind
@@ -439,7 +313,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     while (System.nanoTime() < deadline) {
       // Sampled before the log is read: once the child is gone, its output is all in the file.
       boolean exited = !process.isAlive();
-      OptionalInt taken = log.portTakenSince(logOffsetBytes);
+      OptionalInt taken = directory.log().portTakenSince(logOffsetBytes);
       if (taken.isPresent()) {
         return taken;
       }
@@ -539,17 +413,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       shutdownHook = null;
     }
     if (directory != null) {
-      deleteRecursively(directory);
+      directory.delete();
       directory = null;
     }
-  }
-
-  private Path serverProperties() {
-    return directory.resolve("server.properties");
-  }
-
-  private Path logFile() {
-    return log.file();
   }
 
   private static Logger quietKafkaClientLogs() {
@@ -574,14 +440,6 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  private static void deleteRecursively(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-    } catch (IOException e) {
-      // A temporary directory left behind is harmless.
     }
   }
 }
