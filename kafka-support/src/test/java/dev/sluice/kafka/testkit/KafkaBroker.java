@@ -1,24 +1,21 @@
 package dev.sluice.kafka.testkit;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -29,7 +26,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -50,22 +46,26 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * process: both go in {@code afterAll}, and also when the start fails. The child halts by itself
  * when the test JVM dies (it watches its standard input), and a shutdown hook destroys it on an
  * orderly exit. {@link #stop()} and {@link #start()} stop and start the broker again on the same
- * data and ports, for tests of a broker that goes away. The child runs {@code kafka.Kafka} from the
- * test's own class path, so a test module that uses this kit declares {@code
- * org.apache.kafka:kafka_2.13} as a test dependency.
+ * data and ports, for tests of a broker that goes away.
+ *
+ * <p>The ports are chosen free on loopback, and the child binds them seconds later: when another
+ * process took one in between, the first start begins again on fresh ports and fresh storage (up to
+ * {@value #START_ATTEMPTS} times). A restart never moves; it fails and names the taken port. The
+ * child runs {@code kafka.Kafka} from the test's own class path, so a test module that uses this
+ * kit declares {@code org.apache.kafka:kafka_2.13} as a test dependency.
  */
 public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private static final String HOST = "127.0.0.1";
-  private static final String MAX_HEAP = "-Xmx384m";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
-  private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
   private static final Duration ADMIN_CALL_TIMEOUT = Duration.ofSeconds(2);
   private static final Duration POLL_INTERVAL = Duration.ofMillis(200);
-  private static final int LOG_TAIL_LINES = 80;
 
-  /** The log cleaner's default 128 MiB buffer would take a third of the child's heap. */
-  private static final int CLEANER_BUFFER_BYTES = 4 * 1024 * 1024;
+  /**
+   * How many times the first start chooses ports: a port is free when chosen, but the child binds
+   * it seconds later, and another process may take it in between.
+   */
+  static final int START_ATTEMPTS = 3;
 
   /**
    * The Kafka clients the tests create log every configuration at INFO; held here because
@@ -74,7 +74,8 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private static final Logger KAFKA_CLIENT_LOGGER = quietKafkaClientLogs();
 
   private final int defaultPartitions;
-  private Path directory;
+  private final IntSupplier ports;
+  private BrokerDirectory directory;
   private int brokerPort;
   private int controllerPort;
   private Process process;
@@ -88,21 +89,23 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   /** A broker whose automatically created topics have {@code defaultPartitions} partitions. */
   public KafkaBroker(int defaultPartitions) {
+    this(defaultPartitions, KafkaBroker::freePort);
+  }
+
+  /** A broker that takes its two ports (client, then controller) from {@code ports}. */
+  KafkaBroker(int defaultPartitions, IntSupplier ports) {
     if (defaultPartitions < 1) {
       throw new IllegalArgumentException("defaultPartitions must be at least 1");
     }
     this.defaultPartitions = defaultPartitions;
+    this.ports = ports;
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    directory = Files.createTempDirectory("sluice-kafka-");
+    directory = BrokerDirectory.create(HOST);
     try {
-      brokerPort = freePort();
-      controllerPort = freePort();
-      writeConfiguration();
-      format();
-      start();
+      startOnFreshPorts();
     } catch (Exception | Error e) {
       close();
       throw e;
@@ -122,22 +125,26 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return HOST + ":" + brokerPort;
   }
 
-  /** Starts the broker (again, after {@link #stop()}) and waits until it answers. */
+  /**
+   * Starts the broker again after {@link #stop()}, on the same data and ports, and waits until it
+   * answers. When another process took one of its ports in the meantime, this fails and says so:
+   * the broker does not move, since its clients hold its address.
+   */
   public synchronized void start() {
-    if (process != null) {
-      throw new IllegalStateException("the broker is running");
+    OptionalInt taken = launchUntilReady();
+    if (taken.isPresent()) {
+      int port = taken.getAsInt();
+      throw new IllegalStateException(
+          String.format(
+              "the broker cannot start again: another process holds %s:%d, its %s port; the"
+                  + " broker does not move to other ports, since its clients hold the address"
+                  + " %s:%n%s",
+              HOST,
+              port,
+              port == brokerPort ? "client (bootstrap)" : "controller",
+              bootstrapServers(),
+              logTail()));
     }
-    process = launch(KafkaBrokerMain.class.getName(), List.of(serverProperties().toString()));
-    if (shutdownHook == null) {
-      shutdownHook = new Thread(this::destroyProcess, "kafka-broker-shutdown");
-      Runtime.getRuntime().addShutdownHook(shutdownHook);
-    }
-    long startNanos = System.nanoTime();
-    admin = Admin.create(adminProperties());
-    awaitReady();
-    System.err.printf(
-        "Kafka broker at %s answered after %d ms%n",
-        bootstrapServers(), (System.nanoTime() - startNanos) / 1_000_000);
   }
 
   /** Stops the broker in an orderly way (SIGTERM, then SIGKILL after a while); data is kept. */
@@ -218,141 +225,99 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
    * holding the record batches as they are on disk, for tests that read them (compression).
    */
   public Path logDirectory() {
-    return directory.resolve("data");
+    return directory.dataDirectory();
   }
 
   /** The last lines of the child's output, for a failure message. */
   public String logTail() {
-    Path log = logFile();
-    if (!Files.exists(log)) {
-      return "(no log)";
+    return directory == null ? "(no log)" : directory.log().tail();
+  }
+
+  /**
+   * Chooses the ports, formats the storage for them and starts. When another process took a port
+   * between its choice and the child's bind, the attempt is thrown away with its storage (the
+   * formatted metadata names the controller's address) and the next one chooses again, up to {@link
+   * #START_ATTEMPTS} times. Any other failure throws at once.
+   */
+  private void startOnFreshPorts() throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      brokerPort = ports.getAsInt();
+      controllerPort = ports.getAsInt();
+      if (controllerPort == brokerPort) {
+        // Two free ports chosen one after the other can be the same one.
+        controllerPort = ports.getAsInt();
+      }
+      directory.writeConfiguration(HOST, brokerPort, controllerPort, defaultPartitions);
+      directory.format();
+      OptionalInt taken = launchUntilReady();
+      if (taken.isEmpty()) {
+        return;
+      }
+      if (attempt == START_ATTEMPTS) {
+        throw new IllegalStateException(
+            String.format(
+                "the broker found a port it was given taken by another process on each of %d"
+                    + " attempts (the last one %s:%d):%n%s",
+                START_ATTEMPTS, HOST, taken.getAsInt(), logTail()));
+      }
+      System.err.printf(
+          "Kafka broker: %s:%d was taken before the broker bound it; starting on other ports"
+              + " (attempt %d of %d)%n",
+          HOST, taken.getAsInt(), attempt + 1, START_ATTEMPTS);
+      directory.resetStorage();
     }
+  }
+
+  /**
+   * Launches the broker on the configured ports and waits until it answers. Returns empty then, or
+   * the port that another process held, once the failed attempt's process is gone; any other
+   * failure throws with the log's tail, the process gone as well.
+   */
+  private synchronized OptionalInt launchUntilReady() {
+    if (process != null) {
+      throw new IllegalStateException("the broker is running");
+    }
+    long logOffsetBytes = directory.log().endOffsetBytes();
+    process = directory.launchBroker();
+    if (shutdownHook == null) {
+      shutdownHook = new Thread(this::destroyProcess, "kafka-broker-shutdown");
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+    long startNanos = System.nanoTime();
+    OptionalInt taken;
     try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join(
-          "\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-    } catch (IOException e) {
-      return "(log unreadable: " + e + ")";
+      admin = Admin.create(adminProperties());
+      taken = awaitReady(logOffsetBytes);
+    } catch (RuntimeException | Error e) {
+      stop();
+      throw e;
     }
-  }
-
-  private void writeConfiguration() throws IOException {
-    Properties server = new Properties();
-    server.put("process.roles", "broker,controller");
-    server.put("node.id", "1");
-    server.put("controller.quorum.bootstrap.servers", HOST + ":" + controllerPort);
-    server.put(
-        "listeners",
-        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-    server.put(
-        "advertised.listeners",
-        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-    server.put("controller.listener.names", "CONTROLLER");
-    server.put("inter.broker.listener.name", "PLAINTEXT");
-    server.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    server.put("log.dirs", directory.resolve("data").toString());
-    server.put("num.partitions", Integer.toString(defaultPartitions));
-    server.put("default.replication.factor", "1");
-    server.put("offsets.topic.replication.factor", "1");
-    server.put("offsets.topic.num.partitions", "3");
-    server.put("transaction.state.log.replication.factor", "1");
-    server.put("transaction.state.log.min.isr", "1");
-    server.put("transaction.state.log.num.partitions", "3");
-    server.put("share.coordinator.state.topic.replication.factor", "1");
-    server.put("share.coordinator.state.topic.min.isr", "1");
-    server.put("group.initial.rebalance.delay.ms", "0");
-    server.put("auto.create.topics.enable", "true");
-    // Few threads: the machine the tests run on is small and shared.
-    server.put("num.network.threads", "2");
-    server.put("num.io.threads", "2");
-    server.put("background.threads", "2");
-    server.put("log.cleaner.dedupe.buffer.size", Integer.toString(CLEANER_BUFFER_BYTES));
-    try (var out = Files.newBufferedWriter(serverProperties(), StandardCharsets.UTF_8)) {
-      server.store(out, "single-node KRaft broker for tests");
-    }
-    // kafka-clients logs through SLF4J, bound to java.util.logging: the child's INFO lines go to
-    // its log file.
-    Files.writeString(
-        directory.resolve("logging.properties"),
-        String.join(
-            "\n",
-            "handlers=java.util.logging.ConsoleHandler",
-            ".level=INFO",
-            "java.util.logging.ConsoleHandler.level=ALL",
-            "java.util.logging.SimpleFormatter.format=[%1$tT.%1$tL] %4$s %3$s: %5$s%6$s%n",
-            ""),
-        StandardCharsets.UTF_8);
-  }
-
-  private void format() throws IOException, InterruptedException {
-    long formatNanos = System.nanoTime();
-    String clusterId = Uuid.randomUuid().toString();
-    Process formatting =
-        launch(
-            "kafka.tools.StorageTool",
-            List.of(
-                "format",
-                "--standalone",
-                "--cluster-id",
-                clusterId,
-                "--config",
-                serverProperties().toString()));
-    formatting.getOutputStream().close();
-    if (!formatting.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-      formatting.destroyForcibly();
-      throw new IllegalStateException("formatting the storage timed out:\n" + logTail());
-    }
-    if (formatting.exitValue() != 0) {
-      throw new IllegalStateException(
-          "formatting the storage failed (" + formatting.exitValue() + "):\n" + logTail());
+    if (taken.isPresent()) {
+      stop();
+      return taken;
     }
     System.err.printf(
-        "Kafka storage formatted in %d ms%n", (System.nanoTime() - formatNanos) / 1_000_000);
+        "Kafka broker at %s answered after %d ms%n",
+        bootstrapServers(), (System.nanoTime() - startNanos) / 1_000_000);
+    return OptionalInt.empty();
   }
 
-  private Process launch(String mainClass, List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add(MAX_HEAP);
-    command.add("-XX:+UseSerialGC");
-    // Start-up is mostly class loading and compiling; the tests' load is light, so the quick
-    // compiler alone starts the broker sooner on a small machine.
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-Djava.awt.headless=true");
-    command.add("-Djava.util.logging.config.file=" + directory.resolve("logging.properties"));
-    command.add("@" + classPathArgumentFile());
-    command.add(mainClass);
-    command.addAll(args);
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.redirectErrorStream(true);
-    builder.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
-    try {
-      return builder.start();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot start " + mainClass, e);
-    }
-  }
-
-  /** The class path goes in a file: as an argument it can outgrow the system's limit. */
-  private Path classPathArgumentFile() {
-    Path file = directory.resolve("classpath.args");
-    if (!Files.exists(file)) {
-      String classPath = System.getProperty("java.class.path");
-      String quoted = classPath.replace("\\", "\\\\").replace("\"", "\\\"");
-      try {
-        Files.writeString(file, "-cp \"" + quoted + "\"\n", StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return file;
-  }
-
-  private void awaitReady() {
+  /**
+   * Waits until the broker answers (empty) or its log, written since {@code logOffsetBytes}, says
+   * that another process holds one of its ports (that port). The child exits after such a bind
+   * failure, but the log is read while it still runs too: its shutdown can take a while.
+   */
+  private OptionalInt awaitReady(long logOffsetBytes) {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     Exception last = null;
     while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
+      // Sampled before the log is read: once the child is gone, its output is all in the file.
+      boolean exited = !process.isAlive();
+      OptionalInt taken = directory.log().portTakenSince(logOffsetBytes);
+      if (taken.isPresent()) {
+        return taken;
+      }
+      if (exited) {
         throw new IllegalStateException(
             "the broker exited (" + process.exitValue() + "):\n" + logTail());
       }
@@ -362,7 +327,7 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
             .nodes()
             .get(ADMIN_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
             .isEmpty()) {
-          return;
+          return OptionalInt.empty();
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -448,17 +413,9 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
       shutdownHook = null;
     }
     if (directory != null) {
-      deleteRecursively(directory);
+      directory.delete();
       directory = null;
     }
-  }
-
-  private Path serverProperties() {
-    return directory.resolve("server.properties");
-  }
-
-  private Path logFile() {
-    return directory.resolve("broker.log");
   }
 
   private static Logger quietKafkaClientLogs() {
@@ -467,10 +424,13 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     return logger;
   }
 
-  private static int freePort() throws IOException {
+  /** A loopback port that is free now, which says nothing about a moment later. */
+  static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
       socket.setReuseAddress(true);
       return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port on " + HOST, e);
     }
   }
 
@@ -480,14 +440,6 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
-    }
-  }
-
-  private static void deleteRecursively(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-    } catch (IOException e) {
-      // A temporary directory left behind is harmless.
     }
   }
 }
