@@ -125,7 +125,8 @@ public final class BatchView {
 
   /**
    * Visits every metric of a metrics batch, in order; a metric cut by slice boundaries is visited
-   * once per part, each part seeing its own data points (as the marshaler writes it).
+   * once per part, each part seeing its own data points (the marshaler writes parts that continue
+   * each other in one scope block as one metric, see {@link #itemCount}).
    */
   public void forEachMetric(Batch batch, MetricVisitor visitor) {
     checkSignal(batch, Signal.METRICS);
@@ -182,38 +183,90 @@ public final class BatchView {
     return count;
   }
 
-  /** Items (spans, log records, metric parts) of the batch as the marshaler writes it. */
+  /**
+   * Items (spans, log records, metrics) of the batch as the marshaler writes it. Metric parts that
+   * continue each other in consecutive slices of one scope block are written as one metric, so they
+   * count once.
+   */
   public static long itemCount(Batch batch) {
     if (batch.signal() != Signal.METRICS) {
       return batch.unitCount();
     }
     long count = 0;
+    Slice previous = null;
+    // Whether the previous slice ends in a part the marshaler writes that a slice beginning inside
+    // the same metric adds its points to, and whether that metric has counted yet (it has not when
+    // every point of it so far was dropped).
+    boolean open = false;
+    boolean counted = false;
     for (int i = 0; i < batch.sliceCount(); i++) {
       Slice slice = batch.slice(i);
+      boolean continues = open && slice.scope() >= 0 && continuesMetric(previous, slice);
+      previous = slice;
+      open = false;
       if (slice.scope() < 0) {
         continue;
       }
-      if (slice.overlay() != null && slice.overlay().dropsAnything()) {
-        count += visibleParts(slice);
-      } else if (slice.itemFrom() == slice.itemTo()) {
-        count += slice.pointTo() > slice.pointFrom() ? 1 : 0;
-      } else {
-        // A part cut at the front replaces the whole first metric; one cut at the end adds one.
-        count += slice.itemTo() - slice.itemFrom() + (slice.pointTo() > 0 ? 1 : 0);
+      int from = slice.itemFrom();
+      int to = slice.itemTo();
+      if (from == to) {
+        boolean kept = keepsPoints(slice, from, slice.pointFrom(), slice.pointTo());
+        if (continues) {
+          count += kept && !counted ? 1 : 0;
+          counted |= kept;
+          open = true;
+        } else if (slice.pointTo() > slice.pointFrom()) {
+          count += kept ? 1 : 0;
+          counted = kept;
+          open = true;
+        }
+        continue;
+      }
+      if (slice.pointFrom() > 0) {
+        int points = slice.index().dataPointCount(from);
+        if (continues) {
+          count += !counted && keepsPoints(slice, from, slice.pointFrom(), points) ? 1 : 0;
+        } else {
+          count += visible(slice, from, slice.pointFrom(), points) ? 1 : 0;
+        }
+        from++;
+      }
+      count += wholeMetrics(slice, from, to);
+      if (slice.pointTo() > 0) {
+        counted = visible(slice, to, 0, slice.pointTo());
+        count += counted ? 1 : 0;
+        open = true;
       }
     }
     return count;
   }
 
-  /** The slice's metric parts that a visit did not drop, one by one. */
-  private static long visibleParts(Slice slice) {
+  /**
+   * Whether the slice begins inside the metric, of the same request, at which the previous slice
+   * ends, the two in one scope block: the marshaler then writes both parts as one metric.
+   */
+  private static boolean continuesMetric(Slice previous, Slice slice) {
+    return slice.index() == previous.index()
+        && slice.itemFrom() == previous.itemTo()
+        && slice.pointFrom() > 0
+        && previous.pointTo() > 0
+        && OtlpMarshaler.sameResource(previous, slice)
+        && OtlpMarshaler.sameScope(previous, slice);
+  }
+
+  /** Whether points {@code [from, to)} of the metric are not empty and not all dropped. */
+  private static boolean keepsPoints(Slice slice, int metric, int from, int to) {
+    return to > from && visible(slice, metric, from, to);
+  }
+
+  /** Metrics {@code [from, to)} of the slice, each whole, that a visit did not drop. */
+  private static long wholeMetrics(Slice slice, int from, int to) {
+    if (slice.overlay() == null || !slice.overlay().dropsAnything()) {
+      return to - from;
+    }
     long count = 0;
-    int lastMetric = slice.pointTo() > 0 ? slice.itemTo() : slice.itemTo() - 1;
-    OtlpIndex index = slice.index();
-    for (int m = slice.itemFrom(); m <= lastMetric; m++) {
-      int from = m == slice.itemFrom() ? slice.pointFrom() : 0;
-      int to = m == slice.itemTo() ? slice.pointTo() : index.dataPointCount(m);
-      count += visible(slice, m, from, to) ? 1 : 0;
+    for (int m = from; m < to; m++) {
+      count += visible(slice, m, 0, slice.index().dataPointCount(m)) ? 1 : 0;
     }
     return count;
   }

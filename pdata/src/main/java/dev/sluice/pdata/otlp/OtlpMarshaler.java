@@ -189,11 +189,18 @@ public final class OtlpMarshaler {
             y.scopeSegCount(b.scope()));
   }
 
-  /** Byte equality of two replaced headers in their overlays. */
+  /**
+   * Byte equality of two replaced headers in their overlays. Slices that share an overlay (the
+   * parts of one edited slice) point at the very same range, which is equal without a look.
+   */
   private static boolean sameBytes(
       Overlay x, int offsetX, int lengthX, Overlay y, int offsetY, int lengthY) {
-    return Arrays.equals(
-        x.bytes(), offsetX, offsetX + lengthX, y.bytes(), offsetY, offsetY + lengthY);
+    byte[] bytesX = x.bytes();
+    byte[] bytesY = y.bytes();
+    if (bytesX == bytesY && offsetX == offsetY && lengthX == lengthY) {
+      return true;
+    }
+    return Arrays.equals(bytesX, offsetX, offsetX + lengthX, bytesY, offsetY, offsetY + lengthY);
   }
 
   /**
