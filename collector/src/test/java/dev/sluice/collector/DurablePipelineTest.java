@@ -75,6 +75,9 @@ class DurablePipelineTest {
         String metrics = TestCollectors.prometheus(first);
         assertThat(metrics).contains("sluice_wal_records_owed 3");
         assertThat(metrics).containsPattern("sluice_wal_fsync_duration_seconds_count [1-9]");
+        assertThat(metrics).containsPattern("sluice_wal_write_duration_seconds_count [1-9]");
+        // Each of the three requests waited for the disk before its answer.
+        assertThat(metrics).contains("sluice_wal_commit_duration_seconds_count 3");
       } finally {
         first.shutdown(TimeUnit.MILLISECONDS.toNanos(500));
       }

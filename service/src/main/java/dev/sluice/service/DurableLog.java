@@ -190,7 +190,7 @@ public final class DurableLog implements AutoCloseable {
     freezing = true;
   }
 
-  /** Bounds of the force latency histogram, in seconds: 100 us to 1 s. */
+  /** Bounds of the log's latency histograms, in seconds: 100 us to 1 s. */
   private static final double[] FORCE_SECONDS_BOUNDS = {
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
   };
@@ -204,6 +204,19 @@ public final class DurableLog implements AutoCloseable {
             "How long each force of the write-ahead log to disk took.",
             FORCE_SECONDS_BOUNDS);
     log.onForce(nanos -> forces.record(nanos / NANOS_PER_SECOND));
+    MetricRegistry.Histogram writes =
+        metrics.histogram(
+            "sluice_wal_write_duration_seconds",
+            "How long each group's write to the write-ahead log took, before its force.",
+            FORCE_SECONDS_BOUNDS);
+    log.onWrite(nanos -> writes.record(nanos / NANOS_PER_SECOND));
+    MetricRegistry.Histogram commits =
+        metrics.histogram(
+            "sluice_wal_commit_duration_seconds",
+            "How long each request waited from its append to the write-ahead log until the log had"
+                + " it on disk: what the log adds before the request is answered.",
+            FORCE_SECONDS_BOUNDS);
+    log.onCommit(nanos -> commits.record(nanos / NANOS_PER_SECOND));
     metrics.gauge(
         "sluice_wal_records_owed",
         "Requests in the write-ahead log some durable exporter is not done with (delivered or"

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -47,7 +48,9 @@ final class LogWriter implements Runnable {
   private final byte[] groupStartTail = new byte[DiskFileAccess.MAX_DIRECT_ALIGNMENT_BYTES];
   private int groupStartTailBytes;
   private final CRC32C crc = new CRC32C();
-  volatile java.util.function.LongConsumer forceObserver;
+  volatile LongConsumer forceObserver;
+  volatile LongConsumer writeObserver;
+  volatile LongConsumer commitObserver;
   private FileAccess.SegmentFile activeFile;
   private Segment active;
   private long[] persisted;
@@ -151,6 +154,7 @@ final class LogWriter implements Runnable {
     long written = 0;
     long recordBytes = 0;
     long startSequence = log.sequences[first];
+    long writeStart = System.nanoTime();
     groupStartTailBytes = tailBytes;
     staging.get(0, groupStartTail, 0, tailBytes);
     try {
@@ -174,6 +178,10 @@ final class LogWriter implements Runnable {
       return true;
     }
     written = active.sizeBytes - groupStartInActive;
+    LongConsumer writes = writeObserver;
+    if (writes != null) {
+      writes.accept(System.nanoTime() - writeStart);
+    }
     CrashPoints.check(CrashPoints.Point.FORCE);
     if (log.options.fsync()) {
       long start = System.nanoTime();
@@ -184,7 +192,7 @@ final class LogWriter implements Runnable {
         return false;
       }
       long took = System.nanoTime() - start;
-      java.util.function.LongConsumer observer = forceObserver;
+      LongConsumer observer = forceObserver;
       if (observer != null) {
         observer.accept(took);
       }
@@ -192,12 +200,26 @@ final class LogWriter implements Runnable {
       forceNanos += took;
       maxForceNanos = Math.max(maxForceNanos, took);
     }
+    observeCommits(first, n);
     answer(first, 0, n);
     release(first, n, recordBytes, written);
     if (LOG.isLoggable(System.Logger.Level.TRACE)) {
       LOG.log(System.Logger.Level.TRACE, "group of " + n + " from " + startSequence);
     }
     return true;
+  }
+
+  /** Tells the commit observer how long each append of the group waited to be on disk. */
+  private void observeCommits(int first, int n) {
+    LongConsumer commits = commitObserver;
+    if (commits == null) {
+      return;
+    }
+    int capacity = log.payloads.length;
+    long now = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      commits.accept(now - log.appendNanos[(first + i) % capacity]);
+    }
   }
 
   /** Copies one record (header, then payload) into the staging buffer, flushing as it fills. */

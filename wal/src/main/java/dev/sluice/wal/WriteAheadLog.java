@@ -62,6 +62,8 @@ public final class WriteAheadLog implements AutoCloseable {
   final int[] signals;
   final int[] payloadCrcs;
   final long[] sequences;
+  // When each pending append was made (System.nanoTime), for the commit latency.
+  final long[] appendNanos;
   final AppendCallback[] callbacks;
   int head;
   int count;
@@ -97,6 +99,7 @@ public final class WriteAheadLog implements AutoCloseable {
     signals = new int[capacity];
     payloadCrcs = new int[capacity];
     sequences = new long[capacity];
+    appendNanos = new long[capacity];
     callbacks = new AppendCallback[capacity];
     writer = new LogWriter(this);
   }
@@ -324,6 +327,7 @@ public final class WriteAheadLog implements AutoCloseable {
       signals[slot] = signal;
       payloadCrcs[slot] = payloadCrc;
       sequences[slot] = sequence;
+      appendNanos[slot] = System.nanoTime();
       callbacks[slot] = callback;
       count++;
       pendingBytes += recordBytes;
@@ -352,6 +356,24 @@ public final class WriteAheadLog implements AutoCloseable {
    */
   public void onForce(java.util.function.LongConsumer observer) {
     writer.forceObserver = observer;
+  }
+
+  /**
+   * Tells {@code observer} how long each group's write took, in nanoseconds, before its force: the
+   * time the device took to take the group's bytes. On the writer thread; must be quick.
+   */
+  public void onWrite(java.util.function.LongConsumer observer) {
+    writer.writeObserver = observer;
+  }
+
+  /**
+   * Tells {@code observer}, for each append written and forced, how long it waited from its append
+   * until the log had it on disk, in nanoseconds: the time the log adds before the append's answer
+   * (waiting for the group before it, its own write and its force). On the writer thread; must be
+   * quick.
+   */
+  public void onCommit(java.util.function.LongConsumer observer) {
+    writer.commitObserver = observer;
   }
 
   /**

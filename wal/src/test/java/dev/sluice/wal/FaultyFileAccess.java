@@ -19,6 +19,11 @@ final class FaultyFileAccess implements FileAccess {
   /** Segment files that cannot be made from now on (ENOSPC), new or reused. */
   final AtomicInteger failingCreates = new AtomicInteger();
 
+  /** How long each segment write and each force take longer than the disk's, for timing tests. */
+  volatile long writeDelayMillis;
+
+  volatile long forceDelayMillis;
+
   final AtomicInteger forces = new AtomicInteger();
   final AtomicInteger progressWrites = new AtomicInteger();
   final AtomicInteger reuses = new AtomicInteger();
@@ -93,6 +98,7 @@ final class FaultyFileAccess implements FileAccess {
           real.write(half, position);
           throw new IOException("No space left on device");
         }
+        pause(writeDelayMillis);
         real.write(buffer, position);
       }
 
@@ -108,6 +114,7 @@ final class FaultyFileAccess implements FileAccess {
           failingForces.decrementAndGet();
           throw new IOException("Input/output error");
         }
+        pause(forceDelayMillis);
         real.force();
       }
 
@@ -162,5 +169,17 @@ final class FaultyFileAccess implements FileAccess {
   @Override
   public void forceDirectory(Path directory) throws IOException {
     disk.forceDirectory(directory);
+  }
+
+  private static void pause(long millis) throws IOException {
+    if (millis <= 0) {
+      return;
+    }
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
   }
 }

@@ -56,6 +56,42 @@ class WriteAheadLogTest {
   }
 
   @Test
+  void timesEachGroupsWriteAndForceAndEachAppendsWaitForDisk() throws Exception {
+    files.writeDelayMillis = 10;
+    files.forceDelayMillis = 20;
+    WalOptions roomy =
+        new WalOptions(
+            directory, true, 64 << 20, 1 << 20, 0, 4096, List.of("a"), routing -> routing);
+    WriteAheadLog log = harness.open(roomy, files);
+    java.util.Queue<Long> writes = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    java.util.Queue<Long> forces = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    java.util.Queue<Long> commits = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    log.onWrite(writes::add);
+    log.onForce(forces::add);
+    log.onCommit(commits::add);
+    List<LogHarness.Answer> answers = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      answers.add(append(log, "r" + i, 1));
+    }
+    for (LogHarness.Answer answer : answers) {
+      answer.await();
+    }
+    awaitTrue(() -> log.statistics().groupedRecords() == 50);
+    LogStatistics statistics = log.statistics();
+    log.close();
+
+    // One figure per group for the write and the force, one per append for its wait.
+    assertThat(writes).hasSize((int) statistics.groups());
+    assertThat(forces).hasSize((int) statistics.forces());
+    assertThat(commits).hasSize(50);
+    long millis = 1_000_000L;
+    assertThat(writes).allSatisfy(nanos -> assertThat(nanos).isGreaterThanOrEqualTo(10 * millis));
+    assertThat(forces).allSatisfy(nanos -> assertThat(nanos).isGreaterThanOrEqualTo(20 * millis));
+    // Every append waited at least for its own group's write and force.
+    assertThat(commits).allSatisfy(nanos -> assertThat(nanos).isGreaterThanOrEqualTo(30 * millis));
+  }
+
+  @Test
   void answersOnlyAfterTheGroupIsForcedAndSharesForcesBetweenAppends() throws Exception {
     WalOptions roomy =
         new WalOptions(
