@@ -272,6 +272,32 @@ class MetricEditTest {
   }
 
   @Test
+  void aHeaderReplacedFromALaterPartOfACutMetricIsTheOneWritten() throws Exception {
+    Batch source = batch();
+    Batch cut = new Batch(Signal.METRICS);
+    source.moveTo(cut, 3);
+    source.moveTo(cut, 3);
+    cut.addAll(source);
+    assertThat(cut.sliceCount()).isGreaterThan(1);
+    byte[] renamed = gauge("m2-renamed", 0).toByteArray();
+
+    // Only the metric's last point (in the last part) decides, as a data-point condition would.
+    cut.visit(
+        item -> {
+          if (item.item() == 2 && item.point() == 5) {
+            item.replaceMetric(renamed, 0, renamed.length);
+          }
+        });
+
+    Metric expected = gauge("m2", 6).toBuilder().setName("m2-renamed").build();
+    assertThat(marshal(cut).getResourceMetrics(0).getScopeMetrics(0).getMetrics(2))
+        .isEqualTo(expected);
+    assertThat(cut.marshaledSizeEstimate())
+        .isGreaterThanOrEqualTo(OtlpMarshaler.toByteArray(cut).length);
+    cut.clear();
+  }
+
+  @Test
   void refusesAHeaderOfAnotherType() throws Exception {
     Batch batch = batch();
     byte[] sum = sum("x", 0).toByteArray();
