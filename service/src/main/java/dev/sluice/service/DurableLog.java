@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.logging.Logger;
 
 /**
@@ -191,32 +192,35 @@ public final class DurableLog implements AutoCloseable {
   }
 
   /** Bounds of the log's latency histograms, in seconds: 100 us to 1 s. */
-  private static final double[] FORCE_SECONDS_BOUNDS = {
+  private static final double[] LATENCY_SECONDS_BOUNDS = {
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
   };
 
   private static final double NANOS_PER_SECOND = 1e9;
 
+  /** A histogram in seconds of the log's latencies, fed in nanoseconds. */
+  private static LongConsumer seconds(MetricRegistry metrics, String name, String help) {
+    MetricRegistry.Histogram histogram = metrics.histogram(name, help, LATENCY_SECONDS_BOUNDS);
+    return nanos -> histogram.record(nanos / NANOS_PER_SECOND);
+  }
+
   private void register(MetricRegistry metrics) {
-    MetricRegistry.Histogram forces =
-        metrics.histogram(
+    log.onForce(
+        seconds(
+            metrics,
             "sluice_wal_fsync_duration_seconds",
-            "How long each force of the write-ahead log to disk took.",
-            FORCE_SECONDS_BOUNDS);
-    log.onForce(nanos -> forces.record(nanos / NANOS_PER_SECOND));
-    MetricRegistry.Histogram writes =
-        metrics.histogram(
+            "How long each force of the write-ahead log to disk took."));
+    log.onWrite(
+        seconds(
+            metrics,
             "sluice_wal_write_duration_seconds",
-            "How long each group's write to the write-ahead log took, before its force.",
-            FORCE_SECONDS_BOUNDS);
-    log.onWrite(nanos -> writes.record(nanos / NANOS_PER_SECOND));
-    MetricRegistry.Histogram commits =
-        metrics.histogram(
+            "How long each group's write to the write-ahead log took, before its force."));
+    log.onCommit(
+        seconds(
+            metrics,
             "sluice_wal_commit_duration_seconds",
             "How long each request waited from its append to the write-ahead log until the log had"
-                + " it on disk: what the log adds before the request is answered.",
-            FORCE_SECONDS_BOUNDS);
-    log.onCommit(nanos -> commits.record(nanos / NANOS_PER_SECOND));
+                + " it on disk: what the log adds before the request is answered."));
     metrics.gauge(
         "sluice_wal_records_owed",
         "Requests in the write-ahead log some durable exporter is not done with (delivered or"

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +28,26 @@ class WriteAheadLogTest {
       }
       Thread.sleep(10);
     }
+  }
+
+  /** Appends {@code n} records, waits for every answer, and returns the figures that follow. */
+  private static LogStatistics appendAndAwaitGroups(WriteAheadLog log, int n) throws Exception {
+    List<LogHarness.Answer> answers = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      answers.add(append(log, "r" + i, 1));
+    }
+    for (LogHarness.Answer answer : answers) {
+      answer.await();
+    }
+    // A group's figures are counted just after its answers are given.
+    awaitTrue(() -> log.statistics().groupedRecords() == n);
+    return log.statistics();
+  }
+
+  /** Room for thousands of small appends: 64 MiB in 1 MiB segments, forced, grouped at once. */
+  private WalOptions roomy() {
+    return new WalOptions(
+        directory, true, 64 << 20, 1 << 20, 0, 4096, List.of("a"), routing -> routing);
   }
 
   @Test
@@ -59,25 +81,14 @@ class WriteAheadLogTest {
   void timesEachGroupsWriteAndForceAndEachAppendsWaitForDisk() throws Exception {
     files.writeDelayMillis = 10;
     files.forceDelayMillis = 20;
-    WalOptions roomy =
-        new WalOptions(
-            directory, true, 64 << 20, 1 << 20, 0, 4096, List.of("a"), routing -> routing);
-    WriteAheadLog log = harness.open(roomy, files);
-    java.util.Queue<Long> writes = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    java.util.Queue<Long> forces = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    java.util.Queue<Long> commits = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    WriteAheadLog log = harness.open(roomy(), files);
+    Queue<Long> writes = new ConcurrentLinkedQueue<>();
+    Queue<Long> forces = new ConcurrentLinkedQueue<>();
+    Queue<Long> commits = new ConcurrentLinkedQueue<>();
     log.onWrite(writes::add);
     log.onForce(forces::add);
     log.onCommit(commits::add);
-    List<LogHarness.Answer> answers = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      answers.add(append(log, "r" + i, 1));
-    }
-    for (LogHarness.Answer answer : answers) {
-      answer.await();
-    }
-    awaitTrue(() -> log.statistics().groupedRecords() == 50);
-    LogStatistics statistics = log.statistics();
+    LogStatistics statistics = appendAndAwaitGroups(log, 50);
     log.close();
 
     // One figure per group for the write and the force, one per append for its wait.
@@ -93,20 +104,8 @@ class WriteAheadLogTest {
 
   @Test
   void answersOnlyAfterTheGroupIsForcedAndSharesForcesBetweenAppends() throws Exception {
-    WalOptions roomy =
-        new WalOptions(
-            directory, true, 64 << 20, 1 << 20, 0, 4096, List.of("a"), routing -> routing);
-    WriteAheadLog log = harness.open(roomy, files);
-    List<LogHarness.Answer> answers = new ArrayList<>();
-    for (int i = 0; i < 2000; i++) {
-      answers.add(append(log, "r" + i, 1));
-    }
-    for (LogHarness.Answer answer : answers) {
-      answer.await();
-    }
-    // A group's figures are counted just after its answers are given.
-    awaitTrue(() -> log.statistics().groupedRecords() == 2000);
-    LogStatistics statistics = log.statistics();
+    WriteAheadLog log = harness.open(roomy(), files);
+    LogStatistics statistics = appendAndAwaitGroups(log, 2000);
     log.close();
 
     assertThat(statistics.groupedRecords()).isEqualTo(2000);

@@ -61,6 +61,16 @@ class MetricEditTest {
     return Batch.of(indexer.index(Signal.METRICS, request().toByteArray()));
   }
 
+  /** The request's batch in three slices that cut m2 (after its 1st and 4th points). */
+  private Batch cutInsideM2() throws Exception {
+    Batch source = batch();
+    Batch cut = new Batch(Signal.METRICS);
+    source.moveTo(cut, 3);
+    source.moveTo(cut, 3);
+    cut.addAll(source);
+    return cut;
+  }
+
   private static ExportMetricsServiceRequest marshal(Batch batch) throws Exception {
     return ExportMetricsServiceRequest.parseFrom(OtlpMarshaler.toByteArray(batch));
   }
@@ -121,12 +131,7 @@ class MetricEditTest {
 
   @Test
   void dropsMetricPartsAcrossSliceBoundaries() throws Exception {
-    Batch source = batch();
-    Batch cut = new Batch(Signal.METRICS);
-    // Cuts inside m2 (after its 1st and 4th points).
-    source.moveTo(cut, 3);
-    source.moveTo(cut, 3);
-    cut.addAll(source);
+    Batch cut = cutInsideM2();
     List<String> seen = new ArrayList<>();
 
     cut.visitMetrics(
@@ -225,11 +230,7 @@ class MetricEditTest {
 
   @Test
   void aReplacedHeaderReachesEveryPartOfACutMetricAndPointEditsStillApply() throws Exception {
-    Batch source = batch();
-    Batch cut = new Batch(Signal.METRICS);
-    source.moveTo(cut, 3);
-    source.moveTo(cut, 3);
-    cut.addAll(source);
+    Batch cut = cutInsideM2();
     byte[] renamed = gauge("m2-renamed", 0).toByteArray();
     byte[] point = NumberDataPoint.newBuilder().setAsInt(7).build().toByteArray();
 
@@ -273,11 +274,7 @@ class MetricEditTest {
 
   @Test
   void aHeaderReplacedFromALaterPartOfACutMetricIsTheOneWritten() throws Exception {
-    Batch source = batch();
-    Batch cut = new Batch(Signal.METRICS);
-    source.moveTo(cut, 3);
-    source.moveTo(cut, 3);
-    cut.addAll(source);
+    Batch cut = cutInsideM2();
     assertThat(cut.sliceCount()).isGreaterThan(1);
     byte[] renamed = gauge("m2-renamed", 0).toByteArray();
 
