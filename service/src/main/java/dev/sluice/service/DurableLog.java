@@ -214,7 +214,8 @@ public final class DurableLog implements AutoCloseable {
         seconds(
             metrics,
             "sluice_wal_write_duration_seconds",
-            "How long each group's write to the write-ahead log took, before its force."));
+            "How long each group's write to the write-ahead log took before its force: the copy"
+                + " into the writer's buffer, the writes, and a segment roll when there is one."));
     log.onCommit(
         seconds(
             metrics,

@@ -360,7 +360,8 @@ public final class WriteAheadLog implements AutoCloseable {
 
   /**
    * Tells {@code observer} how long each group's write took, in nanoseconds, before its force: the
-   * time the device took to take the group's bytes. On the writer thread; must be quick.
+   * copy into the writer's buffer, the writes, and a segment roll when the group starts a segment.
+   * On the writer thread; must be quick.
    */
   public void onWrite(java.util.function.LongConsumer observer) {
     writer.writeObserver = observer;
