@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 
 /**
@@ -309,6 +310,7 @@ public final class WriteAheadLog implements AutoCloseable {
       byte[] payload, int offset, int length, int routing, int signal, AppendCallback callback) {
     long recordBytes = recordBytes(length);
     int payloadCrc = RecordFormat.payloadCrc(payload, offset, length, APPEND_CRCS.get());
+    long appendedAt = System.nanoTime();
     lock.lock();
     try {
       if (closing || stopped) {
@@ -327,7 +329,7 @@ public final class WriteAheadLog implements AutoCloseable {
       signals[slot] = signal;
       payloadCrcs[slot] = payloadCrc;
       sequences[slot] = sequence;
-      appendNanos[slot] = System.nanoTime();
+      appendNanos[slot] = appendedAt;
       callbacks[slot] = callback;
       count++;
       pendingBytes += recordBytes;
@@ -354,7 +356,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * Tells {@code observer} how long each force of the log to disk took, in nanoseconds, on the
    * writer thread (for a latency histogram). Must be quick.
    */
-  public void onForce(java.util.function.LongConsumer observer) {
+  public void onForce(LongConsumer observer) {
     writer.forceObserver = observer;
   }
 
@@ -363,7 +365,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * copy into the writer's buffer, the writes, and a segment roll when the group starts a segment.
    * On the writer thread; must be quick.
    */
-  public void onWrite(java.util.function.LongConsumer observer) {
+  public void onWrite(LongConsumer observer) {
     writer.writeObserver = observer;
   }
 
@@ -373,7 +375,7 @@ public final class WriteAheadLog implements AutoCloseable {
    * (waiting for the group before it, its own write and its force). On the writer thread; must be
    * quick.
    */
-  public void onCommit(java.util.function.LongConsumer observer) {
+  public void onCommit(LongConsumer observer) {
     writer.commitObserver = observer;
   }
 
