@@ -30,6 +30,12 @@ final class Detection {
   private final LongSupplier clock;
   private final Logger logger;
 
+  /**
+   * The latest failure of each detector that has failed and not since succeeded, for {@link
+   * #failuresSoFar} on another thread.
+   */
+  private final Map<String, String> failures = new LinkedHashMap<>();
+
   Detection(List<Detector> detectors, long initialBackoffNanos, LongSupplier clock, Logger logger) {
     this.detectors = detectors;
     this.initialBackoffNanos = initialBackoffNanos;
@@ -45,13 +51,16 @@ final class Detection {
   Detected run(long deadlineNanos) throws DetectionException, InterruptedException {
     Map<String, String> merged = new LinkedHashMap<>();
     String schemaUrl = "";
-    List<String> failures = new ArrayList<>();
+    synchronized (failures) {
+      failures.clear();
+    }
+    boolean failed = false;
     for (Detector detector : detectors) {
       Detected detected;
       try {
         detected = detectWithRetries(detector, deadlineNanos);
       } catch (DetectionException e) {
-        failures.add(detector.name() + " detector: " + e.getMessage());
+        failed = true;
         continue;
       }
       detected.attributes().forEach(merged::putIfAbsent);
@@ -59,11 +68,23 @@ final class Detection {
         schemaUrl = detected.schemaUrl();
       }
     }
-    if (!failures.isEmpty()) {
-      throw new DetectionException(
-          "resource detection failed: " + String.join("; ", failures), true);
+    if (failed) {
+      throw new DetectionException("resource detection failed: " + failuresSoFar(), true);
     }
     return new Detected(merged, schemaUrl);
+  }
+
+  /**
+   * Each detector that has failed and not since succeeded, with its latest failure, joined by
+   * {@code "; "} in the detectors' order; empty if none has failed. Safe to call while {@link #run}
+   * is going on, to say why detection has not finished.
+   */
+  String failuresSoFar() {
+    List<String> named = new ArrayList<>();
+    synchronized (failures) {
+      failures.forEach((name, message) -> named.add(name + " detector: " + message));
+    }
+    return String.join("; ", named);
   }
 
   private Detected detectWithRetries(Detector detector, long deadlineNanos)
@@ -71,8 +92,15 @@ final class Detection {
     long backoffNanos = initialBackoffNanos;
     while (true) {
       try {
-        return detector.detect();
+        Detected detected = detector.detect();
+        synchronized (failures) {
+          failures.remove(detector.name());
+        }
+        return detected;
       } catch (DetectionException e) {
+        synchronized (failures) {
+          failures.put(detector.name(), e.getMessage());
+        }
         logger.log(
             Level.WARNING,
             "failed to detect resource with the "

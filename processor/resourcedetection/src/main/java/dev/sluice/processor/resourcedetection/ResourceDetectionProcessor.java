@@ -80,9 +80,21 @@ final class ResourceDetectionProcessor implements Processor {
       return result.get(timeoutNanos, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       worker.interrupt();
+      // A detector that failed and was still retrying is the reason to give, as when detection
+      // gives up on its own just before the deadline.
+      String timeout = GoDuration.format(config.timeout());
+      String failures = detection.failuresSoFar();
+      if (!failures.isEmpty()) {
+        throw new DetectionException(
+            "resource detection failed: "
+                + failures
+                + " (still failing at the timeout "
+                + timeout
+                + ")",
+            true);
+      }
       throw new DetectionException(
-          "resource detection did not finish within timeout " + GoDuration.format(config.timeout()),
-          true);
+          "resource detection did not finish within timeout " + timeout, true);
     } catch (ExecutionException e) {
       // The collector reports what fails its start; each failed try was logged as a warning.
       Throwable cause = e.getCause();

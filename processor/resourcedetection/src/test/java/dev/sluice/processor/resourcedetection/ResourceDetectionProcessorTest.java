@@ -89,6 +89,24 @@ class ResourceDetectionProcessorTest {
   }
 
   @Test
+  void lookupThatFailsThenBlocksFailsStartAtTheTimeoutNamingTheFailure() {
+    environment.fqdnFailuresFirst = 1;
+    environment.fqdnBlocksFromCall = 2;
+    environment.osHostname = null;
+    Processor processor =
+        ProcessorRuns.processor(
+            environment, withTimeout(Duration.ofMillis(300), "system"), Signal.TRACES, List.of());
+    assertThatThrownBy(processor::start)
+        .isInstanceOf(DetectionException.class)
+        .hasMessage(
+            "processor resourcedetection: resource detection failed: system detector: all hostname"
+                + " sources failed to get hostname (dns: java.io.IOException: resolver not ready"
+                + " (call 1); os: java.io.IOException: no os hostname) (still failing at the"
+                + " timeout 300ms)");
+    assertThat(environment.fqdnCalls).hasValue(2);
+  }
+
+  @Test
   void hostnameThatNeverAnswersFailsStartWithinTheTimeoutAfterRetries() {
     environment.fqdn = null;
     environment.osHostname = null;

@@ -24,6 +24,9 @@ final class TestEnvironment implements DetectionEnvironment {
   /** Whether {@link #fqdn()} blocks until interrupted. */
   boolean fqdnBlocks;
 
+  /** From which call on {@link #fqdn()} blocks until interrupted; 0 for never. */
+  int fqdnBlocksFromCall;
+
   final AtomicInteger fqdnCalls = new AtomicInteger();
 
   TestEnvironment variable(String name, String value) {
@@ -44,7 +47,7 @@ final class TestEnvironment implements DetectionEnvironment {
   @Override
   public String fqdn() throws IOException {
     int call = fqdnCalls.incrementAndGet();
-    if (fqdnBlocks) {
+    if (fqdnBlocks || (fqdnBlocksFromCall > 0 && call >= fqdnBlocksFromCall)) {
       try {
         Thread.sleep(Long.MAX_VALUE);
       } catch (InterruptedException e) {
