@@ -44,6 +44,14 @@ final class ConstantAttributeEdits {
   /** Lengths below this take one varint byte. */
   private static final int SHORT_LENGTH_LIMIT = 0x80;
 
+  /** A tag byte and a one-byte length (or a one-byte varint). */
+  private static final int TAG_AND_SHORT_LENGTH_BYTES = 2;
+
+  /** The lowest one-byte tag with a field number (1): lower ones are field 0, which is invalid. */
+  private static final int FIRST_ONE_BYTE_TAG = 1 << 3;
+
+  private static final int WIRE_TYPE_MASK = 7;
+
   private static final int INITIAL_CUTS = 8;
 
   /** Actions one pass takes: a bit each in {@link #found}. */
@@ -134,33 +142,61 @@ final class ConstantAttributeEdits {
     int limit = offset + length;
     int p = offset;
     while (p < limit) {
-      if (message[p] != attributeTag) {
+      int tag = message[p];
+      if (tag != attributeTag) {
+        // Most other fields have a one-byte tag (a field number from 1 to 15) and are of a fixed
+        // size or one-byte length: passed over here, the rest by the general skip.
+        int type = tag & WIRE_TYPE_MASK;
+        if (tag >= FIRST_ONE_BYTE_TAG && p + 1 < limit) {
+          if (type == WireType.LEN && message[p + 1] >= 0) {
+            p += TAG_AND_SHORT_LENGTH_BYTES + message[p + 1];
+            continue;
+          }
+          if (type == WireType.I64) {
+            p += 1 + Long.BYTES;
+            continue;
+          }
+          if (type == WireType.VARINT && message[p + 1] >= 0) {
+            p += TAG_AND_SHORT_LENGTH_BYTES;
+            continue;
+          }
+        }
         p = AttributeTable.simpleFieldEnd(message, p, limit);
         if (p < 0) {
           return NOT_HANDLED;
         }
         continue;
       }
-      int entryLength = AttributeTable.shortLength(message, p + 1, limit);
-      int entryStart = p + 1 + (entryLength < SHORT_LENGTH_LIMIT ? 1 : 2);
-      int end = entryStart + entryLength;
-      if (entryLength < 0 || end > limit) {
-        return NOT_HANDLED;
-      }
-      // The entry as every SDK writes it: the key field, then the value field ending the entry.
-      if (entryStart >= end || message[entryStart] != KEY_TAG) {
-        return NOT_HANDLED;
-      }
-      int keyLength = AttributeTable.shortLength(message, entryStart + 1, end);
-      int keyStart = entryStart + 1 + (keyLength < SHORT_LENGTH_LIMIT ? 1 : 2);
-      int keyEnd = keyStart + keyLength;
-      if (keyLength < 0 || keyEnd >= end || message[keyEnd] != VALUE_TAG) {
-        return NOT_HANDLED;
-      }
-      int valueLength = AttributeTable.shortLength(message, keyEnd + 1, end);
-      if (valueLength < 0
-          || keyEnd + 1 + (valueLength < SHORT_LENGTH_LIMIT ? 1 : 2) + valueLength != end) {
-        return NOT_HANDLED;
+      int end;
+      int keyStart;
+      int keyLength;
+      int entryLength = p + 1 < limit ? message[p + 1] : -1;
+      if (entryLength >= 0
+          && p + TAG_AND_SHORT_LENGTH_BYTES + 1 < limit
+          && message[p + TAG_AND_SHORT_LENGTH_BYTES] == KEY_TAG
+          && message[p + TAG_AND_SHORT_LENGTH_BYTES + 1] >= 0) {
+        // The entry every SDK writes for a short key and value: one-byte lengths throughout.
+        end = p + TAG_AND_SHORT_LENGTH_BYTES + entryLength;
+        keyLength = message[p + TAG_AND_SHORT_LENGTH_BYTES + 1];
+        keyStart = p + 2 * TAG_AND_SHORT_LENGTH_BYTES;
+        int keyEnd = keyStart + keyLength;
+        if (end > limit
+            || keyEnd + 1 >= end
+            || message[keyEnd] != VALUE_TAG
+            || message[keyEnd + 1] < 0
+            || keyEnd + TAG_AND_SHORT_LENGTH_BYTES + message[keyEnd + 1] != end) {
+          end = entryEnd(message, p, limit);
+          if (end < 0) {
+            return NOT_HANDLED;
+          }
+        }
+      } else {
+        end = entryEnd(message, p, limit);
+        if (end < 0) {
+          return NOT_HANDLED;
+        }
+        keyLength = AttributeTable.shortLength(message, p + entryHeaderBytes(message, p) + 1, end);
+        keyStart = p + entryHeaderBytes(message, p) + 1 + (keyLength < SHORT_LENGTH_LIMIT ? 1 : 2);
       }
       int a = keyLookup.indexOf(message, keyStart, keyLength);
       if (a >= 0) {
@@ -178,6 +214,9 @@ final class ConstantAttributeEdits {
       }
       p = end;
     }
+    if (p != limit) {
+      return NOT_HANDLED;
+    }
     boolean appends = false;
     for (int a = 0; a < kinds.length; a++) {
       if (adds(a)) {
@@ -193,6 +232,38 @@ final class ConstantAttributeEdits {
     sourceLength = length;
     entries = fieldEntries;
     return newLength;
+  }
+
+  /** The bytes of the entry field's tag and length at {@code p}. */
+  private static int entryHeaderBytes(byte[] message, int p) {
+    return message[p + 1] >= 0 ? TAG_AND_SHORT_LENGTH_BYTES : TAG_AND_SHORT_LENGTH_BYTES + 1;
+  }
+
+  /**
+   * The end of the entry field at {@code p} when it is of the shape every SDK writes (the key
+   * field, then the value field ending the entry, each length below 2^14), or -1.
+   */
+  private static int entryEnd(byte[] message, int p, int limit) {
+    int entryLength = AttributeTable.shortLength(message, p + 1, limit);
+    int entryStart = p + 1 + (entryLength < SHORT_LENGTH_LIMIT ? 1 : 2);
+    int end = entryStart + entryLength;
+    if (entryLength < 0 || end > limit) {
+      return -1;
+    }
+    if (entryStart >= end || message[entryStart] != KEY_TAG) {
+      return -1;
+    }
+    int keyLength = AttributeTable.shortLength(message, entryStart + 1, end);
+    int keyEnd = entryStart + 1 + (keyLength < SHORT_LENGTH_LIMIT ? 1 : 2) + keyLength;
+    if (keyLength < 0 || keyEnd >= end || message[keyEnd] != VALUE_TAG) {
+      return -1;
+    }
+    int valueLength = AttributeTable.shortLength(message, keyEnd + 1, end);
+    if (valueLength < 0
+        || keyEnd + 1 + (valueLength < SHORT_LENGTH_LIMIT ? 1 : 2) + valueLength != end) {
+      return -1;
+    }
+    return end;
   }
 
   /** Whether action {@code a} adds its entry: a set that found no entry, unless an update. */

@@ -3,6 +3,7 @@ package dev.sluice.pdata.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pdata.otlp.AttributeActions.Conversion;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
@@ -12,6 +13,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 
 /**
  * The fast paths over attribute lists give what the general ones give, on random spans ({@link
@@ -129,6 +131,27 @@ class AttributeFastPathPropertyTest {
     assertThat(ConstantAttributeEdits.of(actions)).isNotNull();
     assertThat(rewritten(new AttributeRewriter(actions), span))
         .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+  }
+
+  @Property(tries = 3000)
+  void aSpanCutShortIsReadAsTheFullTableReadsIt(
+      @ForAll("spans") byte[] span,
+      @ForAll("constantSteps") List<Step> steps,
+      @ForAll @IntRange(min = 0, max = 4096) int cut) {
+    // The bytes after the cut stay in the array: no pass may read them as the message's.
+    int length = span.length == 0 ? 0 : cut % span.length;
+    AttributeActions actions = actions(steps, false);
+    AttributeRewriter onePass = new AttributeRewriter(actions);
+    AttributeRewriter table = new AttributeRewriter(actions, false, false);
+
+    assertThat(rewritten(onePass, span, length)).isEqualTo(rewritten(table, span, length));
+    assertThat(onePass.malformedCount()).isEqualTo(table.malformedCount());
+  }
+
+  /** The message {@code span[0, length)} as the rewriter leaves it, malformed or not. */
+  private static byte[] rewritten(AttributeRewriter rewriter, byte[] span, int length) {
+    boolean changed = rewriter.rewrite(span, 0, length, AttributeLists.SPAN_ATTRIBUTES);
+    return changed ? rewriter.output().toByteArray() : Arrays.copyOf(span, length);
   }
 
   @Example

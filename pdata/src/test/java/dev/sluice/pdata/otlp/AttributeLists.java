@@ -19,14 +19,23 @@ final class AttributeLists {
 
   private static final String LONG_KEY = "k".repeat(70);
 
-  /** Keys of entries and of actions; "a" is a prefix of "ab", the long key of the longer one. */
+  /** A key whose length takes two varint bytes. */
+  private static final String LONGER_KEY = "q".repeat(130);
+
+  /**
+   * Keys of entries and of actions; "a" is a prefix of "ab", the long key of the longer one, and
+   * the longer key's length takes two bytes.
+   */
   static final List<String> KEYS =
-      List.of("a", "ab", "abc", "b", "ba", "", "é", "http.route", LONG_KEY, LONG_KEY + "x");
+      List.of(
+          "a", "ab", "abc", "b", "ba", "", "é", "http.route", LONG_KEY, LONG_KEY + "x", LONGER_KEY);
 
   /** Keys that actions may delete or hash (those take no empty key). */
   static final List<String> ACTION_KEYS = KEYS.stream().filter(k -> !k.isEmpty()).toList();
 
-  static final List<String> STRINGS = List.of("prod", "x", "", "é", "/health", "xyz-12");
+  /** Values; the last one's length (and its entry's) takes two varint bytes. */
+  static final List<String> STRINGS =
+      List.of("prod", "x", "", "é", "/health", "xyz-12", "v".repeat(150));
 
   enum Shape {
     COMMON,
