@@ -190,6 +190,17 @@ public final class Batch {
   }
 
   /**
+   * Visits the resource and scope headers of the batch: shows one item of each slice (the first it
+   * still holds; for metrics, the first metric, one without data points included), since every item
+   * of a slice shares them. The visitor may replace the resource or scope header (see {@link
+   * BatchItem#replaceResource}); dropping or replacing the item throws {@link
+   * IllegalStateException}. A visit of every item costs a call per item; this one a call per slice.
+   */
+  public void visitHeaders(ItemVisitor visitor) {
+    BatchEdits.runHeaders(this, visitor);
+  }
+
+  /**
    * Visits every metric of a metrics batch in order, or each part of a metric that slice boundaries
    * cut, metrics without data points included; the visitor may drop the metric (with its data
    * points in this batch) or replace its header ({@link BatchItem#replaceMetric}). Returns the data

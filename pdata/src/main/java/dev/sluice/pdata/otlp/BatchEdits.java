@@ -48,15 +48,30 @@ final class BatchEdits {
    * another batch from inside a visit.
    */
   static long run(Batch batch, ItemVisitor visitor, boolean metrics) {
+    return run(batch, visitor, metrics, false);
+  }
+
+  /**
+   * Visits one item of each slice of {@code batch} (the first it still holds; for metrics, the
+   * first metric), for a visitor that edits resource and scope headers only: every item of a slice
+   * shares them. The item cannot be dropped or replaced.
+   */
+  static void runHeaders(Batch batch, ItemVisitor visitor) {
+    run(batch, visitor, batch.signal() == Signal.METRICS, true);
+  }
+
+  private static long run(Batch batch, ItemVisitor visitor, boolean metrics, boolean headers) {
     BatchEdits edits = PER_THREAD.get();
     if (edits.busy) {
       edits = new BatchEdits();
     }
     edits.busy = true;
     edits.batch = batch;
+    edits.item.headersOnly = headers;
     try {
       return edits.visit(visitor, metrics);
     } finally {
+      edits.item.headersOnly = false;
       edits.batch = null;
       edits.busy = false;
     }
@@ -115,6 +130,9 @@ final class BatchEdits {
             dropped = true;
           } else {
             kept = true;
+            if (item.headersOnly) {
+              break; // the slice's other items share the headers just shown
+            }
           }
         }
       } else {
@@ -181,6 +199,9 @@ final class BatchEdits {
         visitor.visit(item);
         if (!item.dropped) {
           kept = true;
+          if (item.headersOnly) {
+            break; // the slice's other metrics share the headers just shown
+          }
           continue;
         }
         own = own != null ? own : ownOverlay(slice);

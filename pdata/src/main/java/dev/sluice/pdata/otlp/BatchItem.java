@@ -53,6 +53,8 @@ public final class BatchItem {
   int point;
   int unit;
   boolean dropped;
+  // Set by the edits for a visit of headers: the item stands for its whole slice.
+  boolean headersOnly;
   // At a metric of a metric-level visit, covering its data points [pointFrom, pointTo).
   private boolean metricLevel;
   private int pointFrom;
@@ -96,6 +98,15 @@ public final class BatchItem {
       throw new IllegalStateException("this item is read-only: a part key must not edit it");
     }
     return edits;
+  }
+
+  /** The edits of a visit that may change the item itself, not a visit of headers. */
+  private BatchEdits itemEdits() {
+    if (headersOnly) {
+      throw new IllegalStateException(
+          "a visit of headers shows one item for many: it may replace headers only");
+    }
+    return edits();
   }
 
   /** Lets go of everything the last visit pointed at, so no request stays reachable through it. */
@@ -388,7 +399,7 @@ public final class BatchItem {
 
   /** Drops the item from the batch when the visit ends. */
   public void drop() {
-    edits();
+    itemEdits();
     dropped = true;
   }
 
@@ -413,7 +424,7 @@ public final class BatchItem {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }
-    Overlay own = edits().ownOverlay(slice);
+    Overlay own = itemEdits().ownOverlay(slice);
     int payloadStart = own.reserveUnit(unit, point < 0 ? -1 : item, length);
     array = own.bytes();
     offset = payloadStart;
@@ -434,7 +445,7 @@ public final class BatchItem {
       throw new IllegalStateException("the visit is not at a metric or a data point");
     }
     int dataField = slice.index().metric(item, OtlpIndex.M_DATA_FIELD);
-    Overlay own = edits().ownOverlay(slice);
+    Overlay own = itemEdits().ownOverlay(slice);
     int start = own.size();
     int dataFrom = -1;
     int dataLength = 0;

@@ -457,4 +457,86 @@ class BatchEditTest {
     assertThat(ExportMetricsServiceRequest.parseFrom(output)).isEqualTo(expected.build());
     assertThat(batch.marshaledSizeEstimate()).isGreaterThanOrEqualTo(output.length);
   }
+
+  // Visits of headers: one item per slice.
+
+  @Test
+  void aVisitOfHeadersShowsTheFirstItemTheBatchHoldsOfEachSlice() throws Exception {
+    Batch source = tracesBatch();
+    Batch batch = new Batch(Signal.TRACES);
+    source.moveTo(batch, 2); // a1, a2 in a slice of their own
+    batch.addAll(source);
+    batch.dropIf(item -> spanName(item).equals("a3"));
+    List<String> shown = new ArrayList<>();
+
+    batch.visitHeaders(item -> shown.add(spanName(item)));
+
+    // Slices: [a1 a2], [a3 a4] with a3 dropped, [b1 b2], [c1 c2 c3].
+    assertThat(shown).containsExactly("a1", "a4", "b1", "c1");
+  }
+
+  @Test
+  void aResourceReplacedInAVisitOfHeadersIsWrittenForEveryItemUnderIt() throws Exception {
+    Batch batch = tracesBatch();
+    byte[] edited = resource("svc-a-edited").toByteArray();
+
+    batch.visitHeaders(
+        item -> {
+          if (item.resource() == 0 && !item.resourceReplacedInThisVisit()) {
+            item.replaceResource(edited, 0, edited.length);
+          }
+        });
+
+    ExportTraceServiceRequest.Builder expected = traces().toBuilder();
+    expected.getResourceSpansBuilder(0).setResource(resource("svc-a-edited"));
+    assertThat(marshalTraces(batch)).isEqualTo(expected.build());
+  }
+
+  @Test
+  void aVisitOfHeadersMayNotDropOrReplaceTheItem() throws Exception {
+    Batch batch = tracesBatch();
+    byte[] span = span("x").toByteArray();
+
+    assertThatThrownBy(() -> batch.visitHeaders(BatchItem::drop))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("may replace headers only");
+    assertThatThrownBy(() -> batch.visitHeaders(item -> item.replace(span, 0, span.length)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("may replace headers only");
+    // Nothing changed, and the next visit of items may edit them again.
+    assertThat(marshalTraces(batch)).isEqualTo(traces());
+    batch.visit(item -> item.replace(span, 0, span.length));
+    assertThat(marshalTraces(batch).getResourceSpans(1).getScopeSpans(0).getSpans(2))
+        .isEqualTo(span("x"));
+  }
+
+  @Test
+  void aVisitOfMetricHeadersShowsAScopeWhoseMetricsHaveNoDataPoints() throws Exception {
+    ExportMetricsServiceRequest request =
+        metrics().toBuilder()
+            .addResourceMetrics(
+                ResourceMetrics.newBuilder()
+                    .setResource(resource("svc-empty"))
+                    .addScopeMetrics(ScopeMetrics.newBuilder().addMetrics(gauge("none", 0))))
+            .build();
+    Batch batch = Batch.of(indexer.index(Signal.METRICS, request.toByteArray()));
+    List<Integer> resources = new ArrayList<>();
+
+    batch.visitHeaders(
+        item -> {
+          resources.add(item.resource());
+          // Told apart, or the marshaler writes the two blocks as one.
+          byte[] edited = resource("svc-edited-" + item.resource()).toByteArray();
+          item.replaceResource(edited, 0, edited.length);
+        });
+
+    assertThat(resources).containsExactly(0, 1);
+    ExportMetricsServiceRequest output =
+        ExportMetricsServiceRequest.parseFrom(OtlpMarshaler.toByteArray(batch));
+    assertThat(output.getResourceMetricsList())
+        .extracting(ResourceMetrics::getResource)
+        .containsExactly(resource("svc-edited-0"), resource("svc-edited-1"));
+    assertThat(output.getResourceMetrics(1).getScopeMetrics(0).getMetrics(0).getName())
+        .isEqualTo("none");
+  }
 }

@@ -5,7 +5,6 @@ import dev.sluice.component.BatchFunction;
 import dev.sluice.pdata.otlp.AttributeActions;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.processor.attraction.Rewriting;
 import java.util.logging.Logger;
 
@@ -37,12 +36,8 @@ final class ResourceProcessor implements BatchFunction<ResourceConfig> {
   @Override
   public Admission apply(Batch batch, ResourceConfig config) {
     Worker worker = workers.get();
-    if (batch.signal() == Signal.METRICS) {
-      // By metric: fewer calls than by data point, and metrics without points are seen too.
-      batch.visitMetrics(worker.visitor);
-    } else {
-      batch.visit(worker.visitor);
-    }
+    // One call per slice, not per item: every item of a slice shares its resource.
+    batch.visitHeaders(worker.visitor);
     worker.rewriting.report(logs);
     return Admission.ACCEPTED;
   }

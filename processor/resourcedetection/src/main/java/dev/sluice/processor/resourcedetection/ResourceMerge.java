@@ -80,7 +80,7 @@ final class ResourceMerge implements BatchFunction<ResourceDetectionConfig> {
     ResourceVisitor visitor = current.get();
     visitor.start();
     try {
-      batch.visit(visitor);
+      batch.visitHeaders(visitor);
     } finally {
       visitor.finish();
     }
