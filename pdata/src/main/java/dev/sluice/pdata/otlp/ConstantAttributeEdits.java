@@ -81,6 +81,10 @@ final class ConstantAttributeEdits {
   private int[] cutEnd = new int[INITIAL_CUTS];
   private int[] cutWith = new int[INITIAL_CUTS];
 
+  // The key of the entry that entryEnd read last.
+  private int entryKeyStart;
+  private int entryKeyLength;
+
   private ConstantAttributeEdits(byte[][] keys, byte[][] values, Kind[] kinds) {
     this.keys = keys;
     this.values = values;
@@ -195,8 +199,8 @@ final class ConstantAttributeEdits {
         if (end < 0) {
           return NOT_HANDLED;
         }
-        keyLength = AttributeTable.shortLength(message, p + entryHeaderBytes(message, p) + 1, end);
-        keyStart = p + entryHeaderBytes(message, p) + 1 + (keyLength < SHORT_LENGTH_LIMIT ? 1 : 2);
+        keyStart = entryKeyStart;
+        keyLength = entryKeyLength;
       }
       int a = keyLookup.indexOf(message, keyStart, keyLength);
       if (a >= 0) {
@@ -234,16 +238,12 @@ final class ConstantAttributeEdits {
     return newLength;
   }
 
-  /** The bytes of the entry field's tag and length at {@code p}. */
-  private static int entryHeaderBytes(byte[] message, int p) {
-    return message[p + 1] >= 0 ? TAG_AND_SHORT_LENGTH_BYTES : TAG_AND_SHORT_LENGTH_BYTES + 1;
-  }
-
   /**
    * The end of the entry field at {@code p} when it is of the shape every SDK writes (the key
-   * field, then the value field ending the entry, each length below 2^14), or -1.
+   * field, then the value field ending the entry, each length below 2^14), or -1; its key is then
+   * at {@link #entryKeyStart}, {@link #entryKeyLength} bytes long.
    */
-  private static int entryEnd(byte[] message, int p, int limit) {
+  private int entryEnd(byte[] message, int p, int limit) {
     int entryLength = AttributeTable.shortLength(message, p + 1, limit);
     int entryStart = p + 1 + (entryLength < SHORT_LENGTH_LIMIT ? 1 : 2);
     int end = entryStart + entryLength;
@@ -254,7 +254,8 @@ final class ConstantAttributeEdits {
       return -1;
     }
     int keyLength = AttributeTable.shortLength(message, entryStart + 1, end);
-    int keyEnd = entryStart + 1 + (keyLength < SHORT_LENGTH_LIMIT ? 1 : 2) + keyLength;
+    int keyStart = entryStart + 1 + (keyLength < SHORT_LENGTH_LIMIT ? 1 : 2);
+    int keyEnd = keyStart + keyLength;
     if (keyLength < 0 || keyEnd >= end || message[keyEnd] != VALUE_TAG) {
       return -1;
     }
@@ -263,6 +264,8 @@ final class ConstantAttributeEdits {
         || keyEnd + 1 + (valueLength < SHORT_LENGTH_LIMIT ? 1 : 2) + valueLength != end) {
       return -1;
     }
+    entryKeyStart = keyStart;
+    entryKeyLength = keyLength;
     return end;
   }
 

@@ -56,6 +56,12 @@ class ResourceDetectionProcessorTest {
             Collectors.toMap(KeyValue::getKey, kv -> kv.getValue().getStringValue(), (a, b) -> b));
   }
 
+  /** A processor of the system detector alone, with a timeout of {@code millis}. */
+  private Processor systemDetectionTimingOutAfter(long millis) {
+    return ProcessorRuns.processor(
+        environment, withTimeout(Duration.ofMillis(millis), "system"), Signal.TRACES, List.of());
+  }
+
   private static byte[] spans(int count) {
     return SequencedSpans.request("checkout", 0, count).toByteArray();
   }
@@ -79,10 +85,7 @@ class ResourceDetectionProcessorTest {
   @Test
   void lookupThatBlocksFailsStartAtTheTimeout() {
     environment.fqdnBlocks = true;
-    Processor processor =
-        ProcessorRuns.processor(
-            environment, withTimeout(Duration.ofMillis(200), "system"), Signal.TRACES, List.of());
-    assertThatThrownBy(processor::start)
+    assertThatThrownBy(systemDetectionTimingOutAfter(200)::start)
         .isInstanceOf(DetectionException.class)
         .hasMessage(
             "processor resourcedetection: resource detection did not finish within timeout 200ms");
@@ -93,10 +96,7 @@ class ResourceDetectionProcessorTest {
     environment.fqdnFailuresFirst = 1;
     environment.fqdnBlocksFromCall = 2;
     environment.osHostname = null;
-    Processor processor =
-        ProcessorRuns.processor(
-            environment, withTimeout(Duration.ofMillis(300), "system"), Signal.TRACES, List.of());
-    assertThatThrownBy(processor::start)
+    assertThatThrownBy(systemDetectionTimingOutAfter(300)::start)
         .isInstanceOf(DetectionException.class)
         .hasMessage(
             "processor resourcedetection: resource detection failed: system detector: all hostname"
@@ -110,10 +110,7 @@ class ResourceDetectionProcessorTest {
   void hostnameThatNeverAnswersFailsStartWithinTheTimeoutAfterRetries() {
     environment.fqdn = null;
     environment.osHostname = null;
-    Processor processor =
-        ProcessorRuns.processor(
-            environment, withTimeout(Duration.ofMillis(300), "system"), Signal.TRACES, List.of());
-    assertThatThrownBy(processor::start)
+    assertThatThrownBy(systemDetectionTimingOutAfter(300)::start)
         .hasMessageStartingWith(
             "processor resourcedetection: resource detection failed: system detector: all"
                 + " hostname sources failed");
