@@ -12,8 +12,14 @@ import dev.sluice.pdata.otlp.OtlpMarshaler;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.testkit.AllocationBound;
 import dev.sluice.testkit.SequencedSpans;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.Gauge;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -196,6 +202,53 @@ class ResourceDetectionProcessorTest {
     assertThat(out.getResourceSpans(1).getResource().getAttributesList())
         .extracting(KeyValue::getKey)
         .contains("host.name", "os.type");
+  }
+
+  /**
+   * A metric without data points is still an item of its resource (a visit of headers shows it), so
+   * a resource whose only metric has none gets the detected attributes too, and the metric passes
+   * as it came. (A request of such metrics alone carries no data points: processors hand on nothing
+   * for it, as the Go batch processor drops it.)
+   */
+  @Test
+  void resourceWhoseOnlyMetricHasNoDataPointsGetsTheDetectedAttributes() throws Exception {
+    environment.variable("OTEL_RESOURCE_ATTRIBUTES", "team=core");
+    Metric empty =
+        Metric.newBuilder().setName("queue.depth").setGauge(Gauge.getDefaultInstance()).build();
+    Metric measured =
+        Metric.newBuilder()
+            .setName("queue.capacity")
+            .setGauge(Gauge.newBuilder().addDataPoints(NumberDataPoint.newBuilder().setAsInt(64)))
+            .build();
+    ExportMetricsServiceRequest request =
+        ExportMetricsServiceRequest.newBuilder()
+            .addResourceMetrics(
+                ResourceMetrics.newBuilder()
+                    .setResource(Requests.resource(Requests.attribute("service.name", "idle")))
+                    .addScopeMetrics(ScopeMetrics.newBuilder().addMetrics(empty)))
+            .addResourceMetrics(
+                ResourceMetrics.newBuilder()
+                    .setResource(Requests.resource(Requests.attribute("service.name", "busy")))
+                    .addScopeMetrics(ScopeMetrics.newBuilder().addMetrics(measured)))
+            .build();
+    ExportMetricsServiceRequest out =
+        ExportMetricsServiceRequest.parseFrom(
+            ProcessorRuns.run(
+                environment,
+                ProcessorRuns.config(true, "env"),
+                Signal.METRICS,
+                request.toByteArray()));
+    assertThat(out.getResourceMetricsCount()).isEqualTo(2);
+    assertThat(out.getResourceMetrics(0).getResource().getAttributesList())
+        .containsExactlyInAnyOrder(
+            Requests.attribute("service.name", "idle"), Requests.attribute("team", "core"));
+    assertThat(out.getResourceMetrics(0).getScopeMetrics(0).getMetricsList())
+        .containsExactly(empty);
+    assertThat(out.getResourceMetrics(1).getResource().getAttributesList())
+        .containsExactlyInAnyOrder(
+            Requests.attribute("service.name", "busy"), Requests.attribute("team", "core"));
+    assertThat(out.getResourceMetrics(1).getScopeMetrics(0).getMetricsList())
+        .containsExactly(measured);
   }
 
   /** Receivers' threads call one processor at once; each thread has its own editor. */
