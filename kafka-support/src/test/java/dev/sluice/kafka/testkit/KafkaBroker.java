@@ -3,6 +3,7 @@ package dev.sluice.kafka.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -426,8 +427,10 @@ public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
 
   /** A loopback port that is free now, which says nothing about a moment later. */
   static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+    try (ServerSocket socket = new ServerSocket()) {
+      // Set before the bind, where it counts.
       socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), 0), 1);
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("no free port on " + HOST, e);
