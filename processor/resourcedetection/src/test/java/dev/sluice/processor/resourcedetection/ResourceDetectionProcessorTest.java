@@ -68,6 +68,11 @@ class ResourceDetectionProcessorTest {
         environment, withTimeout(Duration.ofMillis(millis), "system"), Signal.TRACES, List.of());
   }
 
+  /** The request as one detector (overriding) leaves it. */
+  private byte[] detected(String detector, Signal signal, byte[] request) throws Exception {
+    return ProcessorRuns.run(environment, ProcessorRuns.config(true, detector), signal, request);
+  }
+
   private static byte[] spans(int count) {
     return SequencedSpans.request("checkout", 0, count).toByteArray();
   }
@@ -193,11 +198,7 @@ class ResourceDetectionProcessorTest {
             .build();
     ExportTraceServiceRequest out =
         ExportTraceServiceRequest.parseFrom(
-            ProcessorRuns.run(
-                environment,
-                ProcessorRuns.config(true, "system"),
-                Signal.TRACES,
-                request.toByteArray()));
+            detected("system", Signal.TRACES, request.toByteArray()));
     assertThat(out.getResourceSpans(0)).isEqualTo(idle);
     assertThat(out.getResourceSpans(1).getResource().getAttributesList())
         .extracting(KeyValue::getKey)
@@ -233,11 +234,7 @@ class ResourceDetectionProcessorTest {
             .build();
     ExportMetricsServiceRequest out =
         ExportMetricsServiceRequest.parseFrom(
-            ProcessorRuns.run(
-                environment,
-                ProcessorRuns.config(true, "env"),
-                Signal.METRICS,
-                request.toByteArray()));
+            detected("env", Signal.METRICS, request.toByteArray()));
     assertThat(out.getResourceMetricsCount()).isEqualTo(2);
     assertThat(out.getResourceMetrics(0).getResource().getAttributesList())
         .containsExactlyInAnyOrder(
