@@ -58,6 +58,11 @@ final class AttributeKeys {
     return new AttributeKeys(keys);
   }
 
+  /** Whether some key is {@code length} bytes long. */
+  boolean mayHaveLength(int length) {
+    return length < MASKED_LENGTHS ? (lengthMask & (1L << length)) != 0 : longKeys;
+  }
+
   /** Whether {@code bytes[offset, offset + length)} is one of the keys. */
   boolean contains(byte[] bytes, int offset, int length) {
     return indexOf(bytes, offset, length) >= 0;

@@ -109,7 +109,9 @@ public final class AttributeRewriter {
   public boolean editItem(BatchItem item) {
     int attributesField = AttributeEditor.attributesField(item);
     if (constantEdits != null) {
-      int length = constantEdits.plan(item.array(), item.offset(), item.length(), attributesField);
+      int length =
+          constantEdits.plan(
+              item.array(), item.offset(), item.length(), attributesField, item.commonSpan());
       if (length == ConstantAttributeEdits.UNCHANGED) {
         return false;
       }
@@ -158,7 +160,7 @@ public final class AttributeRewriter {
   /** Rewrites the message into the table's output; whether anything changed. */
   boolean rewrite(byte[] message, int offset, int length, int attributesField) {
     if (constantEdits != null) {
-      int planned = constantEdits.plan(message, offset, length, attributesField);
+      int planned = constantEdits.plan(message, offset, length, attributesField, false);
       if (planned == ConstantAttributeEdits.UNCHANGED) {
         return false;
       }

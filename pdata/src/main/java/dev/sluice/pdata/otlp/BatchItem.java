@@ -57,6 +57,8 @@ public final class BatchItem {
   boolean headersOnly;
   // At a metric of a metric-level visit, covering its data points [pointFrom, pointTo).
   private boolean metricLevel;
+  // The item's bytes are the request's own, and the validator passed them as a common span.
+  private boolean commonSpan;
   private int pointFrom;
   private int pointTo;
 
@@ -165,6 +167,7 @@ public final class BatchItem {
     this.unit = unit;
     this.dropped = false;
     this.metricLevel = false;
+    this.commonSpan = false;
     Overlay replaced = replacementOf(unit);
     if (replaced != null) {
       int start = replaced.unitOffset(unit);
@@ -174,9 +177,19 @@ public final class BatchItem {
     OtlpIndex index = slice.index();
     if (point < 0) {
       frame(index.source(), index.itemStart(item), index.itemEnd(item));
+      commonSpan = index.commonSpan(item);
     } else {
       frame(index.source(), index.dataPointStart(unit), index.dataPointEnd(unit));
     }
+  }
+
+  /**
+   * Whether the item's bytes are those the validator passed in its span loop: every attributes
+   * field a key and then a value, each with a one-byte length, and nothing else (see {@link
+   * OtlpIndex#commonSpan}). False for anything else, replacements included.
+   */
+  boolean commonSpan() {
+    return commonSpan;
   }
 
   /** Puts the item at metric {@code metric} of the slice, covering points [from, to). */
@@ -187,6 +200,7 @@ public final class BatchItem {
     this.unit = -1;
     this.dropped = false;
     this.metricLevel = true;
+    this.commonSpan = false;
     this.pointFrom = from;
     this.pointTo = to;
     frameMetric();
@@ -424,6 +438,7 @@ public final class BatchItem {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }
+    commonSpan = false;
     Overlay own = itemEdits().ownOverlay(slice);
     int payloadStart = own.reserveUnit(unit, point < 0 ? -1 : item, length);
     array = own.bytes();

@@ -47,6 +47,12 @@ final class ConstantAttributeEdits {
   /** A tag byte and a one-byte length (or a one-byte varint). */
   private static final int TAG_AND_SHORT_LENGTH_BYTES = 2;
 
+  /** Where an entry's key length is, from its tag, when every length takes one byte. */
+  private static final int KEY_LENGTH_AT = 2 * TAG_AND_SHORT_LENGTH_BYTES - 1;
+
+  /** Span's attributes field, whose entries {@link WireValidator} checks in its span loop. */
+  private static final int SPAN_ATTRIBUTES = 9;
+
   /** The lowest one-byte tag with a field number (1): lower ones are field 0, which is invalid. */
   private static final int FIRST_ONE_BYTE_TAG = 1 << 3;
 
@@ -132,12 +138,15 @@ final class ConstantAttributeEdits {
   /**
    * Plans the actions on the entries of field {@code attributesField} of the message: returns the
    * length of the message they make, for {@link #write}, or {@link #UNCHANGED}, or {@link
-   * #NOT_HANDLED}.
+   * #NOT_HANDLED}. {@code commonSpan}: the message is a span the validator passed as common ({@link
+   * BatchItem#commonSpan}), so that each of its attributes fields is a key and then a value with
+   * one-byte lengths, and an entry whose key length no action has is passed by its length alone.
    */
-  int plan(byte[] message, int offset, int length, int attributesField) {
+  int plan(byte[] message, int offset, int length, int attributesField, boolean commonSpan) {
     if (attributesField <= 0 || attributesField >= ONE_BYTE_TAG_FIELDS) {
       return NOT_HANDLED;
     }
+    boolean byKeyLength = commonSpan && attributesField == SPAN_ATTRIBUTES;
     byte[][] fieldEntries = entriesFor(attributesField);
     int attributeTag = WireType.tag(attributesField, WireType.LEN);
     found = 0;
@@ -169,6 +178,11 @@ final class ConstantAttributeEdits {
         if (p < 0) {
           return NOT_HANDLED;
         }
+        continue;
+      }
+      if (byKeyLength && !keyLookup.mayHaveLength(message[p + KEY_LENGTH_AT])) {
+        // Validated as a key and then a value: no action's key, whatever its bytes.
+        p += TAG_AND_SHORT_LENGTH_BYTES + message[p + 1];
         continue;
       }
       int end;

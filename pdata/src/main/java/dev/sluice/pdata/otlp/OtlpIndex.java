@@ -50,6 +50,12 @@ public final class OtlpIndex {
   static final int I_END = 1;
   static final int ITEM_COLUMNS = 2;
 
+  /**
+   * Set in an item's {@link #I_END} (offsets are never negative): the item is a span the validator
+   * passed in its span loop alone ({@link WireValidator#lastSpanCommon}).
+   */
+  static final int COMMON_SPAN = Integer.MIN_VALUE;
+
   // Further columns of a metric's row.
   static final int M_UNITS_BEFORE = 2;
   static final int M_SEG_FIRST = 3;
@@ -334,7 +340,15 @@ public final class OtlpIndex {
   }
 
   int itemEnd(int item) {
-    return items[item * itemColumns + I_END];
+    return items[item * itemColumns + I_END] & ~COMMON_SPAN;
+  }
+
+  /**
+   * Whether item {@code item} is a span whose fields are all of the usual shapes: each attributes
+   * field holds a key and then a value, each with a one-byte length, and nothing else.
+   */
+  boolean commonSpan(int item) {
+    return (items[item * itemColumns + I_END] & COMMON_SPAN) != 0;
   }
 
   /** Units (spans, log records, data points) in the items before {@code item}. */

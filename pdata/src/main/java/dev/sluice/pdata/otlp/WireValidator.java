@@ -125,10 +125,20 @@ final class WireValidator {
    */
   int message(MessageTable table, int p, int end, int depth) throws MalformedOtlpException {
     if (table.special == MessageTable.SPAN && !checkStringsInPlace) {
-      span(p, end, depth);
+      lastSpanCommon = span(p, end, depth);
       return end;
     }
+    lastSpanCommon = false;
     return fields(table, p, end, depth, false);
+  }
+
+  /**
+   * Whether the message {@link #message} checked last was a span whose every field the span's own
+   * loop passed: IDs, name, kind, times, status and flags of their usual sizes, and attributes that
+   * are each a key (one-byte length) and then a value (one-byte length) and nothing else.
+   */
+  boolean lastSpanCommon() {
+    return lastSpanCommon;
   }
 
   /**
@@ -332,8 +342,10 @@ final class WireValidator {
    * when the run ends: one loop over a few hundred bytes instead of a short loop per string, each
    * ending at a length the branch predictor cannot know. A run that is not all ASCII hands the span
    * from the run's start to the general loop, which finds the string and checks its UTF-8.
+   *
+   * <p>Returns true when this loop passed the whole span, false when the general loop took over.
    */
-  private void span(int p, int end, int depth) throws MalformedOtlpException {
+  private boolean span(int p, int end, int depth) throws MalformedOtlpException {
     final byte[] b = bytes;
     int run = -1;
     while (p < end) {
@@ -407,19 +419,21 @@ final class WireValidator {
       if (run >= 0) {
         if (!isAscii(b, run, p - run)) {
           fields(SPAN, run, end, depth, false);
-          return;
+          return false;
         }
         run = -1;
       }
       if (fieldEnd < 0) {
         fields(SPAN, p, end, depth, false);
-        return;
+        return false;
       }
       p = fieldEnd;
     }
     if (run >= 0 && !isAscii(b, run, end - run)) {
       fields(SPAN, run, end, depth, false);
+      return false;
     }
+    return true;
   }
 
   /**
@@ -503,6 +517,7 @@ final class WireValidator {
   private int stringCount;
   private boolean invalidStringSeen;
   private boolean checkStringsInPlace;
+  private boolean lastSpanCommon;
 
   /** Walks from now on check strings where they are (the second walk of a rejected request). */
   void checkStringsInPlace(boolean inPlace) {

@@ -2,12 +2,15 @@ package dev.sluice.pdata.otlp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.CodedOutputStream;
+import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.AttributeActions.Conversion;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
@@ -148,6 +151,85 @@ class AttributeFastPathPropertyTest {
     assertThat(onePass.malformedCount()).isEqualTo(table.malformedCount());
   }
 
+  /**
+   * Through a batch, where the index tells the one pass which spans the validator passed as common
+   * (their entries are then passed by key length alone): the same request as the full table makes.
+   */
+  @Property(tries = 2000)
+  void onePassOverIndexedSpansWritesTheRequestOfTheFullTable(
+      @ForAll("spans") byte[] first,
+      @ForAll("spans") byte[] second,
+      @ForAll("constantSteps") List<Step> steps) {
+    byte[] request = request(first, second);
+    Assume.that(indexes(request));
+    AttributeActions actions = actions(steps, false);
+
+    assertThat(edited(new AttributeRewriter(actions), request))
+        .isEqualTo(edited(new AttributeRewriter(actions, false, false), request));
+  }
+
+  @Example
+  void theIndexMarksTheSpansTheValidatorPassedInItsSpanLoop() throws Exception {
+    AttributeLists.Entry common =
+        new AttributeLists.Entry(
+            AttributeLists.Shape.COMMON, "a", AttributeValue.string("prod").anyValue(), false);
+    AttributeLists.Entry valueFirst =
+        new AttributeLists.Entry(
+            AttributeLists.Shape.VALUE_FIRST, "a", AttributeValue.string("prod").anyValue(), false);
+    byte[] request =
+        request(
+            AttributeLists.span(List.of(common, common)),
+            AttributeLists.span(List.of(common, valueFirst)));
+    OtlpIndex index = new OtlpIndexer().index(Signal.TRACES, request);
+
+    assertThat(index.commonSpan(0)).isTrue();
+    assertThat(index.commonSpan(1)).isFalse();
+    assertThat(index.itemEnd(0)).isEqualTo(index.itemStart(1));
+    assertThat(index.itemEnd(1)).isEqualTo(request.length);
+  }
+
+  /** One request holding the two spans, under one resource and one scope. */
+  private static byte[] request(byte[] first, byte[] second) {
+    byte[] scope = fields(2, first, second);
+    byte[] resource = fields(2, scope);
+    return fields(1, resource);
+  }
+
+  /** Each payload as a length-delimited field {@code field}, in order. */
+  private static byte[] fields(int field, byte[]... payloads) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+    try {
+      for (byte[] payload : payloads) {
+        out.writeByteArray(field, payload);
+      }
+      out.flush();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static boolean indexes(byte[] request) {
+    try {
+      new OtlpIndexer().index(Signal.TRACES, request);
+      return true;
+    } catch (MalformedOtlpException e) {
+      return false;
+    }
+  }
+
+  /** The request after the rewriter edited every span of it in a visit. */
+  private static byte[] edited(AttributeRewriter rewriter, byte[] request) {
+    try {
+      Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
+      batch.visit(rewriter::editItem);
+      return OtlpMarshaler.toByteArray(batch);
+    } catch (MalformedOtlpException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   /** The message {@code span[0, length)} as the rewriter leaves it, malformed or not. */
   private static byte[] rewritten(AttributeRewriter rewriter, byte[] span, int length) {
     boolean changed = rewriter.rewrite(span, 0, length, AttributeLists.SPAN_ATTRIBUTES);
@@ -174,9 +256,9 @@ class AttributeFastPathPropertyTest {
                     false)));
     byte[] odd = spanWith(AttributeLists.Shape.VALUE_FIRST, "a", AttributeValue.string("prod"));
 
-    assertThat(edits.plan(common, 0, common.length, AttributeLists.SPAN_ATTRIBUTES))
+    assertThat(edits.plan(common, 0, common.length, AttributeLists.SPAN_ATTRIBUTES, false))
         .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), common).length);
-    assertThat(edits.plan(odd, 0, odd.length, AttributeLists.SPAN_ATTRIBUTES))
+    assertThat(edits.plan(odd, 0, odd.length, AttributeLists.SPAN_ATTRIBUTES, false))
         .isEqualTo(ConstantAttributeEdits.NOT_HANDLED);
   }
 
