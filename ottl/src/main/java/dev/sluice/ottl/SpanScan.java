@@ -61,6 +61,9 @@ final class SpanScan {
   private static final int NO_VALUE = -1;
 
   private byte[][] keys = new byte[0][];
+  // Bit n: some key wanted is n bytes long (n below 64); longKeys: some is longer.
+  private long keyLengths;
+  private boolean longKeys;
   private boolean wantsName;
   private int[] valueFrom = new int[0];
   private int[] valueTo = new int[0];
@@ -82,6 +85,11 @@ final class SpanScan {
     }
     keys = Arrays.copyOf(keys, keys.length + 1);
     keys[keys.length - 1] = utf8.clone();
+    if (utf8.length < Long.SIZE) {
+      keyLengths |= 1L << utf8.length;
+    } else {
+      longKeys = true;
+    }
     valueFrom = new int[keys.length];
     valueTo = new int[keys.length];
     scannedContext = null;
@@ -189,6 +197,7 @@ final class SpanScan {
     byte[] b = span.array();
     int p = span.messageStart();
     int end = span.messageEnd();
+    boolean common = span.commonSpan();
     int missing = keys.length;
     int[] seen = valueFrom;
     for (int i = 0; i < seen.length; i++) {
@@ -221,7 +230,9 @@ final class SpanScan {
           from = skipVarint(b, p);
         }
         int to = from + length;
-        if (missing > 0) {
+        if (missing > 0 && !(common && otherKeyLength(b[from + 1]))) {
+          // A common span's entry is a key (its length at from + 1) and then a value: one whose
+          // key has a length no key wanted has is passed without reading further.
           missing -= entry(b, from, to);
           if (undecided) {
             return;
@@ -243,6 +254,11 @@ final class SpanScan {
         return;
       }
     }
+  }
+
+  /** Whether no key wanted is {@code length} bytes long. */
+  private boolean otherKeyLength(int length) {
+    return length < Long.SIZE ? (keyLengths & (1L << length)) == 0 : !longKeys;
   }
 
   /** Reads the entry {@code [from, to)}; 1 when it is the first of a key wanted, else 0. */

@@ -314,6 +314,7 @@ public final class BatchItem {
       spanView = new SpanView();
     }
     spanView.wrapMessage(slice.index(), item, array, offset, offset + length);
+    spanView.commonSpan = commonSpan;
     return spanView;
   }
 

@@ -21,6 +21,12 @@ abstract class ItemView extends MessageView {
     return item;
   }
 
+  /**
+   * The wrapped bytes are a span as the validator passed it in its span loop ({@link
+   * BatchItem#commonSpan}); set by the item after wrapping, false after any other wrap.
+   */
+  boolean commonSpan;
+
   /** Wraps the item as the batch writes it: its replacement in {@code overlay}, if it has one. */
   void wrap(OtlpIndex index, int item, Overlay overlay) {
     if (overlay != null && overlay.unitOffset(item) >= 0) {
@@ -37,6 +43,7 @@ abstract class ItemView extends MessageView {
       this.index = index;
     }
     this.item = item;
+    this.commonSpan = false;
     wrapRegion(bytes, from, to);
   }
 
@@ -46,6 +53,7 @@ abstract class ItemView extends MessageView {
       this.index = index; // stored only when it changes: a store of a reference has a GC barrier
     }
     this.item = item;
+    this.commonSpan = false;
     wrapPayload(bytes, ViewWire.skipVarint(bytes, fieldStart));
   }
 

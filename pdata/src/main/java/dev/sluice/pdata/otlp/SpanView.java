@@ -52,6 +52,15 @@ public final class SpanView extends ItemView {
     status.release();
   }
 
+  /**
+   * Whether the span's bytes are as the receiver's validator passed them in its span loop: each of
+   * its attributes fields is then a key and then a value, each with a one-byte length, and nothing
+   * else. False when unknown (a span another processor rewrote, or one read outside an edit).
+   */
+  public boolean commonSpan() {
+    return commonSpan;
+  }
+
   /** Copies the trace ID into {@code destination[0..16)}; false (and zeros) when it is empty. */
   public boolean copyTraceId(byte[] destination) {
     return copyId(TRACE_ID, destination, TRACE_ID_BYTES);
