@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.ottl.ScannedSpans.Entry;
 import dev.sluice.ottl.ScannedSpans.Shape;
 import dev.sluice.ottl.ScannedSpans.SpanCase;
-import dev.sluice.pdata.otlp.AttributeActions;
-import dev.sluice.pdata.otlp.AttributeRewriter;
-import dev.sluice.pdata.otlp.AttributeValue;
 import dev.sluice.pdata.otlp.Batch;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,15 +32,9 @@ class ScannedConditionPropertyTest {
   private static final int MAX_CONDITIONS = 3;
   private static final int MAX_DEPTH = 2;
 
-  /**
-   * {@code rewrittenFirst}: an attributes edit appends an entry to every span first, so the walk
-   * reads the rewritten spans, marked common where the edit kept them so.
-   */
   @Property(tries = 600)
   void scannedConditionsAgreeWithTheGeneralEvaluator(
-      @ForAll("spans") List<SpanCase> spans,
-      @ForAll("conditionLists") List<String> conditions,
-      @ForAll boolean rewrittenFirst)
+      @ForAll("spans") List<SpanCase> spans, @ForAll("conditionLists") List<String> conditions)
       throws Exception {
     List<OttlCondition> compiled = new ArrayList<>();
     for (String text : conditions) {
@@ -61,12 +52,6 @@ class ScannedConditionPropertyTest {
     List<String> aloneResults = new ArrayList<>();
     EvalContext context = new EvalContext();
     Batch batch = ScannedSpans.batch(spans);
-    if (rewrittenFirst) {
-      AttributeRewriter rewriter =
-          new AttributeRewriter(
-              AttributeActions.builder().upsert("zz", AttributeValue.string("w")).build());
-      batch.visit(rewriter::editItem);
-    }
     try {
       batch.visit(
           item -> {

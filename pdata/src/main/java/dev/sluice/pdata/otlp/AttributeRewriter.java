@@ -120,9 +120,6 @@ public final class AttributeRewriter {
           // The item's bytes stay readable where they are while the new ones are written.
           item.replaceToBeWritten(length);
           constantEdits.write(item.array(), item.offset());
-          if (constantEdits.writesCommonSpan()) {
-            item.markCommonSpan();
-          }
         } finally {
           constantEdits.release();
         }

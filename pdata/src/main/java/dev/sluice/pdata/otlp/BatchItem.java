@@ -172,7 +172,6 @@ public final class BatchItem {
     if (replaced != null) {
       int start = replaced.unitOffset(unit);
       frame(replaced.bytes(), start, start + replaced.unitLength(unit));
-      commonSpan = point < 0 && replaced.commonSpan(unit);
       return;
     }
     OtlpIndex index = slice.index();
@@ -191,16 +190,6 @@ public final class BatchItem {
    */
   boolean commonSpan() {
     return commonSpan;
-  }
-
-  /**
-   * Marks the replacement just written for this span a common span: the writer vouches that each of
-   * its attributes fields is a key and then a value, each with a one-byte length, and nothing else,
-   * so that later visits may pass entries by their lengths.
-   */
-  void markCommonSpan() {
-    itemEdits().ownOverlay(slice).markCommonSpan(unit);
-    commonSpan = true;
   }
 
   /** Puts the item at metric {@code metric} of the slice, covering points [from, to). */

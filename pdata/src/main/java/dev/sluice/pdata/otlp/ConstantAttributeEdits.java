@@ -75,9 +75,6 @@ final class ConstantAttributeEdits {
   // made at the first message with that field number.
   private final byte[][][] entriesByField = new byte[ONE_BYTE_TAG_FIELDS][][];
 
-  // Per attributes field: every entry the set actions write has a one-byte length.
-  private final boolean[] shortEntriesByField = new boolean[ONE_BYTE_TAG_FIELDS];
-
   // The last plan: the message, the entry fields [cutStart, cutEnd) left out, and what is written
   // instead (an action's entry, or DELETED); bit a set: action a's key was found.
   private byte[] source = MessageView.NO_BYTES;
@@ -85,7 +82,6 @@ final class ConstantAttributeEdits {
   private int sourceLength;
   private byte[][] entries;
   private long found;
-  private boolean writesCommonSpan;
   private int cutCount;
   private int[] cutStart = new int[INITIAL_CUTS];
   private int[] cutEnd = new int[INITIAL_CUTS];
@@ -150,9 +146,8 @@ final class ConstantAttributeEdits {
     if (attributesField <= 0 || attributesField >= ONE_BYTE_TAG_FIELDS) {
       return NOT_HANDLED;
     }
-    byte[][] fieldEntries = entriesFor(attributesField);
     boolean byKeyLength = commonSpan && attributesField == SPAN_ATTRIBUTES;
-    writesCommonSpan = byKeyLength && shortEntriesByField[attributesField];
+    byte[][] fieldEntries = entriesFor(attributesField);
     int attributeTag = WireType.tag(attributesField, WireType.LEN);
     found = 0;
     cutCount = 0;
@@ -185,12 +180,8 @@ final class ConstantAttributeEdits {
         }
         continue;
       }
-      if (byKeyLength
-          && p + KEY_LENGTH_AT < limit
-          && message[p + 1] >= 0
-          && !keyLookup.mayHaveLength(message[p + KEY_LENGTH_AT])) {
-        // Validated as a key and then a value: no action's key, whatever its bytes. (The two
-        // checks before keep each step forward and inside the message whatever the bytes.)
+      if (byKeyLength && !keyLookup.mayHaveLength(message[p + KEY_LENGTH_AT])) {
+        // Validated as a key and then a value: no action's key, whatever its bytes.
         p += TAG_AND_SHORT_LENGTH_BYTES + message[p + 1];
         continue;
       }
@@ -297,14 +288,6 @@ final class ConstantAttributeEdits {
     return kinds[a] != Kind.DELETE && kinds[a] != Kind.UPDATE && (found & (1L << a)) == 0;
   }
 
-  /**
-   * Whether the message the last {@link #plan} planned is again a common span: it was one, and
-   * every entry written into it has a one-byte length (its key and value then have too).
-   */
-  boolean writesCommonSpan() {
-    return writesCommonSpan;
-  }
-
   /** Writes the planned message into {@code into} from {@code at}. */
   void write(byte[] into, int at) {
     int copyFrom = sourceOffset;
@@ -380,11 +363,6 @@ final class ConstantAttributeEdits {
       writer.writeBytes(values[a], 0, values[a].length);
       made[a] = writer.toByteArray();
     }
-    boolean allShort = true;
-    for (byte[] entry : made) {
-      allShort &= entry == null || entry[1] >= 0;
-    }
-    shortEntriesByField[attributesField] = allShort;
     entriesByField[attributesField] = made;
     return made;
   }

@@ -299,11 +299,6 @@ final class Overlay {
    * caller writes into {@link #bytes()} at the returned offset, before anything else is stored: the
    * message is then written once, straight into the storage.
    */
-  /**
-   * Set in a unit's length in {@link #units} (lengths are never negative): see {@link #commonSpan}.
-   */
-  private static final int COMMON_SPAN = Integer.MIN_VALUE;
-
   int reserveUnit(int unit, int metric, int length) {
     ensureUnitTables();
     int field = metric < 0 ? ScopeBlock.ITEMS : MetricData.DATA_POINTS;
@@ -538,20 +533,7 @@ final class Overlay {
   }
 
   int unitLength(int unit) {
-    return units[2 * unit + 1] & ~COMMON_SPAN;
-  }
-
-  /**
-   * Whether the replacement of {@code unit} is marked a common span ({@link #markCommonSpan}): each
-   * of its attributes fields a key and then a value, each with a one-byte length, and nothing else.
-   */
-  boolean commonSpan(int unit) {
-    return units != NO_UNITS && (units[2 * unit + 1] & COMMON_SPAN) != 0;
-  }
-
-  /** Marks the replacement of {@code unit} a common span; a later replacement clears the mark. */
-  void markCommonSpan(int unit) {
-    units[2 * unit + 1] |= COMMON_SPAN;
+    return units[2 * unit + 1];
   }
 
   boolean metricTouched(int metric) {
@@ -641,7 +623,7 @@ final class Overlay {
         int start = size;
         appendRaw(other.bytes, other.unitOffset(unit), other.unitLength(unit));
         units[2 * unit] = start;
-        units[2 * unit + 1] = (size - start) | (other.units[2 * unit + 1] & COMMON_SPAN);
+        units[2 * unit + 1] = size - start;
       }
     }
     if (metricTouched != null) {

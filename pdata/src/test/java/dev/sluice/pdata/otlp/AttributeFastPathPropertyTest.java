@@ -168,29 +168,6 @@ class AttributeFastPathPropertyTest {
         .isEqualTo(edited(new AttributeRewriter(actions, false, false), request));
   }
 
-  /**
-   * Two edits in turn: the second reads the spans the first rewrote, marked common where the first
-   * kept them so, and writes what two full tables write.
-   */
-  @Property(tries = 1000)
-  void twoOnePassesInTurnWriteTheRequestOfTwoFullTables(
-      @ForAll("spans") byte[] first,
-      @ForAll("spans") byte[] second,
-      @ForAll("constantSteps") List<Step> steps,
-      @ForAll("constantSteps") List<Step> then) {
-    byte[] request = request(first, second);
-    Assume.that(indexes(request));
-    AttributeActions one = actions(steps, false);
-    AttributeActions two = actions(then, false);
-
-    assertThat(edited(request, new AttributeRewriter(one), new AttributeRewriter(two)))
-        .isEqualTo(
-            edited(
-                request,
-                new AttributeRewriter(one, false, false),
-                new AttributeRewriter(two, false, false)));
-  }
-
   @Example
   void theIndexMarksTheSpansTheValidatorPassedInItsSpanLoop() throws Exception {
     AttributeLists.Entry common =
@@ -244,16 +221,9 @@ class AttributeFastPathPropertyTest {
 
   /** The request after the rewriter edited every span of it in a visit. */
   private static byte[] edited(AttributeRewriter rewriter, byte[] request) {
-    return edited(request, rewriter);
-  }
-
-  /** The request after each rewriter in turn edited every span of it, one visit each. */
-  private static byte[] edited(byte[] request, AttributeRewriter... rewriters) {
     try {
       Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
-      for (AttributeRewriter rewriter : rewriters) {
-        batch.visit(rewriter::editItem);
-      }
+      batch.visit(rewriter::editItem);
       return OtlpMarshaler.toByteArray(batch);
     } catch (MalformedOtlpException e) {
       throw new AssertionError(e);
