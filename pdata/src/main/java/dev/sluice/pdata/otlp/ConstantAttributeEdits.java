@@ -180,8 +180,12 @@ final class ConstantAttributeEdits {
         }
         continue;
       }
-      if (byKeyLength && !keyLookup.mayHaveLength(message[p + KEY_LENGTH_AT])) {
-        // Validated as a key and then a value: no action's key, whatever its bytes.
+      if (byKeyLength
+          && p + KEY_LENGTH_AT < limit
+          && message[p + 1] >= 0
+          && !keyLookup.mayHaveLength(message[p + KEY_LENGTH_AT])) {
+        // Validated as a key and then a value: no action's key, whatever its bytes. (The two
+        // checks before keep each step forward and inside the message whatever the bytes.)
         p += TAG_AND_SHORT_LENGTH_BYTES + message[p + 1];
         continue;
       }
