@@ -10,5 +10,10 @@ public enum Admission {
   /** Refused because the pipeline is full; the sender should retry later. */
   FULL,
   /** Refused because the pipeline is shutting down. */
-  CLOSED
+  CLOSED,
+  /**
+   * Refused because the pipeline failed on the data (a processor threw): sending it again would
+   * fail again. Counted where it happened; nothing of it is delivered by the pipeline that failed.
+   */
+  FAILED
 }

@@ -10,12 +10,15 @@ import java.util.List;
 /**
  * Where one receiver's requests of one signal enter the pipelines that list the receiver. A request
  * is first admitted to the collector's {@link MemoryBudget} (refused at once when it is full), then
- * each pipeline gets a batch of its slices; the request's bytes are shared, not copied.
+ * each pipeline gets a batch of its slices; the request's bytes are shared, not copied. A pipeline
+ * that throws costs that request only: it is answered {@link Admission#FAILED} and counted ({@link
+ * PipelineFailures}), and its hold goes as always.
  */
 public final class PipelineEntry implements RequestConsumer {
   private final MemoryBudget budget;
   private final List<BatchConsumer> pipelines;
   private final long retryDelayMillis;
+  private final PipelineFailures failures;
   private volatile boolean closed;
 
   /**
@@ -23,9 +26,19 @@ public final class PipelineEntry implements RequestConsumer {
    * @param retryDelayMillis the delay refused senders are asked to wait
    */
   public PipelineEntry(MemoryBudget budget, List<BatchConsumer> pipelines, long retryDelayMillis) {
+    this(budget, pipelines, retryDelayMillis, new PipelineFailures());
+  }
+
+  /** {@link #PipelineEntry(MemoryBudget, List, long)}, counting failures in {@code failures}. */
+  public PipelineEntry(
+      MemoryBudget budget,
+      List<BatchConsumer> pipelines,
+      long retryDelayMillis,
+      PipelineFailures failures) {
     this.budget = budget;
     this.pipelines = List.copyOf(pipelines);
     this.retryDelayMillis = retryDelayMillis;
+    this.failures = failures;
   }
 
   @Override
@@ -40,10 +53,20 @@ public final class PipelineEntry implements RequestConsumer {
     try {
       for (BatchConsumer pipeline : pipelines) {
         Batch batch = Batch.of(request);
-        Admission admission = pipeline.consume(batch);
+        Admission admission;
+        try {
+          admission = pipeline.consume(batch);
+        } catch (RuntimeException | StackOverflowError e) {
+          batch.clear();
+          failures.failed("a pipeline failed on a request; it is answered as failed", e);
+          result = Admission.FAILED;
+          continue;
+        }
         if (admission != Admission.ACCEPTED) {
           batch.clear();
-          result = admission;
+          if (result != Admission.FAILED) {
+            result = admission;
+          }
         }
       }
     } finally {

@@ -261,6 +261,10 @@ final class GrpcServer {
         response.onError(
             Status.UNIMPLEMENTED.withDescription(result.message()).asRuntimeException());
         return;
+      case FAILED:
+        // Not among the codes OTLP clients retry.
+        response.onError(Status.INTERNAL.withDescription(result.message()).asRuntimeException());
+        return;
       default:
         response.onError(
             Status.UNAVAILABLE

@@ -243,6 +243,10 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
             HttpResponseStatus.BAD_REQUEST, RpcStatus.INVALID_ARGUMENT, result.message(), json);
       case NO_PIPELINE:
         return noPipeline(signal, json);
+      case FAILED:
+        // Not among the statuses OTLP/HTTP clients retry.
+        return Answer.error(
+            HttpResponseStatus.INTERNAL_SERVER_ERROR, RpcStatus.INTERNAL, result.message(), json);
       default:
         return Answer.unavailable(result.message(), result.retryDelayMillis(), json);
     }

@@ -20,7 +20,9 @@ final class RequestHandler {
     MALFORMED,
     FULL,
     CLOSED,
-    NO_PIPELINE
+    NO_PIPELINE,
+    /** A pipeline failed on the request (a processor threw): not worth sending again. */
+    FAILED
   }
 
   /** An outcome with its details: the validator's message, or the retry delay to suggest. */
@@ -34,6 +36,10 @@ final class RequestHandler {
   static final byte[] EMPTY_RESPONSE = new byte[0];
 
   private static final Result ACCEPTED = new Result(Outcome.ACCEPTED, "", 0);
+
+  static final String FAILED_MESSAGE =
+      "the collector failed to process this request (see its log); sending it again would fail"
+          + " again";
 
   private final Map<Signal, RequestConsumer> consumers;
   private final ReceiverTelemetry telemetry;
@@ -109,6 +115,8 @@ final class RequestHandler {
         return ACCEPTED;
       case FULL:
         return new Result(Outcome.FULL, EdgeAdmission.FULL_MESSAGE, consumer.retryDelayMillis());
+      case FAILED:
+        return new Result(Outcome.FAILED, FAILED_MESSAGE, 0);
       default:
         return new Result(
             Outcome.CLOSED, EdgeAdmission.CLOSED_MESSAGE, consumer.retryDelayMillis());

@@ -17,6 +17,7 @@ final class RpcStatus {
   static final int NOT_FOUND = 5;
   static final int RESOURCE_EXHAUSTED = 8;
   static final int UNIMPLEMENTED = 12;
+  static final int INTERNAL = 13;
   static final int UNAVAILABLE = 14;
   static final int UNAUTHENTICATED = 16;
 
