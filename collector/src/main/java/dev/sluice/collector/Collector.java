@@ -34,6 +34,7 @@ import dev.sluice.service.DurableLog;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
+import dev.sluice.service.PipelineFailures;
 import dev.sluice.service.sender.SendingChain;
 import dev.sluice.service.telemetry.MetricsEndpoint;
 import dev.sluice.service.telemetry.ProcessMetrics;
@@ -87,6 +88,7 @@ public final class Collector implements CollectorStatus {
   private final MetricRegistry metrics = new MetricRegistry();
   private final ThreadScheduler scheduler = new ThreadScheduler("sluice-timer");
   private final MemoryBudget budget;
+  private final PipelineFailures failures = new PipelineFailures();
   private final Map<ComponentId, SendingChain> exporters = new LinkedHashMap<>();
   private final List<Processor> processors = new ArrayList<>();
   private final Map<ComponentId, Receiver> receivers = new LinkedHashMap<>();
@@ -111,6 +113,7 @@ public final class Collector implements CollectorStatus {
     this.config = config;
     this.budget = new MemoryBudget(options.maxPipelineBytes(), options.maxPipelineItems());
     budget.register(metrics);
+    failures.register(metrics);
     ProcessMetrics.register(metrics);
     build(options);
   }
@@ -224,7 +227,8 @@ public final class Collector implements CollectorStatus {
           durableEntries.add(entry);
           consumers.put(signal, entry);
         } else {
-          PipelineEntry entry = new PipelineEntry(budget, stages, options.retryDelayMillis());
+          PipelineEntry entry =
+              new PipelineEntry(budget, stages, options.retryDelayMillis(), failures);
           entries.add(entry);
           consumers.put(signal, entry);
         }
@@ -301,7 +305,10 @@ public final class Collector implements CollectorStatus {
     return false;
   }
 
-  /** Opens the write-ahead log and replays it into the pipelines, before the receivers start. */
+  /**
+   * Opens the write-ahead log before the receivers start; its replay into the pipelines starts once
+   * they have ({@link DurableLog#startReplay}).
+   */
   private void openDurableLog() throws Exception {
     if (storageId == null) {
       return;
@@ -320,6 +327,7 @@ public final class Collector implements CollectorStatus {
             durableStages,
             budget,
             metrics,
+            failures,
             Collector::fatal);
     durableEntries.forEach(entry -> entry.attach(durableLog));
   }
@@ -367,6 +375,9 @@ public final class Collector implements CollectorStatus {
         receiver.start(host);
         startedReceivers.add(receiver);
       }
+      if (durableLog != null) {
+        durableLog.startReplay();
+      }
     } catch (Exception | Error e) {
       state = State.STOPPING;
       stopStarted(System.nanoTime() + 5_000_000_000L);
@@ -412,6 +423,11 @@ public final class Collector implements CollectorStatus {
   private void stopStarted(long deadline) throws InterruptedException {
     for (Receiver receiver : startedReceivers) {
       stop(receiver, deadline);
+    }
+    if (durableLog != null) {
+      // What the replay has not handed on stays in the log; what the receivers logged goes on.
+      durableLog.stopReplay();
+      durableLog.awaitHandedOff(deadline);
     }
     for (Processor processor : startedProcessors) {
       stop(processor, deadline);

@@ -12,15 +12,17 @@ import java.util.List;
 
 /**
  * Where one receiver's requests of one signal enter pipelines of which at least one is durable: a
- * request is admitted to the memory budget, appended to the write-ahead log, handed to the
- * pipelines, and answered only once the log has it on disk (and the pipelines took it). Each
- * durable exporter tells the log when it has released every slice of it ({@link DurableRequest}).
+ * request is admitted to the memory budget, appended to the write-ahead log, and once the log has
+ * it on disk handed to the pipelines and answered. Each durable exporter tells the log when it has
+ * released every slice of it ({@link DurableRequest}).
  *
- * <p>The request's hold is kept until the log has written its bytes and the pipelines have their
- * batches, so the bytes cannot be released (and reused) under the writer. A refusal by the
- * pipelines is answered at once; the record is then done as soon as it is written. A failed write
- * is answered as retryable; the pipelines may still deliver the request, so a client retry can
- * duplicate it (delivery is at least once).
+ * <p>Nothing reaches the pipelines before it is on disk, so an answer of failure means the request
+ * will not be delivered: a failed write (a full disk) is answered as retryable, and the client's
+ * retry is the only copy. The hand-over runs on the log's hand-off threads, not the writer's, so
+ * the processors' work stays parallel. Whatever happens in the pipelines, the request is answered
+ * and its hold let go: a refusal is answered at once (the record is then done as soon as nothing
+ * holds it), and a pipeline that throws costs that request only ({@link Admission#FAILED}, counted
+ * by {@link PipelineFailures}).
  */
 public final class DurableEntry implements RequestConsumer {
   private final MemoryBudget budget;
@@ -49,7 +51,7 @@ public final class DurableEntry implements RequestConsumer {
     this.retryDelayMillis = retryDelayMillis;
   }
 
-  /** The log requests go to; set once it is open and replayed, before the receivers start. */
+  /** The log requests go to; set once it is open, before the receivers start. */
   public void attach(DurableLog log) {
     this.log = log;
   }
@@ -67,31 +69,22 @@ public final class DurableEntry implements RequestConsumer {
       return;
     }
     DurableRequest tracked = current.request(routing, request.sourceLength());
-    Logged logged = new Logged(request, answer, tracked);
     if (!budget.tryAdmit(request, tracked)) {
       answer.answer(Admission.FULL);
       return;
     }
+    Logged logged = new Logged(current, request, answer, tracked);
+    current.appended();
+    int layout = current.currentLayout();
     long sequence =
         request.readSource(
             (bytes, offset, length) ->
-                current.log().append(bytes, offset, length, routing, signalCode, logged));
+                current.log().append(bytes, offset, length, layout, routing, signalCode, logged));
     if (sequence < 0) {
+      current.landed();
       request.releaseHold();
       answer.answer(sequence == WriteAheadLog.FULL ? Admission.FULL : Admission.CLOSED);
-      return;
     }
-    tracked.logged(sequence);
-    Admission result = Admission.ACCEPTED;
-    for (BatchConsumer pipeline : pipelines) {
-      Batch batch = Batch.of(request);
-      Admission admission = pipeline.consume(batch);
-      if (admission != Admission.ACCEPTED) {
-        batch.clear();
-        result = admission;
-      }
-    }
-    logged.pipelinesAnswered(result);
   }
 
   @Override
@@ -113,85 +106,78 @@ public final class DurableEntry implements RequestConsumer {
   }
 
   /**
-   * One logged request: answers it once both the pipelines and the log have spoken, and lets go of
-   * the hold once the log has written it.
+   * Hands a request that is on disk to every pipeline and answers it. The hold goes in every case;
+   * a pipeline that took nothing of the request leaves its durable exporters done with it once
+   * nothing else holds it. A pipeline that is stopping leaves the request owed, for the next start.
    */
-  private static final class Logged implements AppendCallback {
+  private void handOver(
+      DurableLog current, OtlpIndex request, AnswerSink answer, DurableRequest tracked) {
+    Admission result = Admission.ACCEPTED;
+    try {
+      for (BatchConsumer pipeline : pipelines) {
+        Batch batch = Batch.of(request);
+        Admission admission;
+        try {
+          admission = pipeline.consume(batch);
+        } catch (RuntimeException | StackOverflowError e) {
+          batch.clear();
+          current
+              .failures()
+              .failed("a pipeline failed on a logged request; it is answered as failed", e);
+          result = Admission.FAILED;
+          continue;
+        }
+        if (admission != Admission.ACCEPTED) {
+          batch.clear();
+          if (admission == Admission.CLOSED) {
+            request.abandon();
+          }
+          if (result != Admission.FAILED) {
+            result = admission;
+          }
+        }
+      }
+    } finally {
+      request.releaseHold();
+      tracked.settle(tracked.owedConsumers(), request);
+      current.landed();
+    }
+    answer.answer(result);
+  }
+
+  /** One logged request, waiting for the log's write. */
+  private final class Logged implements AppendCallback {
+    private final DurableLog current;
     private final OtlpIndex request;
     private final AnswerSink answer;
     private final DurableRequest tracked;
-    private Admission pipelines;
-    private boolean written;
-    private boolean writeFailed;
-    private boolean answered;
-    // The pipelines' answer and the log's write, each of which lets go of half of the hold.
-    private int outstanding = 2;
 
-    Logged(OtlpIndex request, AnswerSink answer, DurableRequest tracked) {
+    Logged(DurableLog current, OtlpIndex request, AnswerSink answer, DurableRequest tracked) {
+      this.current = current;
       this.request = request;
       this.answer = answer;
       this.tracked = tracked;
     }
 
-    void pipelinesAnswered(Admission result) {
-      Admission now = null;
-      synchronized (this) {
-        pipelines = result;
-        if (result != Admission.ACCEPTED && !answered) {
-          answered = true;
-          now = result;
-        } else if (written && !answered) {
-          answered = true;
-          now = writeFailed ? Admission.FULL : Admission.ACCEPTED;
-        }
-      }
-      if (now != null) {
-        answer.answer(now);
-      }
-      settled();
-    }
-
     @Override
     public void committed(long sequence) {
-      tracked.sequence(sequence);
-      logWrote(false);
+      // Owed by its exporters from now on, not before: a failed write owes nothing.
+      tracked.logged(sequence);
+      if (!current.handOff(() -> handOver(current, request, answer, tracked))) {
+        // The collector is stopping: on disk, so answered OK, and delivered after the restart.
+        request.abandon();
+        request.releaseHold();
+        current.landed();
+        answer.answer(Admission.ACCEPTED);
+      }
     }
 
     @Override
     public void failed(String reason, boolean retryable) {
-      logWrote(true);
-    }
-
-    private void logWrote(boolean failed) {
-      Admission now = null;
-      synchronized (this) {
-        written = true;
-        writeFailed = failed;
-        if (pipelines != null && !answered) {
-          answered = true;
-          now = failed ? Admission.FULL : Admission.ACCEPTED;
-        }
-      }
-      if (now != null) {
-        answer.answer(now);
-      }
-      settled();
-    }
-
-    /**
-     * The hold goes once the pipelines have their batches and the log has written the bytes,
-     * whichever is last: before both, the request must stay whole.
-     */
-    private void settled() {
-      boolean last;
-      synchronized (this) {
-        last = --outstanding == 0;
-      }
-      if (last) {
-        request.releaseHold();
-        // Exporters that let go of every slice before the hold went are done only now.
-        tracked.settle(tracked.owedConsumers(), request);
-      }
+      // Never handed to the pipelines: refused, and the client's retry is the only copy.
+      request.releaseHold();
+      current.landed();
+      answer.answer(retryable ? Admission.FULL : Admission.CLOSED);
     }
   }
 }

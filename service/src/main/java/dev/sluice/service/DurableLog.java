@@ -4,73 +4,111 @@ import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.DurableStorage;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.wal.LogStatistics;
+import dev.sluice.wal.Routing;
 import dev.sluice.wal.WalOptions;
 import dev.sluice.wal.WriteAheadLog;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The write-ahead log of the durable pipelines: opened in the storage extension's directory before
- * the receivers start, with what the last run left replayed into the pipelines in its original
- * order, and closed after the exporters have drained.
+ * the receivers start, replayed beside live traffic, and closed after the exporters have drained.
  *
  * <p>Each exporter with {@code sending_queue.storage} is a consumer of the log of its own, named by
  * its id ({@link DurableLayout}): it is done with a record once it has let go of all of it ({@link
- * DurableRequest}), and a segment goes once every consumer is done with all its records. At start a
+ * DurableRequest}), and a segment goes once every consumer is done with all its records. A replayed
  * record goes back only to the durable exporters that still owe it; exporters without storage get
  * no replayed data.
  *
- * <p>A record's routing says which durable pipelines it went to, by their position in the list the
- * run that wrote it had; that list is kept beside the log ({@value #PIPELINES_FILE}), each pipeline
- * with its durable exporters, so that a record still reaches the pipeline of that name when the
- * configuration changed between runs. A record owed only to pipelines or exporters that no longer
- * exist is dropped, counted and logged. When that list is missing or damaged ({@link
- * PipelinesFile}) every record goes to every durable pipeline of its signal.
+ * <p>A record's routing names the durable pipelines it went to by their bits in a layout, whose
+ * number it carries; {@link LayoutsFile} keeps what each number stands for, so a record reaches the
+ * pipelines of those names, and no others, however the configuration changed since ({@link
+ * LayoutRoutes}). This run's layout gets a number no record in the log carries (or the number of
+ * the same layout), and the file is written before the first record of it.
+ *
+ * <p>Logged requests reach the pipelines only once they are on disk ({@link DurableEntry}), handed
+ * over on threads of the log's own ({@link #handOff}), so a request answered as failed is never
+ * delivered.
  */
-public final class DurableLog implements AutoCloseable {
-  static final String PIPELINES_FILE = PipelinesFile.NAME;
-
+public final class DurableLog implements AutoCloseable, Routing {
   /** The one consumer of the logs that Sluice wrote before each exporter had its own progress. */
   static final String SHARED_CONSUMER = "pipelines";
 
   private static final Logger LOGGER = Logger.getLogger("sluice.service.wal");
   private static final long CLOSE_TIMEOUT_MILLIS = 10_000;
+  private static final long REPLAY_STOP_MILLIS = 10_000;
 
+  private final Path directory;
   private final DurableLayout layout;
   private final MemoryBudget budget;
   private final long maxSizeBytes;
+  private final LayoutRoutes routes;
+  private final PipelineFailures failures;
   // By consumer: the bytes of the log's records it is not done with, its durable queue's size.
   private final LongAdder[] owedBytes;
+  // Hands logged requests to the pipelines once they are on disk; bounded by the memory budget,
+  // which holds every request queued here.
+  private final ThreadPoolExecutor handOff;
+  // Requests appended and not yet handed to the pipelines (or answered as failed).
+  private final AtomicInteger inFlight = new AtomicInteger();
   private volatile WriteAheadLog log;
-  // Each routing bit's consumers: those of the previous run's pipelines while replaying, then the
-  // current ones.
-  private volatile int[] consumersOfBits;
-  private long droppedAtReplay;
+  private DurableReplay replay;
+  private Thread replayThread;
+  private Map<Integer, Map<String, List<String>>> layoutsToWrite;
+  private volatile boolean layoutsWritten;
   private volatile boolean freezing;
   private volatile long frozenFromNanos;
 
-  private DurableLog(DurableLayout layout, MemoryBudget budget, long maxSizeBytes) {
+  private DurableLog(
+      Path directory,
+      DurableLayout layout,
+      MemoryBudget budget,
+      long maxSizeBytes,
+      LayoutRoutes routes,
+      PipelineFailures failures) {
+    this.directory = directory;
     this.layout = layout;
     this.budget = budget;
     this.maxSizeBytes = maxSizeBytes;
+    this.routes = routes;
+    this.failures = failures;
     this.owedBytes = new LongAdder[layout.consumers().size()];
     for (int c = 0; c < owedBytes.length; c++) {
       owedBytes[c] = new LongAdder();
     }
+    int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    AtomicInteger named = new AtomicInteger();
+    this.handOff =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            task -> {
+              Thread thread = new Thread(task, "sluice-durable-" + named.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    handOff.allowCoreThreadTimeOut(true);
   }
 
   /**
-   * Opens the log and replays it.
+   * Opens the log and reads back what it holds; appends are taken from now on, and {@link
+   * #startReplay} hands what is owed to the pipelines.
    *
    * @param layout the durable pipelines and their durable exporters
    * @param firstStages the durable pipelines' first stages by name
@@ -82,16 +120,15 @@ public final class DurableLog implements AutoCloseable {
       Map<String, BatchConsumer> firstStages,
       MemoryBudget budget,
       MetricRegistry metrics,
+      PipelineFailures failures,
       Consumer<String> fatal)
-      throws IOException, InterruptedException {
+      throws IOException {
     Path directory = storage.directory();
-    Files.createDirectories(directory);
-    // Null when unknown (missing or damaged): every record then goes to every durable pipeline of
-    // its signal.
-    Map<String, List<String>> previous = PipelinesFile.read(directory.resolve(PIPELINES_FILE));
-    DurableLog durable = new DurableLog(layout, budget, storage.maxSizeBytes());
-    DurableReplay replay = new DurableReplay(durable, budget, layout, previous, firstStages);
-    durable.consumersOfBits = replay.consumersOfOldBits();
+    java.nio.file.Files.createDirectories(directory);
+    LayoutRoutes routes = new LayoutRoutes(layout, LayoutsFile.read(directory));
+    DurableLog durable =
+        new DurableLog(directory, layout, budget, storage.maxSizeBytes(), routes, failures);
+    durable.replay = new DurableReplay(durable, budget, layout, routes, firstStages, failures);
     WalOptions options =
         new WalOptions(
             directory,
@@ -101,25 +138,34 @@ public final class DurableLog implements AutoCloseable {
             storage.commitInterval().toNanos(),
             WalOptions.MAX_PENDING_DEFAULT,
             layout.consumers(),
-            durable::consumersOfRouting);
+            durable);
     WriteAheadLog log =
         WriteAheadLog.open(
             options,
-            replay,
+            durable.replay,
             (message, cause) ->
                 fatal.accept("the write-ahead log in " + directory + ": " + message));
     durable.log = log;
-    durable.consumersOfBits = layout.consumersOfBits();
-    writePipelines(directory, layout.exportersOfPipeline());
-    durable.droppedAtReplay = replay.dropped;
+    durable.chooseLayout(log.layoutsInUse());
+    try {
+      durable.beforeWrite();
+    } catch (IOException e) {
+      // A full disk, say: written before the first request is logged, which waits for it.
+      LOGGER.warning(
+          "Writing "
+              + directory.resolve(LayoutsFile.NAME)
+              + " failed ("
+              + e.getMessage()
+              + "); requests are refused until it is written");
+    }
     LogStatistics statistics = log.statistics();
     LOGGER.info(
         "Write-ahead log in "
             + directory
             + ": "
-            + statistics.recoveredRecords()
-            + " requests replayed, "
-            + replay.dropped
+            + log.owedAtOpen()
+            + " requests to replay, "
+            + durable.replay.dropped.get()
             + " dropped (their pipelines or durable exporters are no longer configured), "
             + statistics.corruptRecords()
             + " damaged records skipped, "
@@ -127,6 +173,123 @@ public final class DurableLog implements AutoCloseable {
             + " bytes of a torn tail cut off");
     durable.register(metrics);
     return durable;
+  }
+
+  /**
+   * This run's layout number: that of the same layout if the file has it, else one no record in the
+   * log carries. The file to write keeps the layouts records still carry, and this one.
+   */
+  private void chooseLayout(java.util.Set<Integer> inUse) {
+    Map<Integer, Map<String, List<String>>> known = routes.known();
+    List<Map.Entry<String, List<String>>> current =
+        new ArrayList<>(layout.exportersOfPipeline().entrySet());
+    int number = -1;
+    for (Map.Entry<Integer, Map<String, List<String>>> entry : known.entrySet()) {
+      if (entry.getKey() != WriteAheadLog.FORMER_LAYOUT
+          && new ArrayList<>(entry.getValue().entrySet()).equals(current)) {
+        number = entry.getKey();
+        break;
+      }
+    }
+    for (int candidate = 0; number < 0 && candidate <= WriteAheadLog.MAX_LAYOUT; candidate++) {
+      if (!inUse.contains(candidate) && !known.containsKey(candidate)) {
+        number = candidate;
+      }
+    }
+    if (number < 0) {
+      throw new IllegalStateException("every layout number is in use in " + directory);
+    }
+    Map<Integer, Map<String, List<String>>> write = new LinkedHashMap<>();
+    known.forEach(
+        (kept, pipelines) -> {
+          if (inUse.contains(kept)) {
+            write.put(kept, pipelines);
+          }
+        });
+    write.put(number, layout.exportersOfPipeline());
+    layoutsToWrite = write;
+    layoutsWritten =
+        java.nio.file.Files.exists(directory.resolve(LayoutsFile.NAME))
+            && !java.nio.file.Files.exists(directory.resolve(LayoutsFile.FORMER_NAME))
+            && known.keySet().equals(write.keySet());
+    routes.current(number);
+  }
+
+  /** Writes the layouts file before the first record of this run's layout: on the writer thread. */
+  @Override
+  public void beforeWrite() throws IOException {
+    if (!layoutsWritten) {
+      LayoutsFile.write(directory, layoutsToWrite);
+      layoutsWritten = true;
+    }
+  }
+
+  @Override
+  public int consumersOf(int layout, int routing, int signal) {
+    return routes.consumersOf(layout, routing, signal);
+  }
+
+  /** This run's layout number, which its records carry. */
+  int currentLayout() {
+    return routes.currentLayout();
+  }
+
+  /**
+   * Hands what the log owes to the pipelines, on a thread of its own, beside live traffic; what it
+   * has not handed when the collector stops stays owed for the next start.
+   */
+  public void startReplay() {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                log.replay();
+                LOGGER.info(
+                    "Replayed the write-ahead log: "
+                        + log.statistics().recoveredRecords()
+                        + " requests replayed, "
+                        + replay.dropped.get()
+                        + " dropped"
+                        + droppedDetail()
+                        + ", "
+                        + replay.setAside.get()
+                        + " set aside (a pipeline failed on them)");
+              } catch (InterruptedException e) {
+                LOGGER.info(
+                    "Replaying the write-ahead log stopped: what was not replayed stays in the log"
+                        + " for the next start");
+              } catch (IOException | RuntimeException e) {
+                LOGGER.log(
+                    Level.SEVERE,
+                    "Replaying the write-ahead log failed; what was not replayed stays in the log"
+                        + " for the next start",
+                    e);
+              }
+            },
+            "sluice-wal-replay");
+    thread.setDaemon(true);
+    replayThread = thread;
+    thread.start();
+  }
+
+  private String droppedDetail() {
+    Map<String, Long> byPipeline = replay.droppedByPipeline();
+    return byPipeline.isEmpty() ? "" : " " + byPipeline;
+  }
+
+  /** Stops the replay, if it still runs; what it has not handed stays owed. */
+  public void stopReplay() throws InterruptedException {
+    Thread thread = replayThread;
+    if (thread != null) {
+      thread.interrupt();
+      thread.join(REPLAY_STOP_MILLIS);
+    }
+  }
+
+  /** Whether the replay has handed on everything the log owed at the start. */
+  public boolean replayDone() {
+    Thread thread = replayThread;
+    return thread != null && !thread.isAlive();
   }
 
   public WriteAheadLog log() {
@@ -138,23 +301,49 @@ public final class DurableLog implements AutoCloseable {
     log = opening;
   }
 
-  /** The consumers (a bit per index) of the durable pipelines of {@code routing}. */
-  int consumersOfRouting(int routing) {
-    int[] table = consumersOfBits;
-    int consumers = 0;
-    for (int left = routing; left != 0; left &= left - 1) {
-      int bit = Integer.numberOfTrailingZeros(left);
-      if (bit < table.length) {
-        consumers |= table[bit];
-      }
+  PipelineFailures failures() {
+    return failures;
+  }
+
+  /** Runs {@code task} on the log's hand-off threads; false once they are stopped. */
+  boolean handOff(Runnable task) {
+    try {
+      handOff.execute(task);
+      return true;
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      return false;
     }
-    return consumers;
+  }
+
+  /** A request was appended; it is in flight until {@link #landed}. */
+  void appended() {
+    inFlight.incrementAndGet();
+  }
+
+  /** An appended request was handed to the pipelines, or answered without them. */
+  void landed() {
+    inFlight.decrementAndGet();
+  }
+
+  /**
+   * Waits until every appended request has been written and handed to the pipelines (or answered
+   * otherwise), at most until {@code deadlineNanos}: after the receivers stop, before the
+   * processors do.
+   */
+  public void awaitHandedOff(long deadlineNanos) throws InterruptedException {
+    while (inFlight.get() > 0 && deadlineNanos - System.nanoTime() > 0) {
+      TimeUnit.MILLISECONDS.sleep(1);
+    }
   }
 
   /** A new request for the pipelines of {@code routing}, to track as the exporters release it. */
   DurableRequest request(int routing, int payloadBytes) {
     return new DurableRequest(
-        this, budget, consumersOfRouting(routing), false, WriteAheadLog.recordBytes(payloadBytes));
+        this,
+        budget,
+        routes.consumersOf(routes.currentLayout(), routing, 0),
+        false,
+        WriteAheadLog.recordBytes(payloadBytes));
   }
 
   /** The consumers of {@code consumers} each owe a record of {@code recordBytes} from now on. */
@@ -257,7 +446,7 @@ public final class DurableLog implements AutoCloseable {
     }
     metrics.gauge(
         "sluice_wal_size_bytes",
-        "Bytes of the write-ahead log on disk.",
+        "Bytes of the write-ahead log's segments on disk.",
         () -> log.statistics().sizeBytes());
     metrics.gauge(
         "sluice_wal_segments",
@@ -268,8 +457,12 @@ public final class DurableLog implements AutoCloseable {
         "Requests accepted, not yet written to the log.",
         () -> log.statistics().pendingAppends());
     metrics.gauge(
+        "sluice_wal_records_to_replay",
+        "Requests some durable exporter was owed when the log was opened at start.",
+        log::owedAtOpen);
+    metrics.gauge(
         "sluice_wal_records_recovered",
-        "Requests replayed from the log at start.",
+        "Requests replayed from the log since the start.",
         () -> log.statistics().recoveredRecords());
     metrics.gauge(
         "sluice_wal_records_corrupt",
@@ -279,7 +472,12 @@ public final class DurableLog implements AutoCloseable {
         "sluice_wal_replay_dropped",
         "Requests dropped at start: owed only to pipelines or durable exporters that no longer"
             + " exist.",
-        () -> droppedAtReplay);
+        replay.dropped::get);
+    metrics.gauge(
+        "sluice_wal_records_set_aside",
+        "Replayed requests a pipeline failed on every time they were offered: set aside, done for"
+            + " that pipeline's exporters.",
+        replay.setAside::get);
     metrics.gauge(
         "sluice_wal_groups", "Groups of appends written.", () -> log.statistics().groups());
     metrics.gauge(
@@ -306,26 +504,14 @@ public final class DurableLog implements AutoCloseable {
         () -> log.statistics().failedWrites());
   }
 
-  /** Writes what is pending and persists progress; what the exporters had not finished stays. */
+  /**
+   * Stops the replay, writes what is pending and persists progress; what the exporters had not
+   * finished stays.
+   */
   @Override
   public void close() throws InterruptedException {
+    stopReplay();
     log.close(CLOSE_TIMEOUT_MILLIS);
-  }
-
-  private static void writePipelines(Path directory, Map<String, List<String>> pipelines)
-      throws IOException {
-    Path temporary = directory.resolve(PIPELINES_FILE + ".tmp");
-    Files.write(temporary, PipelinesFile.format(pipelines));
-    try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-      channel.force(true);
-    }
-    Files.move(
-        temporary,
-        directory.resolve(PIPELINES_FILE),
-        StandardCopyOption.ATOMIC_MOVE,
-        StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-      channel.force(true);
-    }
+    handOff.shutdown();
   }
 }

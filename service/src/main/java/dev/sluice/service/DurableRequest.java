@@ -61,11 +61,6 @@ final class DurableRequest implements OtlpIndex.Releaser {
     return replayed;
   }
 
-  /** The record's sequence in the log; set before any slice of the request is made. */
-  void sequence(long logged) {
-    sequence = logged;
-  }
-
   /**
    * The record is in the log (or its append was taken) as {@code logged}: from now on each owed
    * consumer owes its bytes until it is done. Called once, before any slice of it is made.

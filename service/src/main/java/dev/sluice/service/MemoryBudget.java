@@ -26,6 +26,9 @@ public final class MemoryBudget implements OtlpIndex.Releaser {
   private final long maxUnits;
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong units = new AtomicLong();
+  // Set while a request larger than the bound waits to be admitted alone: nothing else is admitted
+  // meanwhile, so that what is held drains.
+  private volatile boolean clearing;
 
   public MemoryBudget(long maxBytes, long maxUnits) {
     if (maxBytes <= 0 || maxUnits <= 0) {
@@ -55,6 +58,9 @@ public final class MemoryBudget implements OtlpIndex.Releaser {
    * #editBytesChanged}).
    */
   public boolean tryAdmit(OtlpIndex request, OtlpIndex.Releaser releaser) {
+    if (clearing) {
+      return false;
+    }
     long requestBytes = request.retainedBytes();
     long requestUnits = request.unitCount();
     if (bytes.addAndGet(requestBytes) > maxBytes) {
@@ -76,7 +82,38 @@ public final class MemoryBudget implements OtlpIndex.Releaser {
    * once it is read, since the budget can fill while a body is being received.
    */
   public boolean hasRoom() {
-    return bytes.get() < maxBytes - maxBytes / RESERVE_DIVISOR && units.get() < maxUnits;
+    return !clearing
+        && bytes.get() < maxBytes - maxBytes / RESERVE_DIVISOR
+        && units.get() < maxUnits;
+  }
+
+  /** Whether {@code request} is larger than either bound: {@link #tryAdmit} never takes it. */
+  public boolean exceedsBound(OtlpIndex request) {
+    return request.retainedBytes() > maxBytes || request.unitCount() > maxUnits;
+  }
+
+  /**
+   * Admits a request larger than the bound ({@link #exceedsBound}) once nothing else is held, as
+   * {@link #tryAdmit} would admit another; false while something still is. From the first call on,
+   * nothing else is admitted until this one is, so what is held drains: a request logged under a
+   * larger bound is replayed after all, at the cost of refusing others for that long. The request's
+   * bytes are in memory already; holding them alone passes the bound by their excess only.
+   */
+  public boolean tryAdmitAlone(OtlpIndex request, OtlpIndex.Releaser releaser) {
+    clearing = true;
+    if (bytes.get() != 0 || units.get() != 0) {
+      return false;
+    }
+    bytes.addAndGet(request.retainedBytes());
+    units.addAndGet(request.unitCount());
+    request.hold(releaser);
+    clearing = false;
+    return true;
+  }
+
+  /** Gives up a {@link #tryAdmitAlone} that will not be tried again: others are admitted again. */
+  public void stopClearing() {
+    clearing = false;
   }
 
   @Override

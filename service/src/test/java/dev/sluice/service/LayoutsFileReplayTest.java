@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A real log whose pipelines file is damaged between two runs. Three durable pipelines: {@code
+ * A real log whose layouts file is damaged between two runs. Three durable pipelines: {@code
  * traces/a} (exporter {@code x}), {@code traces/b} ({@code y}) and {@code logs} ({@code z}); the
  * receiver feeds both traces pipelines, and {@code x} and {@code y} are down in the first run, so
  * the log owes them every request. The second run lists the pipelines in another order, so a
@@ -52,7 +52,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * warning naming the file and where it is damaged. Taking the bits to mean today's order instead
  * (what a missing file did before) would lose everything {@code x} was owed.
  */
-class PipelinesFileReplayTest {
+class LayoutsFileReplayTest {
   private static final int REQUESTS = 6;
   private static final int SPANS_PER_REQUEST = 10;
   private static final int CONSUMER_X = 0;
@@ -124,7 +124,15 @@ class PipelinesFileReplayTest {
       ends.put("traces/a", end("x", x, layout));
       ends.put("traces/b", end("y", y, layout));
       ends.put("logs", end("z", z, layout));
-      log = DurableLog.open(storage(), layout, Map.copyOf(ends), budget, fixture.metrics, m -> {});
+      log =
+          DurableLog.open(
+              storage(),
+              layout,
+              Map.copyOf(ends),
+              budget,
+              fixture.metrics,
+              new PipelineFailures(),
+              m -> {});
       int routing =
           1 << layout.pipelines().indexOf("traces/a") | 1 << layout.pipelines().indexOf("traces/b");
       entry =
@@ -135,6 +143,7 @@ class PipelinesFileReplayTest {
               Signal.TRACES.ordinal(),
               100);
       entry.attach(log);
+      log.startReplay();
     }
 
     private DurableFanout end(String id, RecordingExporter exporter, DurableLayout layout)
@@ -158,6 +167,8 @@ class PipelinesFileReplayTest {
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
       entry.close();
       log.freezeAt(deadline);
+      log.stopReplay();
+      log.awaitHandedOff(deadline);
       for (SendingChain chain : chains) {
         chain.shutdown(deadline);
       }
@@ -169,8 +180,8 @@ class PipelinesFileReplayTest {
     return directory.resolve("wal");
   }
 
-  private Path pipelinesFile() {
-    return wal().resolve(PipelinesFile.NAME);
+  private Path layoutsFile() {
+    return wal().resolve(LayoutsFile.NAME);
   }
 
   private DurableStorage storage() {
@@ -246,7 +257,7 @@ class PipelinesFileReplayTest {
   private List<String> pipelineFileWarnings() {
     return warnings.stream()
         .map(LogRecord::getMessage)
-        .filter(message -> message.startsWith("The pipelines file"))
+        .filter(message -> message.startsWith("The layouts file"))
         .toList();
   }
 
@@ -286,8 +297,8 @@ class PipelinesFileReplayTest {
   void aDamagedFileSendsEveryRequestToEveryDurablePipelineOfItsSignal(
       String why, UnaryOperator<byte[]> damage, String where) throws Exception {
     firstRunOwingTraces();
-    byte[] intact = Files.readAllBytes(pipelinesFile());
-    Files.write(pipelinesFile(), damage.apply(intact));
+    byte[] intact = Files.readAllBytes(layoutsFile());
+    Files.write(layoutsFile(), damage.apply(intact));
 
     Run second = new Run(false, true);
     try {
@@ -297,15 +308,18 @@ class PipelinesFileReplayTest {
           .satisfies(
               message ->
                   assertThat(message)
-                      .contains(pipelinesFile().toString())
+                      .contains(layoutsFile().toString())
                       .contains(where)
                       .contains("every durable pipeline of its signal"));
     } finally {
       second.stop();
     }
-    // The next start has the file of the second run again.
-    assertThat(PipelinesFile.parse(Files.readAllBytes(pipelinesFile())))
-        .containsOnlyKeys("traces/a", "traces/b", "logs");
+    // The next start has the layout of the second run again.
+    assertThat(LayoutsFile.parse(Files.readAllBytes(layoutsFile())).values())
+        .singleElement()
+        .satisfies(
+            pipelines ->
+                assertThat(pipelines.keySet()).containsExactly("logs", "traces/b", "traces/a"));
   }
 
   static Stream<Arguments> damages() {
@@ -315,14 +329,25 @@ class PipelinesFileReplayTest {
         Arguments.of("not UTF-8", notUtf8, "not UTF-8"),
         Arguments.of("truncated", cut, "the checksum does not match"),
         Arguments.of("a flipped byte", flip(40), "the checksum does not match"),
-        Arguments.of("empty", (UnaryOperator<byte[]>) bytes -> new byte[0], "an empty line"),
+        Arguments.of("empty", (UnaryOperator<byte[]>) bytes -> new byte[0], "the first line"),
         Arguments.of(
-            "an empty line", text("traces/a\tx\n\ntraces/b\ty\nlogs\tz"), "line 2 (byte 11)"),
-        Arguments.of("an empty field", text("traces/a\t\tx\nlogs\tz"), "an empty field"),
-        Arguments.of("a duplicate name", text("logs\tz\nlogs\tz"), "listed twice"),
-        Arguments.of("a pipeline of no signal", text("trace/a\tx"), "is not the name of"),
-        Arguments.of("zeroed", zeroed(), "a control character"),
-        Arguments.of("too large", tooLarge(), "more than the " + PipelinesFile.MAX_BYTES));
+            "an empty line",
+            checked("layout 0\ntraces/a\tx\n\ntraces/b\ty\nlogs\tz"),
+            "line 4 (byte 53)"),
+        Arguments.of("an empty field", checked("layout 0\ntraces/a\t\tx"), "an empty field"),
+        Arguments.of("a duplicate name", checked("layout 0\nlogs\tz\nlogs\tz"), "listed twice"),
+        Arguments.of(
+            "a pipeline of no signal", checked("layout 0\ntrace/a\tx"), "is not the name of"),
+        Arguments.of("zeroed", zeroed(), "the first line is not"),
+        Arguments.of("too large", tooLarge(), "more than the " + LayoutsFile.MAX_BYTES));
+  }
+
+  /** A layouts file of these lines, with a checksum that holds. */
+  private static UnaryOperator<byte[]> checked(String lines) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(lines.getBytes(StandardCharsets.UTF_8));
+    String content = String.format("# sluice layouts crc32c=%08x", crc.getValue()) + "\n" + lines;
+    return text(content);
   }
 
   private static byte[] withByte(byte[] bytes, int at, byte value) {
@@ -344,13 +369,13 @@ class PipelinesFileReplayTest {
   }
 
   private static UnaryOperator<byte[]> tooLarge() {
-    return bytes -> Arrays.copyOf(bytes, PipelinesFile.MAX_BYTES + 1);
+    return bytes -> Arrays.copyOf(bytes, LayoutsFile.MAX_BYTES + 1);
   }
 
   @Test
   void aMissingFileIsUnknownPipelinesToo() throws Exception {
     firstRunOwingTraces();
-    Files.delete(pipelinesFile());
+    Files.delete(layoutsFile());
     Run second = new Run(false, true);
     try {
       assertEveryTraceDeliveredOnceToBothTracesExportersOnly(second);
@@ -362,12 +387,12 @@ class PipelinesFileReplayTest {
   @Test
   void aFileThatCannotBeReadStopsTheStartNamingIt() throws Exception {
     firstRunOwingTraces();
-    Files.delete(pipelinesFile());
+    Files.delete(layoutsFile());
     // Reading a directory fails as an unreadable file does, whoever the tests run as.
-    Files.createDirectory(pipelinesFile());
+    Files.createDirectory(layoutsFile());
     assertThatThrownBy(() -> new Run(false, false))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("cannot read " + pipelinesFile());
-    Files.delete(pipelinesFile());
+        .hasMessageContaining("cannot read " + layoutsFile());
+    Files.delete(layoutsFile());
   }
 }

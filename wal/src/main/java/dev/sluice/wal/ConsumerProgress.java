@@ -1,17 +1,18 @@
 package dev.sluice.wal;
 
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
- * Which records one consumer is done with: every sequence below {@link #watermark()}, and a ring of
- * flags for those above it that finished out of order. Sequences are handed out in order, and a
- * consumer finishes most nearly in order, so the ring stays a few words long; a consumer that
- * stalls while others go on grows it to one bit per record it is behind (bounded by the log's
- * size).
+ * Which records one consumer is done with: every sequence below {@link #watermark()}, and the
+ * ranges above it that finished out of order. Sequences are handed out in order and a consumer
+ * finishes most nearly in order, so there are few ranges; each costs one entry whatever its length,
+ * so a jump over any number of sequences (a gap the log never wrote) costs the same as one record.
  */
 final class ConsumerProgress {
-  private static final int MIN_WORDS = 4;
-
   private long watermark;
-  private long[] words = new long[MIN_WORDS];
+  // Done ranges above the watermark, start to end (exclusive), neither touching nor overlapping.
+  private final TreeMap<Long, Long> done = new TreeMap<>();
 
   ConsumerProgress(long watermark) {
     this.watermark = watermark;
@@ -21,73 +22,66 @@ final class ConsumerProgress {
     return watermark;
   }
 
-  /** Marks {@code sequence} done; a sequence below the watermark, or marked before, is ignored. */
-  synchronized void markDone(long sequence) {
+  /** Whether {@code sequence} is done. */
+  synchronized boolean isDone(long sequence) {
     if (sequence < watermark) {
-      return;
+      return true;
     }
+    Map.Entry<Long, Long> range = done.floorEntry(sequence);
+    return range != null && sequence < range.getValue();
+  }
+
+  /** Marks {@code sequence} done; a sequence done before is ignored. */
+  synchronized void markDone(long sequence) {
     if (sequence == watermark) {
       watermark++;
-      advance();
+      absorb();
       return;
     }
-    ensureCovers(sequence);
-    words[wordOf(sequence)] |= 1L << (sequence & 63);
+    add(sequence, sequence + 1);
   }
 
   /** Marks every sequence in {@code [from, to)} done. */
   synchronized void markRangeDone(long from, long to) {
-    if (to <= watermark || to <= from) {
+    add(from, to);
+  }
+
+  /** Ranges finished out of order, not yet joined to the watermark. */
+  synchronized int ranges() {
+    return done.size();
+  }
+
+  private void add(long from, long to) {
+    long start = Math.max(from, watermark);
+    if (to <= start) {
       return;
     }
-    if (from <= watermark) {
-      // Jump: clear the flags the range covers (at most the whole ring), then move past it.
-      long clearTo = Math.min(to, watermark + 64L * words.length);
-      for (long sequence = watermark; sequence < clearTo; sequence++) {
-        words[wordOf(sequence)] &= ~(1L << (sequence & 63));
-      }
-      watermark = to;
-      advance();
-      return;
+    long end = to;
+    Map.Entry<Long, Long> before = done.floorEntry(start);
+    if (before != null && before.getValue() >= start) {
+      start = before.getKey();
+      end = Math.max(end, before.getValue());
+      done.remove(before.getKey());
     }
-    ensureCovers(to - 1);
-    for (long sequence = from; sequence < to; sequence++) {
-      words[wordOf(sequence)] |= 1L << (sequence & 63);
+    Map.Entry<Long, Long> after;
+    while ((after = done.ceilingEntry(start)) != null && after.getKey() <= end) {
+      end = Math.max(end, after.getValue());
+      done.remove(after.getKey());
+    }
+    if (start == watermark) {
+      watermark = end;
+      absorb();
+    } else {
+      done.put(start, end);
     }
   }
 
-  /** Moves the watermark past every flagged sequence that now follows it, clearing the flags. */
-  private void advance() {
-    while (true) {
-      int word = wordOf(watermark);
-      long bit = 1L << (watermark & 63);
-      if ((words[word] & bit) == 0) {
-        return;
-      }
-      words[word] &= ~bit;
-      watermark++;
+  /** Moves the watermark past a range that now starts at it. */
+  private void absorb() {
+    Map.Entry<Long, Long> first = done.firstEntry();
+    if (first != null && first.getKey() <= watermark) {
+      watermark = Math.max(watermark, first.getValue());
+      done.remove(first.getKey());
     }
-  }
-
-  private int wordOf(long sequence) {
-    return (int) ((sequence >>> 6) & (words.length - 1));
-  }
-
-  /** Grows the ring (a power of two words) until it holds {@code sequence} beside the watermark. */
-  private void ensureCovers(long sequence) {
-    long span = (sequence >>> 6) - (watermark >>> 6) + 1;
-    if (span <= words.length) {
-      return;
-    }
-    int length = words.length;
-    while (length < span) {
-      length <<= 1;
-    }
-    long[] grown = new long[length];
-    long firstWord = watermark >>> 6;
-    for (long w = firstWord; w < firstWord + words.length; w++) {
-      grown[(int) (w & (length - 1))] = words[(int) (w & (words.length - 1))];
-    }
-    words = grown;
   }
 }

@@ -97,6 +97,11 @@ final class DiskFileAccess implements FileAccess {
   }
 
   @Override
+  public boolean exists(Path path) {
+    return Files.exists(path);
+  }
+
+  @Override
   public void createDirectories(Path directory) throws IOException {
     Files.createDirectories(directory);
     if (!Files.isDirectory(directory) || !Files.isWritable(directory)) {

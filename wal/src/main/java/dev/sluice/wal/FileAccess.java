@@ -47,6 +47,9 @@ interface FileAccess {
     void close() throws IOException;
   }
 
+  /** Whether a file or directory of that name exists. */
+  boolean exists(Path path) throws IOException;
+
   /** Creates the directory if it is missing; fails if it cannot be used. */
   void createDirectories(Path directory) throws IOException;
 

@@ -23,8 +23,12 @@ import java.util.zip.CRC32C;
  *
  * <p>A write that fails (ENOSPC, say) cuts the segment back to where the group began in it and
  * answers the group's appends as retryable; records of the group that went into a segment closed
- * (and forced) before the failure stay and are answered as written. A force that fails stops the
- * log: what it covered may be gone, and going on would answer appends on lost data.
+ * (and forced) before the failure stay and are answered as written. A force that fails (of a
+ * segment, or of the directory after a new segment's name) stops the log: what it covered may be
+ * gone, and going on would answer appends on lost data.
+ *
+ * <p>The log's size ({@link WriteAheadLog#addSize}) follows the segments' bytes write by write, so
+ * it stays what the segment files hold, whatever a group spans.
  */
 final class LogWriter implements Runnable {
   private static final System.Logger LOG = System.getLogger(LogWriter.class.getName());
@@ -36,6 +40,18 @@ final class LogWriter implements Runnable {
   private static final int STAGING_BYTES = 4 << 20;
 
   private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+  /** At most one warning this often while progress cannot be written, or a callback fails. */
+  private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+  /** A force that failed: the data it covered may be gone, so the log stops. */
+  private static final class ForceFailed extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ForceFailed(String what, IOException cause) {
+      super(what + " failed; data it held may be gone: " + cause.getMessage(), cause);
+    }
+  }
 
   private final WriteAheadLog log;
   private final Thread thread;
@@ -53,8 +69,15 @@ final class LogWriter implements Runnable {
   volatile LongConsumer commitObserver;
   private FileAccess.SegmentFile activeFile;
   private Segment active;
+  private long activeKey;
+  // Where the group being written began in the active segment (or where the segment's records
+  // begin, after a roll in the group): a failed write cuts the segment back to it.
+  private long groupStartInActive;
   private long[] persisted;
   private long lastProgressNanos;
+  private boolean progressFailing;
+  private long progressWarnedNanos;
+  private long callbackWarnedNanos;
 
   // Figures, updated under the log's lock.
   private long groups;
@@ -150,34 +173,37 @@ final class LogWriter implements Runnable {
     int capacity = log.payloads.length;
     long segmentSize = log.options.segmentSizeBytes();
     int durable = 0; // appends of the group already forced in a closed segment
-    long groupStartInActive = active == null ? 0 : active.sizeBytes;
-    long written = 0;
     long recordBytes = 0;
     long startSequence = log.sequences[first];
     long writeStart = System.nanoTime();
+    groupStartInActive = active == null ? 0 : active.sizeBytes;
     groupStartTailBytes = tailBytes;
     staging.get(0, groupStartTail, 0, tailBytes);
     try {
+      log.options.routing().beforeWrite();
       for (int i = 0; i < n; i++) {
         int slot = (first + i) % capacity;
         long bytes = (long) RecordFormat.HEADER_BYTES + log.lengths[slot];
         recordBytes += bytes;
-        long activeSize = active == null ? 0 : active.sizeBytes + staging.position() - tailBytes;
-        if (active == null || (activeSize > 0 && activeSize + bytes > segmentSize)) {
+        long sequence = log.sequences[slot];
+        if (active == null
+            || sequence - active.firstSequence >= Segment.MAX_SEQUENCES
+            || (activeSize() > SegmentHeader.BYTES && activeSize() + bytes > segmentSize)) {
           flush();
-          roll(log.sequences[slot]);
+          roll(sequence);
           durable = i;
-          groupStartInActive = 0;
         }
         stage(slot);
-        active.lastSequence = log.sequences[slot];
+        active.lastSequence = sequence;
       }
       flush();
+    } catch (ForceFailed e) {
+      stop("the log cannot go on: " + e.getMessage(), e);
+      return false;
     } catch (IOException e) {
-      failWrite(first, n, durable, groupStartInActive, e);
+      failWrite(first, n, durable, e);
       return true;
     }
-    written = active.sizeBytes - groupStartInActive;
     LongConsumer writes = writeObserver;
     if (writes != null) {
       writes.accept(System.nanoTime() - writeStart);
@@ -202,11 +228,16 @@ final class LogWriter implements Runnable {
     }
     observeCommits(first, n);
     answer(first, 0, n);
-    release(first, n, recordBytes, written);
+    release(first, n, recordBytes);
     if (LOG.isLoggable(System.Logger.Level.TRACE)) {
       LOG.log(System.Logger.Level.TRACE, "group of " + n + " from " + startSequence);
     }
     return true;
+  }
+
+  /** The active segment's bytes, those staged and not yet written included. */
+  private long activeSize() {
+    return active.sizeBytes + staging.position() - tailBytes;
   }
 
   /** Tells the commit observer how long each append of the group waited to be on disk. */
@@ -232,10 +263,12 @@ final class LogWriter implements Runnable {
     }
     RecordFormat.writeHeader(
         staging,
+        activeKey,
         log.sequences[slot],
         length,
         log.payloadCrcs[slot],
         log.routings[slot],
+        log.layouts[slot],
         log.signals[slot],
         crc);
     int copied = 0;
@@ -280,6 +313,7 @@ final class LogWriter implements Runnable {
       tailBytes = 0;
       throw e;
     }
+    log.addSize(at + end - active.sizeBytes);
     active.sizeBytes = at + end;
     int kept = end & (alignment - 1);
     staging.clear();
@@ -290,7 +324,8 @@ final class LogWriter implements Runnable {
 
   /**
    * Closes the active segment (forced first) and starts one named by {@code firstSequence}, in a
-   * spare file when there is one.
+   * spare file when there is one, with its header written. A failed force is {@link ForceFailed}; a
+   * segment that cannot be made or begun fails like any write, and leaves no segment active.
    */
   private void roll(long firstSequence) throws IOException {
     closeActive();
@@ -298,22 +333,23 @@ final class LogWriter implements Runnable {
     active = null;
     staging.clear();
     tailBytes = 0;
-    Segment next =
-        new Segment(
-            Segment.pathOf(log.options.directory(), firstSequence),
-            firstSequence,
-            firstSequence - 1,
-            0);
+    Path path = Segment.pathOf(log.options.directory(), firstSequence);
     Path spare = log.spares.poll();
     // Direct writes only pay when each is forced at once: without fsync the page cache is faster.
     boolean direct = log.options.fsync();
-    activeFile =
-        spare == null
-            ? log.files.create(next.path, direct)
-            : log.files.reuse(spare, next.path, direct);
-    log.files.forceDirectory(log.options.directory());
+    FileAccess.SegmentFile file =
+        spare == null ? log.files.create(path, direct) : log.files.reuse(spare, path, direct);
+    try {
+      log.files.forceDirectory(log.options.directory());
+    } catch (IOException e) {
+      closeQuietly(file);
+      throw new ForceFailed("forcing the log's directory after a new segment", e);
+    }
     CrashPoints.check(CrashPoints.Point.ROLL);
+    Segment next = new Segment(path, firstSequence, firstSequence - 1, 0);
+    activeFile = file;
     active = next;
+    activeKey = SegmentHeader.newKey();
     log.lock.lock();
     try {
       log.segments.add(next);
@@ -323,22 +359,61 @@ final class LogWriter implements Runnable {
     } finally {
       log.lock.unlock();
     }
+    SegmentHeader.write(staging, firstSequence, activeKey, crc);
+    try {
+      flush();
+    } catch (IOException e) {
+      // Nothing of the segment is on disk: it goes, and the next group starts another.
+      log.lock.lock();
+      try {
+        log.segments.remove(next);
+      } finally {
+        log.lock.unlock();
+      }
+      log.addSize(-next.sizeBytes);
+      closeQuietly(file);
+      try {
+        log.files.delete(path);
+      } catch (IOException ignored) {
+        // Recovery deletes a segment without records.
+      }
+      active = null;
+      activeFile = null;
+      staging.clear();
+      tailBytes = 0;
+      throw e;
+    }
+    groupStartInActive = active.sizeBytes;
+    groupStartTailBytes = tailBytes;
+    staging.get(0, groupStartTail, 0, tailBytes);
   }
 
-  private void failWrite(int first, int n, int durable, long goodSize, IOException cause)
-      throws IOException {
+  private static void closeQuietly(FileAccess.SegmentFile file) {
+    try {
+      file.close();
+    } catch (IOException e) {
+      // Going on without it.
+    }
+  }
+
+  /**
+   * A group's write failed: the active segment is cut back to where the group began in it (its last
+   * partial block staged again), appends {@code [0, durable)} (written in a segment closed before
+   * the failure) are answered as written, the rest as retryable.
+   */
+  private void failWrite(int first, int n, int durable, IOException cause) {
     staging.clear();
     tailBytes = 0;
     int capacity = log.payloads.length;
     if (active != null) {
-      if (goodSize > 0) {
-        // The same segment as at the group's start: its last partial block is written again next.
-        tailBytes = groupStartTailBytes;
-        staging.put(groupStartTail, 0, tailBytes);
-      }
-      active.sizeBytes = goodSize;
+      tailBytes = groupStartTailBytes;
+      staging.put(0, groupStartTail, 0, tailBytes);
+      staging.position(tailBytes);
+      long cut = active.sizeBytes - groupStartInActive;
+      active.sizeBytes = groupStartInActive;
+      log.addSize(-cut);
       try {
-        activeFile.truncate(goodSize);
+        activeFile.truncate(groupStartInActive);
       } catch (IOException e) {
         stop("cutting the log back after a failed write failed: " + e.getMessage(), e);
         return;
@@ -356,7 +431,7 @@ final class LogWriter implements Runnable {
         for (ConsumerProgress consumer : log.progress) {
           consumer.markDone(sequence); // never written: nothing to wait for
         }
-        log.callbacks[slot].failed(reason, true);
+        tell(log.callbacks[slot], reason, true);
       }
     }
     log.lock.lock();
@@ -365,7 +440,7 @@ final class LogWriter implements Runnable {
     } finally {
       log.lock.unlock();
     }
-    release(first, n, recordBytes, 0);
+    release(first, n, recordBytes);
     LOG.log(System.Logger.Level.WARNING, reason + "; " + (n - durable) + " appends refused");
   }
 
@@ -375,18 +450,46 @@ final class LogWriter implements Runnable {
     for (int i = from; i < to; i++) {
       int slot = (first + i) % capacity;
       long sequence = log.sequences[slot];
-      int routed = log.options.consumersOfRouting().applyAsInt(log.routings[slot]);
+      int routed =
+          log.options
+              .routing()
+              .consumersOf(log.layouts[slot], log.routings[slot], log.signals[slot]);
       for (int c = 0; c < log.progress.length; c++) {
         if ((routed & (1 << c)) == 0) {
           log.progress[c].markDone(sequence);
         }
       }
-      log.callbacks[slot].committed(sequence);
+      try {
+        log.callbacks[slot].committed(sequence);
+      } catch (RuntimeException e) {
+        callbackFailed(e);
+      }
+    }
+  }
+
+  /** Tells an append it failed; a callback that throws costs a warning, not the writer. */
+  private void tell(AppendCallback callback, String reason, boolean retryable) {
+    try {
+      callback.failed(reason, retryable);
+    } catch (RuntimeException e) {
+      callbackFailed(e);
+    }
+  }
+
+  /**
+   * An append's callback threw (its receiver stopped while the append waited for the disk, say):
+   * the record's fate is the log's either way, so the writer goes on.
+   */
+  private void callbackFailed(RuntimeException e) {
+    long now = System.nanoTime();
+    if (callbackWarnedNanos == 0 || now - callbackWarnedNanos > WARNING_INTERVAL_NANOS) {
+      callbackWarnedNanos = now;
+      LOG.log(System.Logger.Level.WARNING, "an append's answer could not be passed on: " + e, e);
     }
   }
 
   /** Frees the group's slots and counts it. */
-  private void release(int first, int n, long recordBytes, long written) {
+  private void release(int first, int n, long recordBytes) {
     int capacity = log.payloads.length;
     log.lock.lock();
     try {
@@ -398,7 +501,6 @@ final class LogWriter implements Runnable {
       log.head = (first + n) % capacity;
       log.count -= n;
       log.pendingBytes -= recordBytes;
-      log.sizeBytes += written;
       groups++;
       groupedRecords += n;
     } finally {
@@ -408,7 +510,10 @@ final class LogWriter implements Runnable {
 
   /**
    * Persists the consumers' progress when it moved (at most every 100 ms, or now when {@code now}),
-   * then deletes the closed segments every consumer is done with.
+   * then retires the closed segments every consumer is done with, whether or not the progress could
+   * be written: a done segment is never needed again (at the next start, sequences no segment holds
+   * are done for every consumer), and on a full disk deleting it is what makes room for the
+   * progress file.
    */
   private void maintain(boolean now) {
     long time = System.nanoTime();
@@ -418,31 +523,40 @@ final class LogWriter implements Runnable {
     lastProgressNanos = time;
     long[] watermarks = new long[log.progress.length];
     boolean moved = false;
+    long done = Long.MAX_VALUE;
     for (int c = 0; c < watermarks.length; c++) {
       watermarks[c] = log.progress[c].watermark();
       moved |= watermarks[c] != persisted[c];
+      done = Math.min(done, watermarks[c]);
     }
-    if (!moved) {
-      return;
+    if (moved) {
+      CrashPoints.check(CrashPoints.Point.PROGRESS);
+      try {
+        log.files.writeAtomically(
+            log.options.directory().resolve(ProgressFile.NAME),
+            ProgressFile.encode(log.options.consumers(), watermarks));
+        persisted = watermarks;
+        if (progressFailing) {
+          progressFailing = false;
+          LOG.log(System.Logger.Level.INFO, "the log's progress is written again");
+        }
+      } catch (IOException e) {
+        if (!progressFailing || time - progressWarnedNanos > WARNING_INTERVAL_NANOS) {
+          progressWarnedNanos = time;
+          LOG.log(
+              System.Logger.Level.WARNING,
+              "persisting the log's progress failed (tried again every 100 ms; done segments are"
+                  + " still deleted): "
+                  + e);
+        }
+        progressFailing = true;
+      }
     }
-    CrashPoints.check(CrashPoints.Point.PROGRESS);
-    try {
-      log.files.writeAtomically(
-          log.options.directory().resolve(ProgressFile.NAME),
-          ProgressFile.encode(log.options.consumers(), watermarks));
-    } catch (IOException e) {
-      LOG.log(System.Logger.Level.WARNING, "persisting the log's progress failed: " + e);
-      return;
-    }
-    persisted = watermarks;
-    deleteDone();
+    deleteDone(done);
   }
 
-  private void deleteDone() {
-    long done = Long.MAX_VALUE;
-    for (long watermark : persisted) {
-      done = Math.min(done, watermark);
-    }
+  /** Retires the closed segments whose records are all below {@code done}. */
+  private void deleteDone(long done) {
     boolean deleted = false;
     while (true) {
       Segment oldest;
@@ -480,7 +594,6 @@ final class LogWriter implements Runnable {
     }
   }
 
-  /** Forces and closes the active segment, its file cut to what it holds if it was reused. */
   /** A done segment becomes a spare for the next segment to reuse, or is deleted. */
   private void retire(Segment done) throws IOException {
     if (log.spares.size() < Segment.MAX_SPARES && done.lastSequence >= done.firstSequence) {
@@ -492,13 +605,23 @@ final class LogWriter implements Runnable {
     }
   }
 
-  private void closeActive() throws IOException {
+  /**
+   * Forces and closes the active segment, its file cut to what it holds if it was reused or padded.
+   * Any failure is {@link ForceFailed}: the segment's last records may not be on disk.
+   */
+  private void closeActive() throws ForceFailed {
     if (activeFile != null) {
-      if (activeFile.size() > active.sizeBytes) {
-        activeFile.truncate(active.sizeBytes);
+      try {
+        if (activeFile.size() > active.sizeBytes) {
+          activeFile.truncate(active.sizeBytes);
+        }
+        activeFile.force();
+        activeFile.close();
+      } catch (IOException e) {
+        closeQuietly(activeFile);
+        activeFile = null;
+        throw new ForceFailed("closing segment " + active.path, e);
       }
-      activeFile.force();
-      activeFile.close();
       activeFile = null;
     }
   }
@@ -521,10 +644,10 @@ final class LogWriter implements Runnable {
     for (int i = 0; i < n; i++) {
       AppendCallback callback = log.callbacks[(first + i) % capacity];
       if (callback != null) {
-        callback.failed(message, false);
+        tell(callback, message, false);
       }
     }
-    release(first, n, 0, 0);
+    release(first, n, 0);
     try {
       if (activeFile != null) {
         activeFile.close();

@@ -14,6 +14,20 @@ final class Segment {
   static final String GLOB = "segment-*.wal";
   static final String SPARE_GLOB = "spare-*.wal";
   static final int MAX_SPARES = 1;
+
+  /**
+   * At most this many sequences in one segment: the writer starts a new segment before a record's
+   * sequence would pass its first by as much, and recovery takes no record past it. Bounds how far
+   * sequences can jump within a segment (failed writes leave gaps).
+   */
+  static final long MAX_SEQUENCES = 1L << 24;
+
+  /**
+   * No sequence reaches this: a file name or a progress watermark past it is not the log's. Far
+   * beyond what a log appends in its life (a million records a second for 36,000 years).
+   */
+  static final long MAX_SEQUENCE = 1L << 60;
+
   private static final String PREFIX = "segment-";
   private static final String SPARE_PREFIX = "spare-";
   private static final String SUFFIX = ".wal";
@@ -22,6 +36,8 @@ final class Segment {
   final Path path;
   final long firstSequence;
   long lastSequence;
+  // The bytes of the segment's file that hold its header and records; the writer's alone while the
+  // segment is active, read under the log's lock otherwise.
   long sizeBytes;
 
   Segment(Path path, long firstSequence, long lastSequence, long sizeBytes) {
@@ -61,7 +77,7 @@ final class Segment {
       return -1;
     }
     String digits = name.substring(prefix.length(), name.length() - SUFFIX.length());
-    if (digits.length() != DIGITS || !digits.chars().allMatch(Character::isDigit)) {
+    if (digits.length() != DIGITS || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return -1;
     }
     try {

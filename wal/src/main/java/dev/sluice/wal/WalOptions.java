@@ -3,7 +3,6 @@ package dev.sluice.wal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.IntUnaryOperator;
 
 /**
  * How a log is set up.
@@ -18,8 +17,8 @@ import java.util.function.IntUnaryOperator;
  * @param maxPendingAppends appends accepted but not yet written; more are refused
  * @param consumers the names of the log's consumers (durable exporters), whose progress is kept
  *     apart: a record is deleted once every consumer it is routed to is done with it
- * @param consumersOfRouting the consumers (a bit per index into {@code consumers}) that a record of
- *     a given routing goes to
+ * @param routing which consumers a record goes to, and what must be durable before a group is
+ *     written
  */
 public record WalOptions(
     Path directory,
@@ -29,7 +28,7 @@ public record WalOptions(
     long commitIntervalNanos,
     int maxPendingAppends,
     List<String> consumers,
-    IntUnaryOperator consumersOfRouting) {
+    Routing routing) {
   /** At most 31 consumers: their set is an int bit mask. */
   public static final int MAX_CONSUMERS = 31;
 
@@ -39,16 +38,19 @@ public record WalOptions(
   public WalOptions {
     Objects.requireNonNull(directory, "directory");
     consumers = List.copyOf(consumers);
-    Objects.requireNonNull(consumersOfRouting, "consumersOfRouting");
+    Objects.requireNonNull(routing, "routing");
     if (consumers.isEmpty() || consumers.size() > MAX_CONSUMERS) {
       throw new IllegalArgumentException(
           "a log has 1 to " + MAX_CONSUMERS + " consumers, not " + consumers.size());
     }
-    if (segmentSizeBytes < RecordFormat.HEADER_BYTES || maxSizeBytes < segmentSizeBytes) {
+    long smallest = SegmentHeader.BYTES + RecordFormat.HEADER_BYTES;
+    if (segmentSizeBytes < smallest || maxSizeBytes < segmentSizeBytes) {
       throw new IllegalArgumentException(
           "segment size "
               + segmentSizeBytes
-              + " must be at least 32 and at most max size "
+              + " must be at least "
+              + smallest
+              + " and at most max size "
               + maxSizeBytes);
     }
     if (maxPendingAppends < 1 || commitIntervalNanos < 0) {

@@ -26,10 +26,13 @@ import java.util.zip.CRC32C;
  * the persisted watermarks are past its last record, so a crash never resumes at a segment that is
  * gone.
  *
- * <p><b>Recovery</b> ({@link #open}): before anything is appended, every record some consumer is
- * not done with is read back, checked and handed to a {@link RecordConsumer} in order. A torn tail
- * is cut off; a corrupt record in the middle is skipped and counted, and the records after it are
- * kept; a missing or damaged progress file re-delivers everything, never loses it.
+ * <p><b>Recovery</b> comes in two steps. {@link #open} reads every segment and checks it before
+ * anything is appended: a torn tail is cut off; a corrupt record in the middle is skipped and
+ * counted, and the records after it are kept; a missing or damaged progress file re-delivers
+ * everything, never loses it. Appends are taken from then on. {@link #replay} then hands every
+ * record some consumer is not done with to the {@link RecordConsumer}, in order, on the caller's
+ * thread, while new records are appended; it may wait for room as long as it needs, and what it has
+ * not handed when it is interrupted stays owed for the next start.
  */
 public final class WriteAheadLog implements AutoCloseable {
   /** {@link #append} result: the ring or the log is full; try again later. */
@@ -38,8 +41,22 @@ public final class WriteAheadLog implements AutoCloseable {
   /** {@link #append} result: the log has stopped. */
   public static final long CLOSED = -2;
 
+  /** What each segment file takes beside its records (its header), counted against the bound. */
+  public static final int SEGMENT_HEADER_BYTES = SegmentHeader.BYTES;
+
+  /** The highest layout number a record can carry. */
+  public static final int MAX_LAYOUT = RecordFormat.MAX_LAYOUT;
+
+  /**
+   * The layout of a record written before records carried one: its routing's bits refer to what the
+   * owner recorded for the whole log then.
+   */
+  public static final int FORMER_LAYOUT = RecordFormat.FORMER_LAYOUT;
+
   /** Each appending thread's checksum state, so that appends compute checksums in parallel. */
   private static final ThreadLocal<CRC32C> APPEND_CRCS = ThreadLocal.withInitial(CRC32C::new);
+
+  private static final System.Logger LOG = System.getLogger(WriteAheadLog.class.getName());
 
   /** Told that the log stopped because data it held may be gone: the process should exit. */
   @FunctionalInterface
@@ -60,6 +77,7 @@ public final class WriteAheadLog implements AutoCloseable {
   final int[] offsets;
   final int[] lengths;
   final int[] routings;
+  final int[] layouts;
   final int[] signals;
   final int[] payloadCrcs;
   final long[] sequences;
@@ -79,15 +97,27 @@ public final class WriteAheadLog implements AutoCloseable {
   final java.util.ArrayDeque<Path> spares = new java.util.ArrayDeque<>();
   private final LogWriter writer;
 
-  // Recovery figures.
+  // Recovery: what the progress file held, the consumers new to it, the segments that hold records
+  // some consumer is owed (to be replayed), and the layouts the log's records carry.
+  private final RecordConsumer recovery;
   private Map<String, Long> persistedWatermarks;
-  private long recoveredRecords;
+  private int newConsumers;
+  private final List<Segment> toReplay = new ArrayList<>();
+  private final java.util.Set<Integer> layoutsInUse = new java.util.TreeSet<>();
+  private long owedAtOpen;
+  private volatile long recoveredRecords;
   private long corruptRecords;
   private long tornBytes;
+  private boolean replayStarted;
 
   private WriteAheadLog(
-      WalOptions options, FileAccess files, FatalListener fatal, AutoCloseable directoryLock) {
+      WalOptions options,
+      FileAccess files,
+      RecordConsumer recovery,
+      FatalListener fatal,
+      AutoCloseable directoryLock) {
     this.options = options;
+    this.recovery = recovery;
     this.files = files;
     this.fatal = fatal;
     this.directoryLock = directoryLock;
@@ -97,6 +127,7 @@ public final class WriteAheadLog implements AutoCloseable {
     offsets = new int[capacity];
     lengths = new int[capacity];
     routings = new int[capacity];
+    layouts = new int[capacity];
     signals = new int[capacity];
     payloadCrcs = new int[capacity];
     sequences = new long[capacity];
@@ -105,26 +136,34 @@ public final class WriteAheadLog implements AutoCloseable {
     writer = new LogWriter(this);
   }
 
-  /** Opens (or creates) the log on disk, replays what is owed, and starts the writer. */
-  public static WriteAheadLog open(WalOptions options, RecordConsumer replay, FatalListener fatal)
-      throws IOException, InterruptedException {
-    return open(options, DiskFileAccess.INSTANCE, replay, fatal);
+  /**
+   * Opens (or creates) the log on disk, checks what it holds and starts the writer: appends are
+   * taken from now on. What is owed is handed to {@code recovery} by {@link #replay}.
+   */
+  public static WriteAheadLog open(WalOptions options, RecordConsumer recovery, FatalListener fatal)
+      throws IOException {
+    return open(options, DiskFileAccess.INSTANCE, recovery, fatal);
   }
 
   static WriteAheadLog open(
-      WalOptions options, FileAccess files, RecordConsumer replay, FatalListener fatal)
-      throws IOException, InterruptedException {
+      WalOptions options, FileAccess files, RecordConsumer recovery, FatalListener fatal)
+      throws IOException {
     Path directory = options.directory();
     try {
+      boolean existed = files.exists(directory);
       files.createDirectories(directory);
+      if (!existed && directory.toAbsolutePath().getParent() != null) {
+        // The new directory's name must be durable too, or a crash could lose the whole log.
+        files.forceDirectory(directory.toAbsolutePath().getParent());
+      }
     } catch (IOException e) {
       throw new IOException("cannot use " + directory + " for the log: " + e.getMessage(), e);
     }
     AutoCloseable directoryLock = files.lock(directory.resolve("lock"));
-    WriteAheadLog log = new WriteAheadLog(options, files, fatal, directoryLock);
+    WriteAheadLog log = new WriteAheadLog(options, files, recovery, fatal, directoryLock);
     boolean opened = false;
     try {
-      log.recover(replay);
+      log.recover();
       log.writer.start();
       opened = true;
       return log;
@@ -135,20 +174,27 @@ public final class WriteAheadLog implements AutoCloseable {
     }
   }
 
-  private void recover(RecordConsumer replay) throws IOException, InterruptedException {
+  private void recover() throws IOException {
     Path directory = options.directory();
     Map<String, Long> persisted =
         ProgressFile.decode(
             files.readSmall(directory.resolve(ProgressFile.NAME), ProgressFile.MAX_BYTES));
+    if (persisted != null
+        && persisted.values().stream().anyMatch(w -> w < 0 || w > Segment.MAX_SEQUENCE)) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "The log's progress file holds a sequence out of range: read as missing (everything in"
+              + " the log is delivered again)");
+      persisted = null;
+    }
     persistedWatermarks = persisted == null ? null : Map.copyOf(persisted);
     List<String> names = options.consumers();
     // A consumer the progress file does not know, beside ones it does, is new: owed nothing old,
     // unless it takes over the progress of a consumer of another name.
-    int newConsumers = 0;
     for (int c = 0; c < names.size(); c++) {
       Long watermark = persisted == null ? null : persisted.get(names.get(c));
       if (watermark == null && persisted != null) {
-        String predecessor = replay.predecessorOf(names.get(c));
+        String predecessor = recovery.predecessorOf(names.get(c));
         watermark = predecessor == null ? null : persisted.get(predecessor);
       }
       progress[c] = new ConsumerProgress(watermark == null ? 0 : watermark);
@@ -158,34 +204,45 @@ public final class WriteAheadLog implements AutoCloseable {
     }
     List<Path> found = new ArrayList<>();
     for (Path file : files.list(directory, Segment.GLOB)) {
-      if (Segment.firstSequenceOf(file) >= 0) {
+      long first = Segment.firstSequenceOf(file);
+      if (first > Segment.MAX_SEQUENCE) {
+        throw new IOException(
+            file
+                + " names a sequence past any this log writes: not a segment of this log; move it"
+                + " out of "
+                + directory);
+      }
+      if (first >= 0) {
         found.add(file);
       }
     }
     found.sort(Comparator.comparingLong(Segment::firstSequenceOf));
-    replay.starting(this);
-    Replayer replayer = new Replayer(replay, newConsumers);
+    recovery.starting(this);
+    Finder finder = new Finder();
+    CRC32C crc = new CRC32C();
     for (int i = 0; i < found.size(); i++) {
       Path file = found.get(i);
-      replayer.skipTo(Segment.firstSequenceOf(file));
       long firstSequence = Segment.firstSequenceOf(file);
+      long limit = firstSequence + Segment.MAX_SEQUENCES;
+      if (i + 1 < found.size()) {
+        limit = Math.min(limit, Segment.firstSequenceOf(found.get(i + 1)));
+      }
+      finder.skipTo(firstSequence);
+      finder.owedInSegment = false;
       SegmentScanner.Result result =
-          SegmentScanner.scan(files, file, firstSequence, new CRC32C(), replayer);
+          SegmentScanner.scan(files, file, firstSequence, limit, crc, finder);
       corruptRecords += result.corrupt();
       boolean last = i == found.size() - 1;
       long size = result.goodEnd();
-      if (result.staleTail()) {
-        // A reused file's old records after this segment's: old space, cut off.
-        try (FileAccess.SegmentFile reused = files.openForAppend(file)) {
-          reused.truncate(size);
-          reused.force();
-        }
-      } else if (result.tornBytes() > 0) {
-        if (last) {
-          tornBytes += result.tornBytes();
-          try (FileAccess.SegmentFile torn = files.openForAppend(file)) {
-            torn.truncate(size);
-            torn.force();
+      if (result.tailBytes() > 0) {
+        if (last || result.staleTail()) {
+          // A write the crash cut short (never answered), or a reused file's old records: cut off.
+          if (!result.staleTail()) {
+            tornBytes += result.tailBytes();
+          }
+          try (FileAccess.SegmentFile tail = files.openForAppend(file)) {
+            tail.truncate(size);
+            tail.force();
           }
         } else {
           // Damage at the end of a segment closed before the crash: skipped like any other.
@@ -197,18 +254,21 @@ public final class WriteAheadLog implements AutoCloseable {
         files.delete(file);
         continue;
       }
-      segments.add(new Segment(file, Segment.firstSequenceOf(file), result.lastSequence(), size));
+      Segment segment = new Segment(file, firstSequence, result.lastSequence(), size);
+      segments.add(segment);
       sizeBytes += size;
+      if (finder.owedInSegment) {
+        toReplay.add(segment);
+      }
     }
-    recoveredRecords = replayer.replayed;
-    nextSequence = replayer.expected;
+    nextSequence = finder.expected;
     nextSequence = Math.max(nextSequence, recoverSpares(directory));
     for (ConsumerProgress consumer : progress) {
       nextSequence = Math.max(nextSequence, consumer.watermark());
     }
     // Sequences never written (skipped as corrupt, or lost to failed writes) are done for all.
     for (ConsumerProgress consumer : progress) {
-      consumer.markRangeDone(replayer.expected, nextSequence);
+      consumer.markRangeDone(finder.expected, nextSequence);
     }
     files.forceDirectory(directory);
   }
@@ -239,17 +299,26 @@ public final class WriteAheadLog implements AutoCloseable {
     return after;
   }
 
-  /** Hands each good record to the replay consumer and settles every consumer's progress. */
-  private final class Replayer implements SegmentScanner.Found {
-    private final RecordConsumer replay;
-    private final int newConsumers;
-    long expected;
-    long replayed;
-
-    Replayer(RecordConsumer replay, int newConsumers) {
-      this.replay = replay;
-      this.newConsumers = newConsumers;
+  /**
+   * The consumers (a bit per index) owed a record: those its routing goes to, configured, not new
+   * to the log, and not done with it.
+   */
+  private int owedOf(long sequence, int layout, int routing, int signal) {
+    int configured = (int) ((1L << progress.length) - 1);
+    int owed = options.routing().consumersOf(layout, routing, signal) & ~newConsumers & configured;
+    for (int left = owed; left != 0; left &= left - 1) {
+      int c = Integer.numberOfTrailingZeros(left);
+      if (progress[c].isDone(sequence)) {
+        owed &= ~(1 << c);
+      }
     }
+    return owed;
+  }
+
+  /** Settles every consumer's progress at open, and notes which segments hold owed records. */
+  private final class Finder implements SegmentScanner.Found {
+    long expected;
+    boolean owedInSegment;
 
     /** Sequences up to {@code sequence} that no record holds are done for every consumer. */
     void skipTo(long sequence) {
@@ -263,36 +332,105 @@ public final class WriteAheadLog implements AutoCloseable {
 
     @Override
     public void record(
-        long sequence, int routing, int signal, byte[] payload, int offset, int length)
-        throws IOException {
-      if (sequence < expected) {
-        return; // a stale copy (a sequence already seen): never delivered twice at start
-      }
+        long sequence,
+        int layout,
+        int routing,
+        int signal,
+        byte[] payload,
+        int offset,
+        int length) {
       skipTo(sequence);
       expected = sequence + 1;
-      // Only configured consumers can be owed: a routing may name more than there are now.
-      int configured = (int) ((1L << progress.length) - 1);
-      int owed = options.consumersOfRouting().applyAsInt(routing) & ~newConsumers & configured;
+      layoutsInUse.add(layout);
+      int owed = owedOf(sequence, layout, routing, signal);
       for (int c = 0; c < progress.length; c++) {
-        boolean routed = (owed & (1 << c)) != 0;
-        if (!routed || sequence < progress[c].watermark()) {
-          owed &= ~(1 << c);
+        if ((owed & (1 << c)) == 0) {
           progress[c].markDone(sequence);
         }
       }
       if (owed == 0) {
-        replay.notReplayed(sequence, routing, signal);
+        recovery.notReplayed(sequence, layout, routing, signal);
         return;
       }
-      byte[] copy = java.util.Arrays.copyOfRange(payload, offset, offset + length);
-      try {
-        replay.replay(sequence, routing, signal, owed, copy);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("recovery interrupted", e);
-      }
-      replayed++;
+      owedInSegment = true;
+      owedAtOpen++;
     }
+  }
+
+  /** A replay consumer was interrupted; carried through the scanner to {@link #replay}. */
+  private static final class ReplayInterrupted extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    ReplayInterrupted(InterruptedException cause) {
+      super(cause);
+    }
+  }
+
+  /**
+   * Hands every record some consumer is owed to the {@link RecordConsumer} given at {@link #open},
+   * in order, on this thread, with the consumers it is owed to. Runs while the log takes appends;
+   * call it once. The consumer may block as long as it must; interrupting this thread ends the
+   * replay, and what was not handed stays owed for the next start.
+   *
+   * @throws IOException when a segment cannot be read back (the records not handed stay owed)
+   */
+  public void replay() throws IOException, InterruptedException {
+    synchronized (toReplay) {
+      if (replayStarted) {
+        throw new IllegalStateException("the log is replayed once");
+      }
+      replayStarted = true;
+    }
+    CRC32C crc = new CRC32C();
+    for (Segment segment : toReplay) {
+      if (Thread.interrupted()) {
+        throw new InterruptedException();
+      }
+      lock.lock();
+      try {
+        if (!segments.contains(segment)) {
+          continue; // every record of it done meanwhile, and the segment retired
+        }
+      } finally {
+        lock.unlock();
+      }
+      try {
+        SegmentScanner.scan(
+            files,
+            segment.path,
+            segment.firstSequence,
+            segment.lastSequence + 1,
+            crc,
+            (sequence, layout, routing, signal, payload, offset, length) -> {
+              int owed = owedOf(sequence, layout, routing, signal);
+              if (owed == 0) {
+                return;
+              }
+              byte[] copy = java.util.Arrays.copyOfRange(payload, offset, offset + length);
+              try {
+                recovery.replay(sequence, layout, routing, signal, owed, copy);
+              } catch (InterruptedException e) {
+                throw new ReplayInterrupted(e);
+              }
+              recoveredRecords++;
+            });
+      } catch (ReplayInterrupted e) {
+        throw (InterruptedException) e.getCause();
+      }
+    }
+  }
+
+  /** Records some consumer was owed when the log was opened: what {@link #replay} hands on. */
+  public long owedAtOpen() {
+    return owedAtOpen;
+  }
+
+  /**
+   * The layout numbers the log's records carry ({@link #FORMER_LAYOUT} among them for records of
+   * the earlier format), as found when it was opened.
+   */
+  public java.util.Set<Integer> layoutsInUse() {
+    return java.util.Collections.unmodifiableSet(layoutsInUse);
   }
 
   /**
@@ -307,7 +445,16 @@ public final class WriteAheadLog implements AutoCloseable {
    *     called)
    */
   public long append(
-      byte[] payload, int offset, int length, int routing, int signal, AppendCallback callback) {
+      byte[] payload,
+      int offset,
+      int length,
+      int layout,
+      int routing,
+      int signal,
+      AppendCallback callback) {
+    if (layout < 0 || layout > MAX_LAYOUT) {
+      throw new IllegalArgumentException("layout " + layout + " is not 0 to " + MAX_LAYOUT);
+    }
     long recordBytes = recordBytes(length);
     int payloadCrc = RecordFormat.payloadCrc(payload, offset, length, APPEND_CRCS.get());
     long appendedAt = System.nanoTime();
@@ -316,8 +463,11 @@ public final class WriteAheadLog implements AutoCloseable {
       if (closing || stopped) {
         return CLOSED;
       }
+      // Room for the records, and for the header of each segment they may start.
+      long headers =
+          SegmentHeader.BYTES * ((pendingBytes + recordBytes) / options.segmentSizeBytes() + 1);
       if (count == payloads.length
-          || sizeBytes + pendingBytes + recordBytes > options.maxSizeBytes()) {
+          || sizeBytes + pendingBytes + recordBytes + headers > options.maxSizeBytes()) {
         return FULL;
       }
       int slot = (head + count) % payloads.length;
@@ -326,6 +476,7 @@ public final class WriteAheadLog implements AutoCloseable {
       offsets[slot] = offset;
       lengths[slot] = length;
       routings[slot] = routing;
+      layouts[slot] = layout;
       signals[slot] = signal;
       payloadCrcs[slot] = payloadCrc;
       sequences[slot] = sequence;
@@ -421,6 +572,16 @@ public final class WriteAheadLog implements AutoCloseable {
   /** The first sequence the consumer is not done with. */
   public long watermark(int consumer) {
     return progress[consumer].watermark();
+  }
+
+  /** The segments' bytes changed by {@code deltaBytes} (the writer wrote, cut or retired some). */
+  void addSize(long deltaBytes) {
+    lock.lock();
+    try {
+      sizeBytes += deltaBytes;
+    } finally {
+      lock.unlock();
+    }
   }
 
   public LogStatistics statistics() {

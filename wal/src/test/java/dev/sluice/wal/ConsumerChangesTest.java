@@ -37,13 +37,14 @@ class ConsumerChangesTest {
     }
 
     @Override
-    public void replay(long sequence, int routing, int signal, int owedConsumers, byte[] payload) {
+    public void replay(
+        long sequence, int layout, int routing, int signal, int owedConsumers, byte[] payload) {
       replayed.add(sequence);
       owed.add(owedConsumers);
     }
 
     @Override
-    public void notReplayed(long sequence, int routing, int signal) {
+    public void notReplayed(long sequence, int layout, int routing, int signal) {
       notReplayed.add(sequence);
     }
 
@@ -63,6 +64,12 @@ class ConsumerChangesTest {
     }
   }
 
+  private WriteAheadLog openAndReplay(WalOptions options, Recording recording) throws Exception {
+    WriteAheadLog log = WriteAheadLog.open(options, files, recording, (m, c) -> {});
+    log.replay();
+    return log;
+  }
+
   @Test
   void consumersNewToTheProgressFileTakeOverTheirPredecessorsProgress() throws Exception {
     WriteAheadLog log = harness.open(options(directory, 1 << 20, "shared"), files);
@@ -75,7 +82,7 @@ class ConsumerChangesTest {
     log.close();
 
     Recording renamed = new Recording("shared");
-    WriteAheadLog.open(options(directory, 1 << 20, "x", "y"), files, renamed, (m, c) -> {}).close();
+    openAndReplay(options(directory, 1 << 20, "x", "y"), renamed).close();
 
     // Both take over what "shared" owed; routing bit 0 goes to consumer 0 only.
     assertThat(renamed.replayed).containsExactly(6L, 7L, 8L, 9L);
@@ -92,7 +99,7 @@ class ConsumerChangesTest {
     log.close();
 
     Recording fresh = new Recording(null);
-    WriteAheadLog.open(options(directory, 1 << 20, "x"), files, fresh, (m, c) -> {}).close();
+    openAndReplay(options(directory, 1 << 20, "x"), fresh).close();
 
     assertThat(fresh.replayed).isEmpty();
     assertThat(fresh.notReplayed).containsExactly(0L, 1L, 2L, 3L);
@@ -111,8 +118,7 @@ class ConsumerChangesTest {
     log.close();
 
     Recording withoutB = new Recording(null);
-    WriteAheadLog reopened =
-        WriteAheadLog.open(options(directory, 4096, "a"), files, withoutB, (m, c) -> {});
+    WriteAheadLog reopened = openAndReplay(options(directory, 4096, "a"), withoutB);
     try {
       assertThat(withoutB.replayed).isEmpty();
       assertThat(withoutB.notReplayed).hasSize(300);

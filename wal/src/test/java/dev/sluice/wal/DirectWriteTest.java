@@ -65,7 +65,7 @@ class DirectWriteTest {
   void aClosedSegmentHoldsItsRecordsAndNoPaddingAndComesBackWhole() throws Exception {
     WriteAheadLog log = harness.open(options(directory, 1 << 20, "a"), DiskFileAccess.INSTANCE);
     List<String> payloads = new ArrayList<>();
-    long bytes = 0;
+    long bytes = SegmentHeader.BYTES;
     for (int i = 0; i < 40; i++) {
       // Sizes that end groups inside blocks, and one record over several blocks.
       String payload = "record-" + i + "-" + "r".repeat(i == 20 ? 3 * BLOCK_BYTES + 7 : i * 37);
@@ -88,7 +88,15 @@ class DirectWriteTest {
     SimulatedDisk disk = new SimulatedDisk(7, BLOCK_BYTES);
     Path simulated = Path.of("/simulated/direct");
     WalOptions options =
-        new WalOptions(simulated, true, 64L << 20, 32L << 20, 0, 64, List.of("a"), r -> r);
+        new WalOptions(
+            simulated,
+            true,
+            64L << 20,
+            32L << 20,
+            0,
+            64,
+            List.of("a"),
+            (layout, routing, signal) -> routing);
     WriteAheadLog log = harness.open(options, disk);
     append(log, "first", 1).await();
     // Three records of 3 MiB and a bit, appended at once: one group, more than the 4 MiB buffer.
@@ -115,7 +123,15 @@ class DirectWriteTest {
     SimulatedDisk disk = new SimulatedDisk(3, BLOCK_BYTES);
     Path simulated = Path.of("/simulated/crash");
     WalOptions options =
-        new WalOptions(simulated, true, 64L << 20, 1L << 20, 0, 64, List.of("a"), r -> r);
+        new WalOptions(
+            simulated,
+            true,
+            64L << 20,
+            1L << 20,
+            0,
+            64,
+            List.of("a"),
+            (layout, routing, signal) -> routing);
     WriteAheadLog log = harness.open(options, disk);
     List<String> payloads = new ArrayList<>();
     for (int i = 0; i < 10; i++) {

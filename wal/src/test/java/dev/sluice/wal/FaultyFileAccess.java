@@ -16,6 +16,12 @@ final class FaultyFileAccess implements FileAccess {
   /** Forces that fail from now on. */
   final AtomicInteger failingForces = new AtomicInteger();
 
+  /** Directory forces that fail from now on (EIO). */
+  final AtomicInteger failingDirectoryForces = new AtomicInteger();
+
+  /** Every directory forced, in order. */
+  final List<Path> forcedDirectories = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   /** Segment files that cannot be made from now on (ENOSPC), new or reused. */
   final AtomicInteger failingCreates = new AtomicInteger();
 
@@ -27,6 +33,11 @@ final class FaultyFileAccess implements FileAccess {
   final AtomicInteger forces = new AtomicInteger();
   final AtomicInteger progressWrites = new AtomicInteger();
   final AtomicInteger reuses = new AtomicInteger();
+
+  @Override
+  public boolean exists(Path path) throws IOException {
+    return disk.exists(path);
+  }
 
   @Override
   public void createDirectories(Path directory) throws IOException {
@@ -168,6 +179,11 @@ final class FaultyFileAccess implements FileAccess {
 
   @Override
   public void forceDirectory(Path directory) throws IOException {
+    forcedDirectories.add(directory);
+    if (failingDirectoryForces.get() > 0) {
+      failingDirectoryForces.decrementAndGet();
+      throw new IOException("Input/output error");
+    }
     disk.forceDirectory(directory);
   }
 

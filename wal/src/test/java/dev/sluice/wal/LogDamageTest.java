@@ -92,7 +92,8 @@ class LogDamageTest {
     byte[] bytes = Files.readAllBytes(segment);
     // Inside the third record's payload.
     int third =
-        3 * RecordFormat.HEADER_BYTES
+        SegmentHeader.BYTES
+            + 3 * RecordFormat.HEADER_BYTES
             + "record-0-".length()
             + ("record-1-" + "z".repeat(7)).length();
     bytes[third + 4] ^= 0x01;
@@ -121,8 +122,8 @@ class LogDamageTest {
     writeRecords(directory, 4);
     Path segment = onlySegment(directory);
     byte[] bytes = Files.readAllBytes(segment);
-    int second = RecordFormat.HEADER_BYTES + "record-0-".length();
-    bytes[second + 17] ^= 0x7F; // the payload length's second byte
+    int second = SegmentHeader.BYTES + RecordFormat.HEADER_BYTES + "record-0-".length();
+    bytes[second + 25] ^= 0x7F; // the payload length's second byte
     Files.write(segment, bytes);
 
     WriteAheadLog log = harness.open(options(directory, 1 << 20, "a"), files);
@@ -179,7 +180,7 @@ class LogDamageTest {
     assertThatThrownBy(failed::await).hasMessageContaining("forcing the log to disk failed");
     assertThat(failed.retryable).isFalse();
     assertThat(harness.fatal).singleElement().asString().contains("Input/output error");
-    assertThat(log.append(new byte[1], 0, 1, 1, 1, new LogHarness.Answer()))
+    assertThat(log.append(new byte[1], 0, 1, 0, 1, 1, new LogHarness.Answer()))
         .isEqualTo(WriteAheadLog.CLOSED);
     log.close();
   }

@@ -15,18 +15,33 @@ final class LogHarness {
   /** Routing bit i goes to consumer i. */
   static WalOptions options(Path directory, long segmentBytes, String... consumers) {
     return new WalOptions(
-        directory, true, 64L << 20, segmentBytes, 0, 1024, List.of(consumers), routing -> routing);
+        directory,
+        true,
+        64L << 20,
+        segmentBytes,
+        0,
+        1024,
+        List.of(consumers),
+        (layout, routing, signal) -> routing);
   }
 
   final List<Replayed> replayed = new ArrayList<>();
   final List<String> fatal = new ArrayList<>();
 
+  /** Opens the log and replays it on this thread, as a start does before traffic. */
   WriteAheadLog open(WalOptions options, FileAccess files) throws Exception {
+    WriteAheadLog log = openOnly(options, files);
+    log.replay();
+    return log;
+  }
+
+  /** Opens the log; its replay is the caller's. */
+  WriteAheadLog openOnly(WalOptions options, FileAccess files) throws Exception {
     replayed.clear();
     return WriteAheadLog.open(
         options,
         files,
-        (sequence, routing, signal, owed, payload) ->
+        (sequence, layout, routing, signal, owed, payload) ->
             replayed.add(
                 new Replayed(
                     sequence, routing, signal, owed, new String(payload, StandardCharsets.UTF_8))),
@@ -67,7 +82,7 @@ final class LogHarness {
   static Answer append(WriteAheadLog log, String payload, int routing) {
     Answer answer = new Answer();
     byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
-    long sequence = log.append(bytes, 0, bytes.length, routing, 1, answer);
+    long sequence = log.append(bytes, 0, bytes.length, 0, routing, 1, answer);
     if (sequence < 0) {
       answer.failed(sequence == WriteAheadLog.FULL ? "full" : "closed", true);
     }

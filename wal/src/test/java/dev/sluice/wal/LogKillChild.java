@@ -29,18 +29,27 @@ public final class LogKillChild {
     long seed = Long.parseLong(args[1]);
     PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
     WalOptions options =
-        new WalOptions(directory, true, 256L << 20, 64 << 10, 0, 256, List.of("a"), r -> r);
+        new WalOptions(
+            directory,
+            true,
+            256L << 20,
+            64 << 10,
+            0,
+            256,
+            List.of("a"),
+            (layout, routing, signal) -> routing);
     List<Long> replayed = new ArrayList<>();
     WriteAheadLog log =
         WriteAheadLog.open(
             options,
-            (sequence, routing, signal, owed, payload) -> {
+            (sequence, layout, routing, signal, owed, payload) -> {
               replayed.add(sequence);
               synchronized (out) {
                 out.println("R " + sequence);
               }
             },
             (message, cause) -> System.exit(3));
+    log.replay();
     synchronized (out) {
       out.println("OPEN");
       for (long sequence : replayed) {
@@ -80,7 +89,7 @@ public final class LogKillChild {
         };
     while (true) {
       int length = random.nextInt(1, payload.length);
-      long sequence = log.append(payload, 0, length, 1, 1, callback);
+      long sequence = log.append(payload, 0, length, 0, 1, 1, callback);
       if (sequence < 0) {
         Thread.sleep(1);
       } else {

@@ -89,7 +89,14 @@ class LogModelPropertyTest {
   private static void run(List<Step> script, SimulatedDisk disk) throws Exception {
     WalOptions options =
         new WalOptions(
-            DIRECTORY, true, 1 << 20, 2048, 0, 64, List.of("a", "b"), routing -> routing);
+            DIRECTORY,
+            true,
+            1 << 20,
+            2048,
+            0,
+            64,
+            List.of("a", "b"),
+            (layout, routing, signal) -> routing);
     LogHarness harness = new LogHarness();
     WriteAheadLog log = harness.open(options, disk);
     Map<Long, Known> appended = new HashMap<>();
@@ -104,7 +111,7 @@ class LogModelPropertyTest {
           String payload = "p" + counter++ + "-" + "x".repeat(step.size());
           LogHarness.Answer answer = new LogHarness.Answer();
           byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
-          long sequence = log.append(bytes, 0, bytes.length, step.routing(), 1, answer);
+          long sequence = log.append(bytes, 0, bytes.length, 0, step.routing(), 1, answer);
           if (sequence >= 0) {
             appended.put(sequence, new Known(payload, step.routing()));
             pending.add(answer);

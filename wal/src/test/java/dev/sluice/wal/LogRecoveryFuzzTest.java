@@ -28,17 +28,46 @@ class LogRecoveryFuzzTest {
   @BeforeAll
   static void warmUp() throws Exception {
     checkSegment(validSegment(3));
+    checkSegment(formerSegment(3));
     checkSegment(new byte[] {1, 2, 3});
     checkProgress(ProgressFile.encode(List.of("a", "b"), new long[] {1, 2}));
   }
 
+  private static final long KEY = 0x5EED5EED5EED5EEDL;
+
+  /** Sequences the scanned segment may hold: {@code [0, LIMIT)}. */
+  private static final long LIMIT = 1000;
+
   /** A segment of {@code records} good records, as the writer lays them out. */
   static byte[] validSegment(int records) {
-    ByteBuffer out = ByteBuffer.allocate(records * (RecordFormat.HEADER_BYTES + 16));
+    ByteBuffer out =
+        ByteBuffer.allocate(SegmentHeader.BYTES + records * (RecordFormat.HEADER_BYTES + 24));
     CRC32C crc = new CRC32C();
+    SegmentHeader.write(out, 0, KEY, crc);
     for (int i = 0; i < records; i++) {
       byte[] payload = ("payload-" + i + "-abcdef").getBytes(StandardCharsets.US_ASCII);
       RecordFormat.writeHeader(
+          out,
+          KEY,
+          i,
+          payload.length,
+          RecordFormat.payloadCrc(payload, 0, payload.length, crc),
+          1,
+          0,
+          0,
+          crc);
+      out.put(payload);
+    }
+    return java.util.Arrays.copyOf(out.array(), out.position());
+  }
+
+  /** A segment of the earlier format: version 1 records from the start, no header. */
+  static byte[] formerSegment(int records) {
+    ByteBuffer out = ByteBuffer.allocate(records * (RecordFormat.Former.HEADER_BYTES + 24));
+    CRC32C crc = new CRC32C();
+    for (int i = 0; i < records; i++) {
+      byte[] payload = ("payload-" + i + "-abcdef").getBytes(StandardCharsets.US_ASCII);
+      RecordFormat.Former.writeHeader(
           out,
           i,
           payload.length,
@@ -66,25 +95,33 @@ class LogRecoveryFuzzTest {
     try (FileAccess.SegmentFile file = disk.openForAppend(SEGMENT)) {
       file.append(ByteBuffer.wrap(input));
     }
-    long[] handed = new long[2];
+    long[] handed = new long[3];
     SegmentScanner.Result[] result = new SegmentScanner.Result[1];
     AllocationBound.Call scan =
         () -> {
           handed[0] = 0;
           handed[1] = 0;
+          handed[2] = -1;
           result[0] =
               SegmentScanner.scan(
                   disk,
                   SEGMENT,
                   0,
+                  LIMIT,
                   new CRC32C(),
-                  (sequence, routing, signal, payload, offset, length) -> {
-                    if (offset < RecordFormat.HEADER_BYTES || offset + length > input.length) {
+                  (sequence, layout, routing, signal, payload, offset, length) -> {
+                    if (offset < RecordFormat.Former.HEADER_BYTES
+                        || offset + length > input.length) {
                       throw new AssertionError(
                           "a record outside the file: " + offset + "+" + length);
                     }
+                    if (sequence <= handed[2] || sequence >= LIMIT) {
+                      throw new AssertionError(
+                          "sequence " + sequence + " after " + handed[2] + ", limit " + LIMIT);
+                    }
                     handed[0]++;
-                    handed[1] += RecordFormat.HEADER_BYTES + length;
+                    handed[1] += RecordFormat.Former.HEADER_BYTES + length;
+                    handed[2] = sequence;
                   });
         };
     AllocationBound.Outcome measured = AllocationBound.measure(scan);
@@ -99,7 +136,7 @@ class LogRecoveryFuzzTest {
     }
     FuzzerHooks.assertWithin(measured, "segment", input.length);
     assertThat(result[0].records()).isEqualTo(handed[0]);
-    assertThat(result[0].goodEnd() + result[0].tornBytes()).isEqualTo(input.length);
+    assertThat(result[0].goodEnd() + result[0].tailBytes()).isEqualTo(input.length);
     assertThat(handed[1]).isLessThanOrEqualTo(result[0].goodEnd());
   }
 

@@ -84,10 +84,10 @@ class SegmentReuseTest {
               files,
               segment,
               Segment.firstSequenceOf(segment),
+              Segment.firstSequenceOf(segment) + Segment.MAX_SEQUENCES,
               new CRC32C(),
-              (a, b, c, d, e, f) -> {});
-      assertThat(scanned.tornBytes()).as(segment.toString()).isZero();
-      assertThat(scanned.staleRecords()).as(segment.toString()).isZero();
+              (a, b, c, d, e, f, g) -> {});
+      assertThat(scanned.tailBytes()).as(segment.toString()).isZero();
     }
   }
 
@@ -144,39 +144,97 @@ class SegmentReuseTest {
   }
 
   @Test
-  void theScannerTellsAReusedFilesOldRecordsFromNewOnesAndFromATornTail() throws Exception {
+  void theScannerTakesNoneOfAReusedFilesOldRecordsWhichCarryAnotherKey() throws Exception {
     SimulatedDisk disk = new SimulatedDisk(1);
     Path file = directory.resolve("segment-00000000000000000020.wal");
     try (FileAccess.SegmentFile old = disk.openForAppend(file)) {
+      old.append(segmentHeader(0, 111));
       for (long sequence = 0; sequence < 10; sequence++) {
-        old.append(record(sequence, "old-record-" + sequence));
+        old.append(record(111, sequence, "old-record-" + sequence));
       }
     }
     try (FileAccess.SegmentFile reused = disk.reuse(file, file)) {
-      reused.append(record(20, "new-20"));
-      reused.append(record(21, "new-21"));
+      reused.append(segmentHeader(20, 222));
+      reused.append(record(222, 20, "new-20"));
+      reused.append(record(222, 21, "new-21"));
     }
     List<Long> found = new ArrayList<>();
 
     SegmentScanner.Result result =
         SegmentScanner.scan(
-            disk, file, 20, new CRC32C(), (sequence, r, s, p, o, l) -> found.add(sequence));
+            disk, file, 20, 40, new CRC32C(), (sequence, n, r, s, p, o, l) -> found.add(sequence));
 
     assertThat(found).containsExactly(20L, 21L);
     assertThat(result.records()).isEqualTo(2);
     assertThat(result.corrupt()).isZero();
-    assertThat(result.staleRecords()).isPositive();
-    assertThat(result.staleTail()).isTrue();
+    assertThat(result.tailBytes()).isPositive();
     assertThat(result.goodEnd())
-        .isEqualTo(2L * RecordFormat.HEADER_BYTES + "new-20".length() + "new-21".length());
+        .isEqualTo(
+            SegmentHeader.BYTES
+                + 2L * RecordFormat.HEADER_BYTES
+                + "new-20".length()
+                + "new-21".length());
     assertThat(result.lastSequence()).isEqualTo(21);
   }
 
-  private static ByteBuffer record(long sequence, String payload) {
+  @Test
+  void aSegmentOfTheEarlierFormatEndsAtAReusedFilesOldRecords() throws Exception {
+    SimulatedDisk disk = new SimulatedDisk(1);
+    Path file = directory.resolve("segment-00000000000000000020.wal");
+    try (FileAccess.SegmentFile old = disk.openForAppend(file)) {
+      for (long sequence = 0; sequence < 10; sequence++) {
+        old.append(formerRecord(sequence, "old-0" + sequence));
+      }
+    }
+    // Records of the same size, so that an old one starts where the new ones end.
+    try (FileAccess.SegmentFile reused = disk.reuse(file, file)) {
+      reused.append(formerRecord(20, "new-20"));
+      reused.append(formerRecord(21, "new-21"));
+    }
+    List<Long> found = new ArrayList<>();
+
+    SegmentScanner.Result result =
+        SegmentScanner.scan(
+            disk, file, 20, 40, new CRC32C(), (sequence, n, r, s, p, o, l) -> found.add(sequence));
+
+    assertThat(found).containsExactly(20L, 21L);
+    assertThat(result.records()).isEqualTo(2);
+    assertThat(result.corrupt()).isZero();
+    assertThat(result.staleTail()).isTrue();
+    assertThat(result.goodEnd())
+        .isEqualTo(2L * RecordFormat.Former.HEADER_BYTES + "new-20".length() + "new-21".length());
+    assertThat(result.lastSequence()).isEqualTo(21);
+  }
+
+  static ByteBuffer segmentHeader(long firstSequence, long key) {
+    ByteBuffer buffer = ByteBuffer.allocate(SegmentHeader.BYTES);
+    SegmentHeader.write(buffer, firstSequence, key, new CRC32C());
+    return buffer.flip();
+  }
+
+  static ByteBuffer record(long key, long sequence, String payload) {
     byte[] bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     ByteBuffer buffer = ByteBuffer.allocate(RecordFormat.HEADER_BYTES + bytes.length);
     CRC32C crc = new CRC32C();
     RecordFormat.writeHeader(
+        buffer,
+        key,
+        sequence,
+        bytes.length,
+        RecordFormat.payloadCrc(bytes, 0, bytes.length, crc),
+        1,
+        0,
+        1,
+        crc);
+    buffer.put(bytes);
+    return buffer.flip();
+  }
+
+  static ByteBuffer formerRecord(long sequence, String payload) {
+    byte[] bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    ByteBuffer buffer = ByteBuffer.allocate(RecordFormat.Former.HEADER_BYTES + bytes.length);
+    CRC32C crc = new CRC32C();
+    RecordFormat.Former.writeHeader(
         buffer,
         sequence,
         bytes.length,

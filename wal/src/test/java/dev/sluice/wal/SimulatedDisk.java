@@ -36,6 +36,8 @@ final class SimulatedDisk implements FileAccess {
   private Map<String, Content> durable = new HashMap<>();
   private boolean crashed;
   private boolean locked;
+  // What the files may hold in all: a write that would grow them past it fails with ENOSPC.
+  private long capacityBytes = Long.MAX_VALUE;
 
   SimulatedDisk(long seed) {
     this(seed, 1);
@@ -80,6 +82,26 @@ final class SimulatedDisk implements FileAccess {
     locked = false;
   }
 
+  /** A disk of {@code bytes}: from now on, writes that would grow the files past it fail. */
+  synchronized void capacity(long bytes) {
+    capacityBytes = bytes;
+  }
+
+  /** What the files hold in all. */
+  synchronized long usedBytes() {
+    long used = 0;
+    for (Content content : live.values()) {
+      used += content.liveLength;
+    }
+    return used;
+  }
+
+  private void claim(long growthBytes) throws IOException {
+    if (growthBytes > 0 && usedBytes() + growthBytes > capacityBytes) {
+      throw new IOException("No space left on device");
+    }
+  }
+
   /** A new process starts on what survived. */
   synchronized void restart() {
     crashed = false;
@@ -101,6 +123,13 @@ final class SimulatedDisk implements FileAccess {
       throw new java.nio.file.NoSuchFileException(file.toString());
     }
     return content;
+  }
+
+  @Override
+  public synchronized boolean exists(Path path) throws IOException {
+    check();
+    // Directories are not simulated: every one exists.
+    return true;
   }
 
   @Override
@@ -160,6 +189,7 @@ final class SimulatedDisk implements FileAccess {
       synchronized (SimulatedDisk.this) {
         check();
         int length = buffer.remaining();
+        claim((long) position + length - content.liveLength);
         if (position + length > content.live.length) {
           content.live =
               Arrays.copyOf(content.live, Math.max(position + length, content.live.length * 2));
@@ -263,6 +293,8 @@ final class SimulatedDisk implements FileAccess {
   @Override
   public synchronized void writeAtomically(Path file, byte[] content) throws IOException {
     check();
+    // The new content is written beside the old before it replaces it.
+    claim(content.length);
     Content written = new Content();
     written.live = content.clone();
     written.liveLength = content.length;

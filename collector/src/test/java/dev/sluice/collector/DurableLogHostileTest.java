@@ -1,0 +1,382 @@
+package dev.sluice.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The durable log against what clients and pipelines can do to it: client bytes shaped like log
+ * records, a request a processor always fails on, a logged request larger than the next run's
+ * memory budget.
+ */
+class DurableLogHostileTest {
+  private static final long SHORT_STOP_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+  private static final long STOP_NANOS = TimeUnit.SECONDS.toNanos(10);
+  private static final byte[] MARKER = "FORGED-RECORDS->".getBytes(StandardCharsets.US_ASCII);
+
+  @TempDir Path directory;
+
+  private Path wal() {
+    return directory.resolve("wal");
+  }
+
+  private String config(String endpoint, String processors, String extraProcessorConfig) {
+    return String.join(
+        "\n",
+        "extensions:",
+        "  file_storage:",
+        "    directory: " + wal(),
+        "receivers:",
+        "  otlp:",
+        "    protocols:",
+        "      grpc:",
+        "        endpoint: 127.0.0.1:0",
+        "processors:",
+        "  batch:",
+        "    timeout: 10ms",
+        extraProcessorConfig,
+        "exporters:",
+        "  otlp:",
+        "    endpoint: " + endpoint,
+        "    tls:",
+        "      insecure: true",
+        "    timeout: 2s",
+        "    retry_on_failure:",
+        "      initial_interval: 50ms",
+        "      max_interval: 200ms",
+        "      max_elapsed_time: 60s",
+        "    sending_queue:",
+        "      storage: file_storage",
+        "service:",
+        "  extensions: [file_storage]",
+        "  telemetry:",
+        "    metrics:",
+        "      level: none",
+        "  pipelines:",
+        "    traces:",
+        "      receivers: [otlp]",
+        "      processors: [" + processors + "]",
+        "      exporters: [otlp]",
+        "");
+  }
+
+  private static Span span(String name, ByteString blob) {
+    Span.Builder span =
+        Span.newBuilder()
+            .setTraceId(ByteString.copyFrom(new byte[16]).concat(ByteString.EMPTY))
+            .setSpanId(ByteString.copyFrom(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}))
+            .setName(name);
+    if (blob != null) {
+      span.addAttributes(
+          KeyValue.newBuilder().setKey("blob").setValue(AnyValue.newBuilder().setBytesValue(blob)));
+    }
+    return span.build();
+  }
+
+  private static ExportTraceServiceRequest request(Span... spans) {
+    return ExportTraceServiceRequest.newBuilder()
+        .addResourceSpans(
+            ResourceSpans.newBuilder()
+                .addScopeSpans(ScopeSpans.newBuilder().addAllSpans(List.of(spans))))
+        .build();
+  }
+
+  private static void send(Collector collector, ExportTraceServiceRequest... requests) {
+    ManagedChannel channel = TestCollectors.channel(collector);
+    try {
+      for (ExportTraceServiceRequest request : requests) {
+        TraceServiceGrpc.newBlockingStub(channel)
+            .withDeadlineAfter(10, TimeUnit.SECONDS)
+            .export(request);
+      }
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /** Sends, again while the collector answers UNAVAILABLE (at most 200 tries, 50 ms apart). */
+  private static void sendRetrying(Collector collector, ExportTraceServiceRequest request)
+      throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        send(collector, request);
+        return;
+      } catch (StatusRuntimeException e) {
+        if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || attempt == 200) {
+          throw e;
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static OtlpSink down() throws Exception {
+    OtlpSink sink = OtlpSink.start();
+    Supplier<StatusRuntimeException>[] errors = new Supplier[1_000_000];
+    java.util.Arrays.fill(
+        errors, (Supplier<StatusRuntimeException>) Status.UNAVAILABLE::asRuntimeException);
+    return sink.failNext(errors);
+  }
+
+  private static List<String> spanNames(OtlpSink sink) {
+    List<String> names = new ArrayList<>();
+    for (ExportTraceServiceRequest request : sink.traces()) {
+      for (ResourceSpans resource : request.getResourceSpansList()) {
+        for (ScopeSpans scope : resource.getScopeSpansList()) {
+          for (Span span : scope.getSpansList()) {
+            names.add(span.getName());
+          }
+        }
+      }
+    }
+    return names;
+  }
+
+  /**
+   * A record as the log's earlier format wrote it, whole and with valid checksums: 32 bytes of
+   * header (magic, header CRC32C, sequence, length, payload CRC32C, routing, signal, version 1),
+   * then the payload.
+   */
+  private static byte[] formerFormatRecord(long sequence, byte[] payload) {
+    ByteBuffer record = ByteBuffer.allocate(32 + payload.length);
+    CRC32C crc = new CRC32C();
+    crc.update(payload);
+    record.putInt(0, 0x534C5752);
+    record.putLong(8, sequence);
+    record.putInt(16, payload.length);
+    record.putInt(20, (int) crc.getValue());
+    record.putInt(24, 1);
+    record.put(28, (byte) 0);
+    record.put(29, (byte) 1);
+    crc.reset();
+    crc.update(record.array(), 8, 24);
+    record.putInt(4, (int) crc.getValue());
+    record.position(32);
+    record.put(payload);
+    return record.array();
+  }
+
+  /**
+   * The current format's record, with every field right but the segment's key, which no client can
+   * know: here all zeros, then all ones.
+   */
+  private static byte[] currentFormatRecords(long sequence, byte[] payload) {
+    ByteBuffer out = ByteBuffer.allocate(2 * (40 + payload.length));
+    for (long key : new long[] {0, -1}) {
+      int start = out.position();
+      CRC32C crc = new CRC32C();
+      crc.update(payload);
+      out.putInt(start, 0x534C5752);
+      out.putLong(start + 8, key);
+      out.putLong(start + 16, sequence);
+      out.putInt(start + 24, payload.length);
+      out.putInt(start + 28, (int) crc.getValue());
+      out.putInt(start + 32, 1);
+      out.putShort(start + 36, (short) 0);
+      out.put(start + 38, (byte) 0);
+      out.put(start + 39, (byte) 2);
+      crc.reset();
+      crc.update(out.array(), start + 8, 32);
+      out.putInt(start + 4, (int) crc.getValue());
+      out.position(start + 40);
+      out.put(payload);
+    }
+    return out.array();
+  }
+
+  private List<Path> segments() throws Exception {
+    try (Stream<Path> files = Files.list(wal())) {
+      return files.filter(f -> f.getFileName().toString().startsWith("segment-")).sorted().toList();
+    }
+  }
+
+  private static int indexOf(byte[] content, byte[] wanted) {
+    outer:
+    for (int i = 0; i + wanted.length <= content.length; i++) {
+      for (int j = 0; j < wanted.length; j++) {
+        if (content[i + j] != wanted[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  @Test
+  void clientBytesShapedLikeRecordsAreNeverTakenForRecordsAfterDamage() throws Exception {
+    Span[] forged = new Span[30];
+    for (int i = 0; i < forged.length; i++) {
+      forged[i] = span("forged", null);
+    }
+    byte[] forgedPayload = request(forged).toByteArray();
+    ByteString blob =
+        ByteString.copyFrom(MARKER)
+            .concat(ByteString.copyFrom(formerFormatRecord(1, forgedPayload)))
+            .concat(ByteString.copyFrom(formerFormatRecord(1L << 40, forgedPayload)))
+            .concat(ByteString.copyFrom(currentFormatRecords(1, forgedPayload)));
+    try (OtlpSink downSink = down();
+        OtlpSink sink = OtlpSink.start()) {
+      Collector first =
+          TestCollectors.start(
+              config(downSink.endpoint(), "batch", ""), Collector.Options.defaults());
+      try {
+        send(first, request(span("carrier", blob)), request(span("after", null)));
+        assertThat(downSink.await(() -> downSink.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
+      } finally {
+        first.shutdown(SHORT_STOP_NANOS);
+      }
+      // Damage: one byte of the carrier's payload, before the bytes shaped like records.
+      boolean damaged = false;
+      for (Path segment : segments()) {
+        byte[] content = Files.readAllBytes(segment);
+        int at = indexOf(content, MARKER);
+        if (at >= 0) {
+          content[at] ^= 0x55;
+          Files.write(segment, content);
+          damaged = true;
+        }
+      }
+      assertThat(damaged).isTrue();
+
+      ExecutorService starting = Executors.newSingleThreadExecutor();
+      try {
+        Future<Collector> second =
+            starting.submit(
+                () ->
+                    TestCollectors.start(
+                        config(sink.endpoint(), "batch", ""), Collector.Options.defaults()));
+        Collector started = second.get(30, TimeUnit.SECONDS);
+        try {
+          assertThat(sink.await(() -> spanNames(sink).contains("after"), 20, TimeUnit.SECONDS))
+              .as("the request after the damaged one is delivered: %s", spanNames(sink))
+              .isTrue();
+          assertThat(TestCollectors.prometheus(started)).contains("sluice_wal_records_corrupt 1");
+        } finally {
+          started.shutdown(STOP_NANOS);
+        }
+      } finally {
+        starting.shutdownNow();
+      }
+      assertThat(spanNames(sink)).containsExactly("after");
+    }
+  }
+
+  @Test
+  void aRequestAProcessorAlwaysFailsOnIsSetAsideAndBlocksNothing() throws Exception {
+    String filter =
+        String.join(
+            "\n",
+            "  filter:",
+            "    error_mode: ignore",
+            "    traces:",
+            "      span:",
+            "        - 'IsMatch(name, \"(a|b)*c\")'");
+    String poisonName = "a".repeat(200_000);
+    try (OtlpSink sink = OtlpSink.start()) {
+      Collector first =
+          TestCollectors.start(
+              config(sink.endpoint(), "filter, batch", filter), Collector.Options.defaults());
+      try {
+        try {
+          send(first, request(span(poisonName, null)));
+        } catch (StatusRuntimeException expected) {
+          // The request is refused: the pipeline could not take it.
+        }
+        send(first, request(span("good", null)));
+        assertThat(sink.await(() -> spanNames(sink).contains("good"), 20, TimeUnit.SECONDS))
+            .isTrue();
+        assertThat(TestCollectors.eventually(() -> first.budget().usedBytes() == 0, 10))
+            .as("memory held: %d", first.budget().usedBytes())
+            .isTrue();
+        assertThat(
+                TestCollectors.eventually(
+                    () -> TestCollectors.prometheus(first).contains("sluice_wal_records_owed 0"),
+                    10))
+            .as(TestCollectors.prometheus(first))
+            .isTrue();
+      } finally {
+        first.shutdown(STOP_NANOS);
+      }
+      Collector second =
+          TestCollectors.start(
+              config(sink.endpoint(), "filter, batch", filter), Collector.Options.defaults());
+      try {
+        send(second, request(span("again", null)));
+        assertThat(sink.await(() -> spanNames(sink).contains("again"), 20, TimeUnit.SECONDS))
+            .isTrue();
+      } finally {
+        second.shutdown(STOP_NANOS);
+      }
+      assertThat(spanNames(sink)).containsExactly("good", "again");
+    }
+  }
+
+  @Test
+  void aLoggedRequestLargerThanTheMemoryBudgetNeitherBlocksTheStartNorIsLost() throws Exception {
+    ByteString blob = ByteString.copyFrom(new byte[3 << 20]);
+    try (OtlpSink downSink = down();
+        OtlpSink sink = OtlpSink.start()) {
+      Collector first =
+          TestCollectors.start(
+              config(downSink.endpoint(), "batch", ""), Collector.Options.defaults());
+      try {
+        send(first, request(span("large", blob)));
+        assertThat(downSink.await(() -> downSink.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
+      } finally {
+        first.shutdown(SHORT_STOP_NANOS);
+      }
+      ExecutorService starting = Executors.newSingleThreadExecutor();
+      try {
+        Future<Collector> second =
+            starting.submit(
+                () ->
+                    TestCollectors.start(
+                        config(sink.endpoint(), "batch", ""),
+                        new Collector.Options(1 << 20, Long.MAX_VALUE / 4, 1000)));
+        Collector started = second.get(30, TimeUnit.SECONDS);
+        try {
+          sendRetrying(started, request(span("small", null)));
+          assertThat(
+                  sink.await(
+                      () -> spanNames(sink).containsAll(List.of("large", "small")),
+                      20,
+                      TimeUnit.SECONDS))
+              .as("delivered: %s", spanNames(sink).size())
+              .isTrue();
+        } finally {
+          started.shutdown(STOP_NANOS);
+        }
+      } finally {
+        starting.shutdownNow();
+      }
+    }
+  }
+}
