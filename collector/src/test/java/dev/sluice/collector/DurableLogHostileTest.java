@@ -47,6 +47,11 @@ class DurableLogHostileTest {
   }
 
   private String config(String endpoint, String processors, String extraProcessorConfig) {
+    return config(endpoint, processors, extraProcessorConfig, "");
+  }
+
+  private String config(
+      String endpoint, String processors, String extraProcessorConfig, String queue) {
     return String.join(
         "\n",
         "extensions:",
@@ -73,6 +78,7 @@ class DurableLogHostileTest {
         "      max_elapsed_time: 60s",
         "    sending_queue:",
         "      storage: file_storage",
+        queue,
         "service:",
         "  extensions: [file_storage]",
         "  telemetry:",
@@ -376,6 +382,146 @@ class DurableLogHostileTest {
         }
       } finally {
         starting.shutdownNow();
+      }
+    }
+  }
+
+  @Test
+  void aRequestWhoseWriteFailsIsAnsweredRetryableAndNeverDelivered() throws Exception {
+    try (OtlpSink sink = OtlpSink.start()) {
+      Collector collector =
+          TestCollectors.start(config(sink.endpoint(), "batch", ""), Collector.Options.defaults());
+      // The first record's segment cannot be made: a directory has its name.
+      Path blocker = wal().resolve("segment-00000000000000000000.wal");
+      Files.createDirectory(blocker);
+      try {
+        StatusRuntimeException refused =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                StatusRuntimeException.class,
+                () -> send(collector, request(span("refused", null))));
+        assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        Files.delete(blocker);
+        send(collector, request(span("accepted", null)));
+        assertThat(sink.await(() -> spanNames(sink).contains("accepted"), 20, TimeUnit.SECONDS))
+            .isTrue();
+      } finally {
+        // Drains every queue: whatever the pipelines held would be delivered by now.
+        collector.shutdown(STOP_NANOS);
+      }
+      assertThat(spanNames(sink)).containsExactly("accepted");
+    }
+  }
+
+  @Test
+  void aReplayedRequestAProcessorFailsOnIsSetAsideAndTheRestIsDelivered() throws Exception {
+    String filter =
+        String.join(
+            "\n",
+            "  filter:",
+            "    error_mode: ignore",
+            "    traces:",
+            "      span:",
+            "        - 'IsMatch(name, \"(a|b)*c\")'");
+    String poisonName = "a".repeat(200_000);
+    try (OtlpSink downSink = down();
+        OtlpSink sink = OtlpSink.start()) {
+      Collector first =
+          TestCollectors.start(
+              config(downSink.endpoint(), "batch", ""), Collector.Options.defaults());
+      try {
+        send(first, request(span(poisonName, null)), request(span("good", null)));
+        assertThat(downSink.await(() -> downSink.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
+      } finally {
+        first.shutdown(SHORT_STOP_NANOS);
+      }
+      ExecutorService starting = Executors.newSingleThreadExecutor();
+      try {
+        Collector second =
+            starting
+                .submit(
+                    () ->
+                        TestCollectors.start(
+                            config(sink.endpoint(), "filter, batch", filter),
+                            Collector.Options.defaults()))
+                .get(30, TimeUnit.SECONDS);
+        try {
+          assertThat(sink.await(() -> spanNames(sink).contains("good"), 20, TimeUnit.SECONDS))
+              .isTrue();
+          assertThat(
+                  TestCollectors.eventually(
+                      () ->
+                          TestCollectors.prometheus(second)
+                              .contains("sluice_wal_records_set_aside 1"),
+                      20))
+              .as(TestCollectors.prometheus(second))
+              .isTrue();
+          assertThat(
+                  TestCollectors.eventually(
+                      () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"),
+                      20))
+              .isTrue();
+        } finally {
+          second.shutdown(STOP_NANOS);
+        }
+      } finally {
+        starting.shutdownNow();
+      }
+      assertThat(spanNames(sink)).containsExactly("good");
+    }
+  }
+
+  @Test
+  void aStopWhileTheReplayWaitsForRoomIsPromptAndLosesNothing() throws Exception {
+    String smallQueue = String.join("\n", "      num_consumers: 1", "      queue_size: 1");
+    int requests = 40;
+    ExportTraceServiceRequest[] sent = new ExportTraceServiceRequest[requests];
+    for (int i = 0; i < requests; i++) {
+      sent[i] = request(span("r" + i, null));
+    }
+    try (OtlpSink downSink = down();
+        OtlpSink stillDown = down();
+        OtlpSink sink = OtlpSink.start()) {
+      Collector first =
+          TestCollectors.start(config(downSink.endpoint(), "", ""), Collector.Options.defaults());
+      try {
+        send(first, sent);
+      } finally {
+        first.shutdown(SHORT_STOP_NANOS);
+      }
+      // The backend is still down and the queue holds one request: the replay waits for room.
+      ExecutorService starting = Executors.newSingleThreadExecutor();
+      try {
+        Collector second =
+            starting
+                .submit(
+                    () ->
+                        TestCollectors.start(
+                            config(stillDown.endpoint(), "", "", smallQueue),
+                            Collector.Options.defaults()))
+                .get(30, TimeUnit.SECONDS);
+        assertThat(stillDown.await(() -> stillDown.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
+        starting
+            .submit(
+                () -> {
+                  second.shutdown(SHORT_STOP_NANOS);
+                  return null;
+                })
+            .get(30, TimeUnit.SECONDS);
+      } finally {
+        starting.shutdownNow();
+      }
+      Collector third =
+          TestCollectors.start(config(sink.endpoint(), "", ""), Collector.Options.defaults());
+      try {
+        assertThat(
+                sink.await(
+                    () -> new java.util.HashSet<>(spanNames(sink)).size() == requests,
+                    20,
+                    TimeUnit.SECONDS))
+            .as("delivered: %s", new java.util.TreeSet<>(spanNames(sink)))
+            .isTrue();
+      } finally {
+        third.shutdown(STOP_NANOS);
       }
     }
   }

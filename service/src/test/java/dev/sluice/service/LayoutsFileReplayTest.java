@@ -395,4 +395,58 @@ class LayoutsFileReplayTest {
         .hasMessageContaining("cannot read " + layoutsFile());
     Files.delete(layoutsFile());
   }
+
+  /**
+   * A log the earlier format wrote: records of version 1 (no segment header, no key, no layout) and
+   * the list of pipelines of the run that wrote them in {@value LayoutsFile#FORMER_NAME}, in the
+   * order {@code traces/a}, {@code traces/b}, {@code logs}. Each request went to both traces
+   * pipelines; none is done.
+   */
+  private void formerLog() throws Exception {
+    Files.createDirectories(wal());
+    java.io.ByteArrayOutputStream segment = new java.io.ByteArrayOutputStream();
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    for (int r = 0; r < REQUESTS; r++) {
+      byte[] payload =
+          SequencedSpans.request("svc", r * SPANS_PER_REQUEST, SPANS_PER_REQUEST).toByteArray();
+      java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(32);
+      crc.reset();
+      crc.update(payload);
+      header.putInt(0, 0x534C5752);
+      header.putLong(8, r);
+      header.putInt(16, payload.length);
+      header.putInt(20, (int) crc.getValue());
+      header.putInt(24, 0b011);
+      header.put(28, (byte) Signal.TRACES.ordinal());
+      header.put(29, (byte) 1);
+      crc.reset();
+      crc.update(header.array(), 8, 24);
+      header.putInt(4, (int) crc.getValue());
+      segment.write(header.array());
+      segment.write(payload);
+    }
+    Files.write(wal().resolve("segment-00000000000000000000.wal"), segment.toByteArray());
+    Map<String, List<String>> pipelines = new LinkedHashMap<>();
+    pipelines.put("traces/a", List.of("x"));
+    pipelines.put("traces/b", List.of("y"));
+    pipelines.put("logs", List.of("z"));
+    Files.write(wal().resolve(LayoutsFile.FORMER_NAME), LayoutsFile.formatFormer(pipelines));
+  }
+
+  @Test
+  void aLogOfTheEarlierFormatIsReplayedToThePipelinesOfItsNamesAndKeptAsTheLayoutFormer()
+      throws Exception {
+    formerLog();
+    Run second = new Run(false, true);
+    try {
+      assertEveryTraceDeliveredOnceToBothTracesExportersOnly(second);
+      assertThat(pipelineFileWarnings()).isEmpty();
+    } finally {
+      second.stop();
+    }
+    // The earlier file is gone; its layout was kept only while records carried it.
+    assertThat(wal().resolve(LayoutsFile.FORMER_NAME)).doesNotExist();
+    assertThat(LayoutsFile.parse(Files.readAllBytes(layoutsFile())).keySet())
+        .contains(dev.sluice.wal.WriteAheadLog.FORMER_LAYOUT);
+  }
 }
