@@ -155,20 +155,7 @@ final class LoadBalancingExporter implements Exporter {
                 + key.key);
       }
       Batch[] split = parts(signal, size);
-      if (leftOut.length != size) {
-        leftOut = new boolean[size];
-      }
-      boolean[] out = leftOut;
-      long now = scheduler.nanoTime();
-      int left = 0;
-      for (int i = 0; i < size; i++) {
-        out[i] = snapshot.backends()[i].leftOut(now);
-        left += out[i] ? 0 : 1;
-      }
-      if (left == 0) {
-        // Every backend is down: try them all again rather than give up on the batch.
-        Arrays.fill(out, false);
-      }
+      boolean[] out = leftOut(snapshot);
       long rejected = 0;
       String rejection = "";
       String lastFailure = "";
@@ -247,6 +234,15 @@ final class LoadBalancingExporter implements Exporter {
           for (int i = 0; i < size; i++) {
             anyLeft |= !out[i];
           }
+          Membership.Snapshot newer = membership.current();
+          if (!anyLeft && newer != snapshot && newer.size() > 0) {
+            // The list changed while this batch was out: what is left goes over the new ring.
+            snapshot = newer;
+            size = newer.size();
+            split = parts(signal, size);
+            out = leftOut(snapshot);
+            anyLeft = true;
+          }
           if (!anyLeft || deadlineNanos - scheduler.nanoTime() <= 0) {
             long units = failed.unitCount();
             String why =
@@ -269,6 +265,28 @@ final class LoadBalancingExporter implements Exporter {
           source.clear();
         }
       }
+    }
+
+    /**
+     * Which backends of {@code snapshot} are left out now (removed, or down after failing); none
+     * when all are, so that a batch tries them all again rather than give up.
+     */
+    private boolean[] leftOut(Membership.Snapshot snapshot) {
+      int size = snapshot.size();
+      if (leftOut.length != size) {
+        leftOut = new boolean[size];
+      }
+      boolean[] out = leftOut;
+      long now = scheduler.nanoTime();
+      int left = 0;
+      for (int i = 0; i < size; i++) {
+        out[i] = snapshot.backends()[i].leftOut(now);
+        left += out[i] ? 0 : 1;
+      }
+      if (left == 0) {
+        Arrays.fill(out, false);
+      }
+      return out;
     }
 
     /** A backend that failed is left out of this batch, and of others for a while. */
@@ -308,7 +326,7 @@ final class LoadBalancingExporter implements Exporter {
     long start = scheduler.nanoTime();
     Backoff backoff = null;
     while (true) {
-      if (backend.removed()) {
+      if (!backend.beginSend()) {
         return ExportResult.retryable(backend.name + " was removed", 0);
       }
       long now = scheduler.nanoTime();
@@ -320,6 +338,9 @@ final class LoadBalancingExporter implements Exporter {
       } catch (RuntimeException e) {
         logger.log(Level.WARNING, "Sending to backend " + backend.name + " failed", e);
         result = ExportResult.retryable("exporter failed: " + e, 0);
+      } finally {
+        // A removed backend's exporter is stopped once its last send has ended.
+        backend.endSend();
       }
       if (result.outcome() != ExportResult.Outcome.RETRYABLE
           || backend.removed()

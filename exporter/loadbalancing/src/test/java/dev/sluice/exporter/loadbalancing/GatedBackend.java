@@ -115,7 +115,12 @@ final class GatedBackend implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+  public void close() {
+    server.shutdownNow();
+    try {
+      server.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
