@@ -22,10 +22,13 @@ import java.util.logging.Logger;
  * Routes each batch over the ring and sends every part to its backend, synchronously, on the
  * calling sending thread. There is no queue per backend: the one queue is the service's, in front
  * of this exporter, so nothing waits for a backend that could go away. A part whose backend fails
- * is retried there within {@code protocol.otlp.retry_on_failure}; when that fails too, or the
- * backend was removed meanwhile, the part is split again over the ring without that backend, each
- * key going to the next backend on the ring for it, and counted as re-routed. Only when no backend
- * is left for some of it is the batch answered retryable, for the service to send again later.
+ * retryably is retried there within {@code protocol.otlp.retry_on_failure}; when that fails too,
+ * when the backend refuses it for its own reasons (anything but malformed data: see {@link
+ * BackendFailures}), or when the backend was removed meanwhile, the part is split again over the
+ * ring without that backend, each key going to the next backend on the ring for it, and counted as
+ * re-routed. Only when no backend is left for some of it is the batch answered retryable, for the
+ * service to send again later under the exporter's own {@code retry_on_failure}; only malformed
+ * data is answered as rejected.
  */
 final class LoadBalancingExporter implements Exporter {
   /** How often a re-route, or a batch with no backend left, is logged at most. */
@@ -42,6 +45,7 @@ final class LoadBalancingExporter implements Exporter {
   private final Logger logger;
   private final RateLimitedLog rerouteLog;
   private final RateLimitedLog noBackendLog;
+  private final RateLimitedLog refusalLog;
   private final Map<Signal, MetricRegistry.Counter> reroutedItems = new EnumMap<>(Signal.class);
   private final LoadBalancingExporterFactory.HostHolder host;
 
@@ -74,6 +78,7 @@ final class LoadBalancingExporter implements Exporter {
     this.logger = settings.logger();
     this.rerouteLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
     this.noBackendLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
+    this.refusalLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
     for (Signal signal : Signal.values()) {
       reroutedItems.put(
           signal,
@@ -150,22 +155,10 @@ final class LoadBalancingExporter implements Exporter {
                 + key.key);
       }
       Batch[] split = parts(signal, size);
-      if (leftOut.length != size) {
-        leftOut = new boolean[size];
-      }
-      boolean[] out = leftOut;
-      long now = scheduler.nanoTime();
-      int left = 0;
-      for (int i = 0; i < size; i++) {
-        out[i] = snapshot.backends()[i].leftOut(now);
-        left += out[i] ? 0 : 1;
-      }
-      if (left == 0) {
-        // Every backend is down: try them all again rather than give up on the batch.
-        Arrays.fill(out, false);
-      }
+      boolean[] out = leftOut(snapshot);
       long rejected = 0;
       String rejection = "";
+      String lastFailure = "";
       Batch source = batch;
       Batch failed = null;
       try {
@@ -205,20 +198,29 @@ final class LoadBalancingExporter implements Exporter {
                 part.clear();
               }
               case PERMANENT -> {
-                // The data's fault, not the backend's: another backend would refuse it too.
-                rejected += part.unitCount();
-                rejection = backend.name + ": " + result.message();
-                part.clear();
+                if (BackendFailures.isTheDatasFault(result)) {
+                  // Malformed: another backend would refuse it too.
+                  rejected += part.unitCount();
+                  rejection = backend.name + ": " + result.message();
+                  part.clear();
+                } else {
+                  // Refused for the backend's own reasons: like any failure of the backend.
+                  lastFailure = backend.name + ": " + result.message();
+                  refusalLog.log(
+                      "Backend "
+                          + lastFailure
+                          + "; its "
+                          + signal.unitName()
+                          + " go to the next backend on the ring");
+                  leaveOut(backend, i, out);
+                  failed = addTo(failed, part, signal);
+                  anyFailed = true;
+                }
               }
               default -> {
-                if (!backend.removed()) {
-                  backend.markDown(scheduler.nanoTime() + downNanos);
-                }
-                out[i] = true;
-                if (failed == null) {
-                  failed = new Batch(signal);
-                }
-                failed.addAll(part);
+                lastFailure = backend.name + ": " + result.message();
+                leaveOut(backend, i, out);
+                failed = addTo(failed, part, signal);
                 anyFailed = true;
               }
             }
@@ -232,17 +234,22 @@ final class LoadBalancingExporter implements Exporter {
           for (int i = 0; i < size; i++) {
             anyLeft |= !out[i];
           }
+          Membership.Snapshot newer = membership.current();
+          if (!anyLeft && newer != snapshot && newer.size() > 0) {
+            // The list changed while this batch was out: what is left goes over the new ring.
+            snapshot = newer;
+            size = newer.size();
+            split = parts(signal, size);
+            out = leftOut(snapshot);
+            anyLeft = true;
+          }
           if (!anyLeft || deadlineNanos - scheduler.nanoTime() <= 0) {
             long units = failed.unitCount();
-            noBackendLog.log(
-                "No backend left for "
-                    + units
-                    + " "
-                    + signal.unitName()
-                    + "; the batch will be sent again");
+            String why =
+                "no backend left for " + units + " " + signal.unitName() + " (" + lastFailure + ")";
+            noBackendLog.log(why + "; the batch will be sent again");
             failed.clear();
-            return ExportResult.retryable(
-                "no backend left for " + units + " " + signal.unitName(), 0);
+            return ExportResult.retryable(why, 0);
           }
           source = failed;
           failed = null;
@@ -258,6 +265,43 @@ final class LoadBalancingExporter implements Exporter {
           source.clear();
         }
       }
+    }
+
+    /**
+     * Which backends of {@code snapshot} are left out now (removed, or down after failing); none
+     * when all are, so that a batch tries them all again rather than give up.
+     */
+    private boolean[] leftOut(Membership.Snapshot snapshot) {
+      int size = snapshot.size();
+      if (leftOut.length != size) {
+        leftOut = new boolean[size];
+      }
+      boolean[] out = leftOut;
+      long now = scheduler.nanoTime();
+      int left = 0;
+      for (int i = 0; i < size; i++) {
+        out[i] = snapshot.backends()[i].leftOut(now);
+        left += out[i] ? 0 : 1;
+      }
+      if (left == 0) {
+        Arrays.fill(out, false);
+      }
+      return out;
+    }
+
+    /** A backend that failed is left out of this batch, and of others for a while. */
+    private void leaveOut(Backend backend, int index, boolean[] out) {
+      if (!backend.removed()) {
+        backend.markDown(scheduler.nanoTime() + downNanos);
+      }
+      out[index] = true;
+    }
+
+    /** {@code part}'s slices, added to the batch to place again; made on first use. */
+    private Batch addTo(Batch failed, Batch part, Signal signal) {
+      Batch into = failed == null ? new Batch(signal) : failed;
+      into.addAll(part);
+      return into;
     }
 
     private Batch[] parts(Signal signal, int size) {
@@ -282,7 +326,7 @@ final class LoadBalancingExporter implements Exporter {
     long start = scheduler.nanoTime();
     Backoff backoff = null;
     while (true) {
-      if (backend.removed()) {
+      if (!backend.beginSend()) {
         return ExportResult.retryable(backend.name + " was removed", 0);
       }
       long now = scheduler.nanoTime();
@@ -294,6 +338,9 @@ final class LoadBalancingExporter implements Exporter {
       } catch (RuntimeException e) {
         logger.log(Level.WARNING, "Sending to backend " + backend.name + " failed", e);
         result = ExportResult.retryable("exporter failed: " + e, 0);
+      } finally {
+        // A removed backend's exporter is stopped once its last send has ended.
+        backend.endSend();
       }
       if (result.outcome() != ExportResult.Outcome.RETRYABLE
           || backend.removed()

@@ -75,6 +75,8 @@ public final class LoadBalancingExporterFactory
             },
             // A removed backend's exporter outlives the attempts in flight to it.
             template.timeout().toNanos() + TimeUnit.SECONDS.toNanos(1),
+            Membership.MAX_RETIRING,
+            settings.scheduler(),
             settings.logger(),
             threadName + "-retire");
     return new LoadBalancingExporter(settings, config, resolver, membership, downNanos, host);

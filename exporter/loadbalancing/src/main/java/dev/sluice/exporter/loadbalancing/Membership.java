@@ -1,27 +1,40 @@
 package dev.sluice.exporter.loadbalancing;
 
 import dev.sluice.component.Exporter;
+import dev.sluice.component.Scheduler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The backends the resolver lists, each with its exporter, and the ring over them. A change keeps
- * the exporters of backends still listed, starts those of new ones, and retires the others: they
- * are marked removed at once, so that whatever is still being sent to one goes to the next backend
- * on the ring for its key, and their exporters are shut down after the sends in flight had time to
- * finish.
+ * the exporters of backends still listed, starts those of new ones, and retires the others.
+ *
+ * <p>Retiring a backend: it is marked removed as soon as the new ring is out, so that nothing new
+ * is sent to it and whatever is still being sent to it goes to the next backend on the ring for its
+ * key, or over the new ring. Its exporter is stopped as soon as the last send in flight to it has
+ * ended, or at its deadline ({@code retireAfterNanos} on the scheduler's clock) with those sends
+ * cut; a cut send fails retryably and its part is re-routed, never dropped. Stops run in parallel,
+ * up to {@link #STOPPING_THREADS} at once, so retirement keeps up with any churn of the list. At
+ * most {@code maxRetiring} removed backends wait for retirement once a change is made: past that,
+ * the oldest are cut at once, and the change waits until they are stopped.
  */
 final class Membership {
+  /** The default bound on removed backends whose exporters are not stopped yet. */
+  static final int MAX_RETIRING = 64;
+
+  /** How many exporters of removed backends are stopped at once. */
+  static final int STOPPING_THREADS = 8;
+
   /** Makes and starts the exporter of one backend, given its name with a port. */
   @FunctionalInterface
   interface ExporterMaker {
@@ -37,34 +50,79 @@ final class Membership {
     }
   }
 
+  /** A removed backend whose exporter is not stopped yet. */
+  private static final class Retirement {
+    final Backend backend;
+
+    /** Guarded by {@link Membership#retiringLock}. */
+    boolean stopping;
+
+    volatile Scheduler.Timer deadline;
+
+    Retirement(Backend backend) {
+      this.backend = backend;
+    }
+  }
+
   private final ExporterMaker maker;
   private final long retireAfterNanos;
+  private final int maxRetiring;
+  private final Scheduler scheduler;
   private final Logger logger;
-  private final ExecutorService retirements;
+  private final ThreadPoolExecutor stoppers;
   private volatile Snapshot current = Snapshot.EMPTY;
   private boolean stopped;
 
-  /** Removed backends whose exporters are not stopped yet. */
-  private final Set<Backend> retiring = new HashSet<>();
+  /**
+   * Removed backends whose exporters are not stopped yet, oldest first. Its own lock, not this
+   * object's: the sending threads that end the last send to a removed backend must not wait for a
+   * change that is starting exporters.
+   */
+  private final Object retiringLock = new Object();
+
+  private final LinkedHashMap<Backend, Retirement> retiring = new LinkedHashMap<>();
 
   /**
    * @param retireAfterNanos how long a removed backend's exporter is kept for the sends in flight
+   * @param maxRetiring the most removed backends waiting for retirement after a change
+   * @param scheduler the clock of the retirement deadlines
    */
-  Membership(ExporterMaker maker, long retireAfterNanos, Logger logger, String threadName) {
+  Membership(
+      ExporterMaker maker,
+      long retireAfterNanos,
+      int maxRetiring,
+      Scheduler scheduler,
+      Logger logger,
+      String threadName) {
     this.maker = maker;
     this.retireAfterNanos = retireAfterNanos;
+    this.maxRetiring = maxRetiring;
+    this.scheduler = scheduler;
     this.logger = logger;
-    this.retirements =
-        Executors.newSingleThreadExecutor(
+    this.stoppers =
+        new ThreadPoolExecutor(
+            STOPPING_THREADS,
+            STOPPING_THREADS,
+            10,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
             task -> {
               Thread thread = new Thread(task, threadName);
               thread.setDaemon(true);
               return thread;
             });
+    stoppers.allowCoreThreadTimeOut(true);
   }
 
   Snapshot current() {
     return current;
+  }
+
+  /** Removed backends whose exporters are not stopped yet. */
+  int retiringCount() {
+    synchronized (retiringLock) {
+      return retiring.size();
+    }
   }
 
   /** The resolver's new list, sorted and without duplicates. */
@@ -99,27 +157,95 @@ final class Membership {
     for (Backend backend : backends) {
       placed.add(backend.name);
     }
-    // Marked before the new ring is out: a send to a removed backend from then on is re-routed.
-    for (Backend gone : kept.values()) {
-      gone.markRemoved();
-    }
     current = new Snapshot(new HashRing(placed), backends);
-    logger.info("Backends now " + placed + (kept.isEmpty() ? "" : ", removed " + kept.keySet()));
+    // Marked once the new ring is out: a send that then finds its backend removed finds the new
+    // ring too, to place its part on. Until marked, a send on the old ring still reaches it.
     for (Backend gone : kept.values()) {
-      retiring.add(gone);
-      retirements.execute(() -> retire(gone));
+      retire(gone);
+    }
+    logger.info("Backends now " + placed + (kept.isEmpty() ? "" : ", removed " + kept.keySet()));
+    keepRetiringBounded();
+  }
+
+  private void retire(Backend gone) {
+    Retirement retirement = new Retirement(gone);
+    synchronized (retiringLock) {
+      retiring.put(gone, retirement);
+    }
+    // The timer only hands the stop over: timer tasks must not block.
+    retirement.deadline = scheduler.schedule(() -> stop(retirement, true), retireAfterNanos);
+    gone.markRemoved(() -> stop(retirement, false));
+  }
+
+  /** Cuts the oldest retirements past the bound, and waits until they are stopped. */
+  private void keepRetiringBounded() {
+    long waitUntil = System.nanoTime() + retireAfterNanos + TimeUnit.SECONDS.toNanos(1);
+    List<Retirement> cut = new ArrayList<>();
+    synchronized (retiringLock) {
+      int over = retiring.size() - maxRetiring;
+      for (Retirement retirement : retiring.values()) {
+        if (over-- <= 0) {
+          break;
+        }
+        if (!retirement.stopping) {
+          cut.add(retirement);
+        }
+      }
+    }
+    for (Retirement retirement : cut) {
+      stop(retirement, true);
+    }
+    synchronized (retiringLock) {
+      while (retiring.size() > maxRetiring) {
+        long left = waitUntil - System.nanoTime();
+        if (left <= 0) {
+          logger.warning(
+              retiring.size() + " removed backends are still being stopped, over " + maxRetiring);
+          return;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(retiringLock, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 
-  private void retire(Backend backend) {
-    try {
-      TimeUnit.NANOSECONDS.sleep(retireAfterNanos);
-    } catch (InterruptedException e) {
-      // The load balancer is stopping: the exporter is stopped now rather than later.
+  /**
+   * Stops a retiring backend's exporter on a stopping thread, once: gracefully when its sends have
+   * ended, or cutting the sends still in flight ({@code cut}), which then fail and are re-routed.
+   */
+  private void stop(Retirement retirement, boolean cut) {
+    synchronized (retiringLock) {
+      if (retirement.stopping) {
+        return;
+      }
+      retirement.stopping = true;
     }
-    stop(backend, System.nanoTime() + retireAfterNanos);
-    synchronized (this) {
-      retiring.remove(backend);
+    Scheduler.Timer deadline = retirement.deadline;
+    if (deadline != null) {
+      deadline.cancel();
+    }
+    if (cut) {
+      logger.info(
+          "Stopping removed backend " + retirement.backend.name + " with sends still in flight");
+    }
+    try {
+      stoppers.execute(() -> stopNow(retirement, cut));
+    } catch (RejectedExecutionException e) {
+      // The load balancer is stopping and takes no more tasks: this thread stops it, cutting.
+      stopNow(retirement, true);
+    }
+  }
+
+  private void stopNow(Retirement retirement, boolean cut) {
+    long now = System.nanoTime();
+    stop(retirement.backend, cut ? now : now + retireAfterNanos);
+    synchronized (retiringLock) {
+      retiring.remove(retirement.backend);
+      retiringLock.notifyAll();
     }
   }
 
@@ -133,25 +259,38 @@ final class Membership {
     }
   }
 
-  /** Stops every exporter, the retired ones included, by {@code deadlineNanos}. */
+  /** Stops every exporter, the retiring ones included, by {@code deadlineNanos}. */
   void shutdown(long deadlineNanos) throws InterruptedException {
     Snapshot last;
-    List<Backend> retired;
     synchronized (this) {
       stopped = true;
       last = current;
       current = Snapshot.EMPTY;
-      retired = new ArrayList<>(retiring);
     }
-    retirements.shutdownNow();
+    stoppers.shutdown();
     for (Backend backend : last.backends()) {
       backend.markRemoved();
       stop(backend, deadlineNanos);
     }
-    for (Backend backend : retired) {
-      stop(backend, deadlineNanos);
+    List<Retirement> left = new ArrayList<>();
+    synchronized (retiringLock) {
+      for (Retirement retirement : retiring.values()) {
+        if (!retirement.stopping) {
+          retirement.stopping = true;
+          left.add(retirement);
+        }
+      }
     }
-    retirements.awaitTermination(
-        Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    for (Retirement retirement : left) {
+      Scheduler.Timer deadline = retirement.deadline;
+      if (deadline != null) {
+        deadline.cancel();
+      }
+      stop(retirement.backend, deadlineNanos);
+      synchronized (retiringLock) {
+        retiring.remove(retirement.backend);
+      }
+    }
+    stoppers.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 }

@@ -20,8 +20,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The {@code kafka} receiver: one consumer in the configured group, on a thread of its own (a Kafka
  * consumer is single-threaded), that hands each record to the pipelines of its topic's signal and
- * commits an offset only once every record before it was accepted or skipped as malformed. See
- * {@link PollLoop} for the delivery rules.
+ * commits an offset only once every record before it was accepted, skipped as malformed, or set
+ * aside. See {@link PollLoop} for the delivery rules.
  */
 public final class KafkaReceiver implements Receiver {
   /**
@@ -37,6 +37,7 @@ public final class KafkaReceiver implements Receiver {
   private final KafkaReceiverConfig config;
   private final Map<Signal, RequestConsumer> consumers;
   private final Function<Properties, Consumer<byte[], byte[]>> clients;
+  private final PollLoop.RetryLimits limits;
   private final Logger logger;
   private volatile PollLoop loop;
   private Thread thread;
@@ -45,12 +46,22 @@ public final class KafkaReceiver implements Receiver {
       ComponentSettings settings,
       KafkaReceiverConfig config,
       Map<Signal, RequestConsumer> consumers,
-      Function<Properties, Consumer<byte[], byte[]>> clients) {
+      Function<Properties, Consumer<byte[], byte[]>> clients,
+      PollLoop.RetryLimits limits) {
     this.settings = settings;
     this.config = config;
     this.consumers = Map.copyOf(consumers);
     this.clients = clients;
+    this.limits = limits;
     this.logger = settings.logger();
+  }
+
+  KafkaReceiver(
+      ComponentSettings settings,
+      KafkaReceiverConfig config,
+      Map<Signal, RequestConsumer> consumers,
+      Function<Properties, Consumer<byte[], byte[]>> clients) {
+    this(settings, config, consumers, clients, PollLoop.RetryLimits.DEFAULT);
   }
 
   /** A receiver over a real {@link KafkaConsumer}. */
@@ -99,7 +110,7 @@ public final class KafkaReceiver implements Receiver {
     }
     KafkaClientLogging.init();
     Consumer<byte[], byte[]> client = clients.apply(clientProperties(config));
-    loop = new PollLoop(settings, config, consumers, routes, client);
+    loop = new PollLoop(settings, config, limits, consumers, routes, client);
     thread = new Thread(loop, "sluice-kafka-" + settings.id());
     thread.setDaemon(true);
     thread.start();

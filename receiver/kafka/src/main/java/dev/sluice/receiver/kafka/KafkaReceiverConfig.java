@@ -151,12 +151,13 @@ public record KafkaReceiverConfig(
 
   /**
    * The Collector's marking switches, accepted so that its configurations load. Sluice marks a
-   * record only when the pipelines accepted it, or when it is malformed and can never succeed; a
-   * refused record is offered again, never marked. So {@code after: false} (the Collector marks
-   * before the pipeline has the data) behaves as {@code after: true}; {@code on_error: true} (the
-   * Collector marks records whose delivery failed) does not skip refused records; and {@code
-   * on_permanent_error: false} (the Collector then stalls the partition on a malformed record)
-   * still marks malformed ones, counted and logged.
+   * record only when the pipelines accepted it, when it is malformed and can never succeed, or when
+   * it is set aside (the pipelines kept refusing it on its own while taking other records); a
+   * record refused because the pipelines are full is offered again, never marked. So {@code after:
+   * false} (the Collector marks before the pipeline has the data) behaves as {@code after: true};
+   * {@code on_error: true} (the Collector marks records whose delivery failed) does not skip
+   * refused records; and {@code on_permanent_error: false} (the Collector then stalls the partition
+   * on a malformed record) still marks malformed ones, counted and logged.
    */
   public record MessageMarking(boolean after, boolean onError, boolean onPermanentError) {}
 

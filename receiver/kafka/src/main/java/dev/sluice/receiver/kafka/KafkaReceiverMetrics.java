@@ -13,13 +13,16 @@ import java.util.function.LongSupplier;
 final class KafkaReceiverMetrics {
   static final String TRANSPORT = "kafka";
 
+  private final MetricRegistry metrics;
+  private final String id;
   final ReceiverTelemetry telemetry;
   final MetricRegistry.Counter malformedRecords;
   final MetricRegistry.Counter refusedRecords;
   final MetricRegistry.Counter fetchPauses;
 
   KafkaReceiverMetrics(MetricRegistry metrics, ComponentId receiver, LongSupplier pendingBytes) {
-    String id = receiver.toString();
+    this.metrics = metrics;
+    this.id = receiver.toString();
     telemetry = new ReceiverTelemetry(metrics, receiver, TRANSPORT);
     malformedRecords =
         metrics.counter(
@@ -45,5 +48,20 @@ final class KafkaReceiverMetrics {
         pendingBytes,
         "receiver",
         id);
+  }
+
+  /** Records set aside in one partition: made on first use, as set-asides are rare. */
+  MetricRegistry.Counter setAside(String topic, int partition) {
+    return metrics.counter(
+        "sluice_receiver_kafka_set_aside_records",
+        "Kafka records set aside (and committed) because the pipelines kept refusing them on their"
+            + " own while taking other records: larger than the memory they can free, or failing"
+            + " them.",
+        "receiver",
+        id,
+        "topic",
+        topic,
+        "partition",
+        Integer.toString(partition));
   }
 }

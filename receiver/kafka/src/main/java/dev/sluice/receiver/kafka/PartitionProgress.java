@@ -9,9 +9,17 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * What one assigned partition has fetched and where each record stands, on the poll thread only. A
  * record is <em>waiting</em> (fetched, not offered yet), <em>pending</em> (offered, no answer yet),
- * <em>refused</em> (the pipelines said full or closed: it will be offered again), or <em>done</em>
- * (accepted, or malformed and skipped). The offset that may be committed is the lowest offset not
- * done: every record before it is done, whatever order answers came in.
+ * <em>refused</em> (the pipelines said full or closed: it will be offered again, and the partition
+ * offers nothing else until then), <em>held back</em> (refused on its own: see below), or
+ * <em>done</em> (accepted, malformed and skipped, or set aside). The offset that may be committed
+ * is the lowest offset not done: every record before it is done, whatever order answers came in.
+ *
+ * <p>A record the pipelines refuse <em>on its own</em> (they failed on it, or had room for others
+ * but not for it) is held back: the records after it go on while it waits its backoff, and so show
+ * whether the pipelines take other records. One record at a time is held back; another refused on
+ * its own meanwhile waits as a refused one does. Each refusal of the held-back record with other
+ * records accepted since its last one counts as a misfit, a refusal that says the pipelines are
+ * full resets the count, and at the limit the record is set aside: done without being delivered.
  *
  * <p>A partition is revoked once and for all; a later assignment of the same partition makes a new
  * object, so an answer that arrives for a revoked one is ignored.
@@ -36,6 +44,26 @@ final class PartitionProgress {
   private int refusalsInARow;
   private boolean revoked;
 
+  /** The record held back, refused on its own; null for none. */
+  private ConsumerRecord<byte[], byte[]> heldBack;
+
+  private long heldBackRetryAtNanos;
+  private int heldBackRefusals;
+  private int heldBackMisfits;
+
+  /** The records the pipelines had accepted at the held-back record's last refusal. */
+  private long heldBackAcceptedMark;
+
+  /** What became of a refused record. */
+  enum Refusal {
+    /** It waits, and the partition with it: offered again at its retry time. */
+    WAITS,
+    /** It is held back, offered again at its retry time; the records after it go on. */
+    HELD_BACK,
+    /** It is set aside: done, never to be delivered; its bytes are no longer held. */
+    SET_ASIDE
+  }
+
   PartitionProgress(TopicPartition partition) {
     this.partition = partition;
   }
@@ -58,8 +86,17 @@ final class PartitionProgress {
       }
       blocked = false;
     }
+    if (heldBackDue(nowNanos)) {
+      return heldBack;
+    }
     ConsumerRecord<byte[], byte[]> record = refused.poll();
     return record != null ? record : waiting.pollFirst();
+  }
+
+  private boolean heldBackDue(long nowNanos) {
+    return heldBack != null
+        && !pending.contains(heldBack.offset())
+        && nowNanos - heldBackRetryAtNanos >= 0;
   }
 
   /** The record taken by {@link #nextToOffer} was offered; its answer will come. */
@@ -78,26 +115,73 @@ final class PartitionProgress {
   long accepted(ConsumerRecord<byte[], byte[]> record) {
     pending.remove(record.offset());
     refusalsInARow = 0;
+    if (isHeldBack(record)) {
+      heldBack = null;
+    }
     long size = sizeOf(record);
     heldBytes -= size;
     return size;
   }
 
   /**
-   * The pipelines refused a pending record: it waits to be offered again, and the partition offers
-   * nothing until {@code retryAtNanos}.
+   * The pipelines refused a pending record. Refused on its own ({@code ofItsOwn}), and no other
+   * record held back, it is held back; refused again while held back, it counts a misfit if the
+   * pipelines accepted other records since ({@code acceptedSoFar} moved), and is set aside at
+   * {@code setAsideAfter} misfits. Otherwise it waits, and the partition offers nothing until
+   * {@code retryAtNanos}.
+   *
+   * @param acceptedSoFar how many records the pipelines of its signal have accepted until now
    */
-  void refused(ConsumerRecord<byte[], byte[]> record, long retryAtNanos) {
+  Refusal refused(
+      ConsumerRecord<byte[], byte[]> record,
+      boolean ofItsOwn,
+      long acceptedSoFar,
+      long retryAtNanos,
+      int setAsideAfter) {
     pending.remove(record.offset());
+    if (isHeldBack(record)) {
+      heldBackRefusals++;
+      if (!ofItsOwn) {
+        heldBackMisfits = 0;
+      } else if (acceptedSoFar != heldBackAcceptedMark) {
+        heldBackMisfits++;
+      }
+      heldBackAcceptedMark = acceptedSoFar;
+      if (heldBackMisfits >= setAsideAfter) {
+        heldBack = null;
+        heldBytes -= sizeOf(record);
+        return Refusal.SET_ASIDE;
+      }
+      heldBackRetryAtNanos = retryAtNanos;
+      return Refusal.HELD_BACK;
+    }
+    if (ofItsOwn && heldBack == null) {
+      heldBack = record;
+      heldBackRefusals = 1;
+      heldBackMisfits = 0;
+      heldBackAcceptedMark = acceptedSoFar;
+      heldBackRetryAtNanos = retryAtNanos;
+      return Refusal.HELD_BACK;
+    }
     refused.add(record);
     refusalsInARow++;
     blocked = true;
     blockedUntilNanos = retryAtNanos;
+    return Refusal.WAITS;
   }
 
-  /** Refusals since the last accepted record, for the backoff. */
-  int refusalsInARow() {
-    return refusalsInARow;
+  /** Refusals of this record before the one being answered, for its backoff. */
+  int refusalsBefore(ConsumerRecord<byte[], byte[]> record) {
+    return isHeldBack(record) ? heldBackRefusals : refusalsInARow;
+  }
+
+  /** Refusals of the held-back record, for the log when it is set aside. */
+  int heldBackRefusals() {
+    return heldBackRefusals;
+  }
+
+  private boolean isHeldBack(ConsumerRecord<byte[], byte[]> record) {
+    return heldBack != null && heldBack.offset() == record.offset();
   }
 
   /** The lowest offset not done, the one to commit; -1 before anything was fetched. */
@@ -113,6 +197,9 @@ final class PartitionProgress {
     ConsumerRecord<byte[], byte[]> firstWaiting = waiting.peekFirst();
     if (firstWaiting != null) {
       offset = Math.min(offset, firstWaiting.offset());
+    }
+    if (heldBack != null) {
+      offset = Math.min(offset, heldBack.offset());
     }
     return offset;
   }
@@ -132,18 +219,25 @@ final class PartitionProgress {
     committedOffset = -1;
   }
 
-  /** Whether records of the partition wait here, so that it should not be fetched from. */
+  /**
+   * Whether records of the partition wait here, so that it should not be fetched from. A record
+   * held back does not count: the records after it are what shows whether it can ever be taken.
+   */
   boolean hasBacklog() {
     return !waiting.isEmpty() || !refused.isEmpty();
   }
 
-  boolean blocked() {
-    return blocked;
+  /** Whether an offer waits for a refusal's backoff to end: see {@link #retryAtNanos()}. */
+  boolean waitsForRetry() {
+    return blocked || (heldBack != null && !pending.contains(heldBack.offset()));
   }
 
-  /** When the wait after a refusal ends, while {@link #blocked()}. */
-  long blockedUntilNanos() {
-    return blockedUntilNanos;
+  /**
+   * When the wait ends, while {@link #waitsForRetry()}: a blocked partition offers nothing, the
+   * held-back record included, until its block ends.
+   */
+  long retryAtNanos() {
+    return blocked ? blockedUntilNanos : heldBackRetryAtNanos;
   }
 
   int pendingCount() {
@@ -162,6 +256,7 @@ final class PartitionProgress {
     waiting.clear();
     refused.clear();
     pending.clear();
+    heldBack = null;
     return held;
   }
 

@@ -34,11 +34,20 @@ import org.apache.kafka.common.errors.WakeupException;
  *
  * <ul>
  *   <li>An offset is committed only when every record before it was accepted by the pipelines (a
- *       durable pipeline answers once its write-ahead log synced) or skipped as malformed.
+ *       durable pipeline answers once its write-ahead log synced), skipped as malformed, or set
+ *       aside (below).
  *   <li>A malformed record can never succeed: it is counted, logged (rate-limited) and marked.
- *   <li>A refused record (the pipelines are full, or closing) is never skipped: its partition stops
- *       offering and fetching, waits with exponential backoff from the pipelines' retry delay, and
- *       offers the same record again.
+ *   <li>A record refused because the pipelines are full (they say they have no room, {@link
+ *       RequestConsumer#admission()}) or closing is never skipped: its partition stops offering and
+ *       fetching, waits with exponential backoff from the pipelines' retry delay, and offers the
+ *       same record again.
+ *   <li>A record refused on its own (a pipeline threw on it, or the pipelines refused it while
+ *       saying they had room: it is larger than the memory they can free) is held back: the
+ *       partition goes on behind it while it is offered again with backoff. When it has been
+ *       refused {@link RetryLimits#setAsideAfter()} times with other records of its signal accepted
+ *       in between, it is set aside: counted per topic and partition, logged with its offset, and
+ *       marked done. While nothing else is accepted (the pipelines take nothing at all), it is
+ *       never set aside.
  *   <li>The bytes of records fetched and not accepted yet are bounded by {@code max_pending_bytes}
  *       plus one poll's records: at the bound every partition is paused until answers bring the
  *       held bytes below it.
@@ -51,10 +60,20 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
   /** The poll timeout with nothing to do but wait for records (answers wake the poll up). */
   private static final long IDLE_POLL_MILLIS = 500;
 
-  /** The shortest and longest wait after a refusal. */
+  /** The shortest wait after a refusal. */
   static final long MIN_BACKOFF_MILLIS = 10;
 
-  static final long MAX_BACKOFF_MILLIS = 5_000;
+  /**
+   * How refused records are retried.
+   *
+   * @param maxBackoffMillis the longest wait after a refusal
+   * @param setAsideAfter refusals of a record on its own, each with other records accepted since
+   *     the one before, after which it is set aside
+   */
+  record RetryLimits(long maxBackoffMillis, int setAsideAfter) {
+    /** About 40 s of retries at the collector's default retry delay (1 s). */
+    static final RetryLimits DEFAULT = new RetryLimits(5_000, 10);
+  }
 
   /** How long the loop waits after the client failed, before polling again. */
   private static final long ERROR_BACKOFF_MILLIS = 1_000;
@@ -62,6 +81,7 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
   private static final long LOG_INTERVAL_MILLIS = 10_000;
 
   private final KafkaReceiverConfig config;
+  private final RetryLimits limits;
   private final Map<Signal, RequestConsumer> consumers;
   private final TopicRoutes routes;
   private final Consumer<byte[], byte[]> client;
@@ -74,6 +94,10 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
 
   private final Map<TopicPartition, PartitionProgress> assigned = new LinkedHashMap<>();
   private final Set<TopicPartition> paused = new HashSet<>();
+
+  /** Records the pipelines of each signal accepted, by {@link Signal#ordinal()}. */
+  private final long[] acceptedRecords = new long[Signal.values().length];
+
   private final ConcurrentLinkedQueue<Offer> answers = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean parked = new AtomicBoolean();
   private boolean pausedForBytes;
@@ -91,6 +115,9 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     final Signal signal;
     final long units;
     volatile Admission admission;
+
+    /** What the pipeline threw when offered the record; null if it answered. */
+    volatile RuntimeException failure;
 
     Offer(
         PartitionProgress progress,
@@ -117,10 +144,12 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
   PollLoop(
       ComponentSettings settings,
       KafkaReceiverConfig config,
+      RetryLimits limits,
       Map<Signal, RequestConsumer> consumers,
       TopicRoutes routes,
       Consumer<byte[], byte[]> client) {
     this.config = config;
+    this.limits = limits;
     this.consumers = consumers;
     this.routes = routes;
     this.client = client;
@@ -226,9 +255,9 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
         // An answer given during the call (a refusal, say) counts before the next record.
         drainAnswers(now);
       }
-      if (progress.blocked()
-          && (retryAtNanos == Long.MAX_VALUE || progress.blockedUntilNanos() - retryAtNanos < 0)) {
-        retryAtNanos = progress.blockedUntilNanos();
+      if (progress.waitsForRetry()
+          && (retryAtNanos == Long.MAX_VALUE || progress.retryAtNanos() - retryAtNanos < 0)) {
+        retryAtNanos = progress.retryAtNanos();
       }
     }
     return retryAtNanos;
@@ -261,8 +290,9 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     try {
       consumer.consume(request, offer);
     } catch (RuntimeException e) {
-      // A pipeline that throws has not taken the record: it is offered again, as after a refusal.
+      // A pipeline that throws has not taken the record: a refusal of the record on its own.
       errorLog.log("a pipeline failed on a Kafka record, offering it again: " + e);
+      offer.failure = e;
       offer.answer(Admission.FULL);
     }
   }
@@ -291,20 +321,71 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
       }
       if (offer.admission == Admission.ACCEPTED) {
         heldBytes -= progress.accepted(offer.record);
+        acceptedRecords[offer.signal.ordinal()]++;
       } else {
-        metrics.refusedRecords.increment();
-        long delayMillis = backoffMillis(consumers.get(offer.signal), progress.refusalsInARow());
-        progress.refused(offer.record, now + TimeUnit.MILLISECONDS.toNanos(delayMillis));
+        refused(offer, now);
       }
     }
   }
 
+  private void refused(Offer offer, long now) {
+    metrics.refusedRecords.increment();
+    PartitionProgress progress = offer.progress;
+    RequestConsumer consumer = consumers.get(offer.signal);
+    // Full pipelines say so before a request is read; one they refuse while they have room, or
+    // throw on, is refused for what it is.
+    boolean ofItsOwn =
+        offer.failure != null
+            || (offer.admission == Admission.FULL && consumer.admission() == Admission.ACCEPTED);
+    long delayMillis =
+        backoffMillis(consumer, progress.refusalsBefore(offer.record), limits.maxBackoffMillis());
+    PartitionProgress.Refusal outcome =
+        progress.refused(
+            offer.record,
+            ofItsOwn,
+            acceptedRecords[offer.signal.ordinal()],
+            now + TimeUnit.MILLISECONDS.toNanos(delayMillis),
+            limits.setAsideAfter());
+    if (outcome == PartitionProgress.Refusal.SET_ASIDE) {
+      setAside(offer);
+    }
+  }
+
+  private void setAside(Offer offer) {
+    ConsumerRecord<byte[], byte[]> record = offer.record;
+    long bytes = PartitionProgress.sizeOf(record);
+    heldBytes -= bytes;
+    metrics.setAside(record.topic(), record.partition()).increment();
+    String why =
+        offer.failure != null
+            ? "a pipeline failed on it: " + offer.failure
+            : "the pipelines had room for other records, never for this one";
+    logger.warning(
+        "Set aside the record at "
+            + record.topic()
+            + "/"
+            + record.partition()
+            + " offset "
+            + record.offset()
+            + " ("
+            + bytes
+            + " bytes, "
+            + offer.units
+            + " "
+            + offer.signal.unitName()
+            + "): refused "
+            + offer.progress.heldBackRefusals()
+            + " times, other records being accepted meanwhile; "
+            + why
+            + ". The partition goes on past it.");
+  }
+
   /** The wait before offering a refused record again: doubling from the pipelines' delay. */
-  static long backoffMillis(RequestConsumer consumer, int refusalsBefore) {
+  static long backoffMillis(RequestConsumer consumer, int refusalsBefore, long maxBackoffMillis) {
     long base =
-        Math.min(MAX_BACKOFF_MILLIS, Math.max(MIN_BACKOFF_MILLIS, consumer.retryDelayMillis()));
+        Math.min(maxBackoffMillis, Math.max(MIN_BACKOFF_MILLIS, consumer.retryDelayMillis()));
     int doublings = Math.min(refusalsBefore, 16);
-    return Math.min(MAX_BACKOFF_MILLIS, base << doublings);
+    return Math.min(maxBackoffMillis, base << doublings);
   }
 
   /**

@@ -82,12 +82,18 @@ class PollLoopTest {
   }
 
   private void start(TestConfig config, TopicPartition... partitions) throws Exception {
+    start(config, PollLoop.RetryLimits.DEFAULT, partitions);
+  }
+
+  private void start(TestConfig config, PollLoop.RetryLimits limits, TopicPartition... partitions)
+      throws Exception {
     receiver =
         new KafkaReceiver(
             new ComponentSettings(ComponentId.parse("kafka"), ComponentKind.RECEIVER, metrics),
             config.traces(TOPIC).build(),
             Map.of(Signal.TRACES, pipeline),
-            properties -> mock);
+            properties -> mock,
+            limits);
     receiver.start();
     CountDownLatch assigned = new CountDownLatch(1);
     mock.schedulePollTask(
@@ -206,6 +212,32 @@ class PollLoopTest {
     pipeline.refuseWhen(bytes -> false);
     await("offset 3 committed", () -> committed(P0) == 3);
     await("partition resumed", () -> !mock.paused().contains(P0));
+  }
+
+  @Test
+  void aRecordRefusedOnItsOwnIsHeldBackTheOthersPassAndTheCommitWaitsBelowIt() throws Exception {
+    byte[] misfit = spans(7, 1);
+    pipeline.refuseOnItsOwnWhen(bytes -> java.util.Arrays.equals(bytes, misfit));
+    // Never set aside here: only the holding back is under test.
+    start(new TestConfig(), new PollLoop.RetryLimits(50, Integer.MAX_VALUE), P0);
+    produce(P0, 0, spans(0, 1));
+    produce(P0, 1, misfit);
+    produce(P0, 2, spans(2, 1));
+    produce(P0, 3, spans(3, 1));
+    assertThat(pipeline.awaitAccepted(3, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
+        .as("the records after it go on")
+        .containsExactly(0, 2, 3);
+    await("offset 1 committed", () -> committed(P0) == 1);
+    await("offered again", () -> pipeline.offered().size() >= 6);
+    assertThat(committed(P0)).as("nothing past the held-back record").isEqualTo(1);
+    assertThat(mock.paused()).as("fetching goes on behind it").doesNotContain(P0);
+
+    pipeline.refuseOnItsOwnWhen(bytes -> false);
+    await("offset 4 committed", () -> committed(P0) == 4);
+    assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
+        .containsExactly(0, 2, 3, 7);
+    assertThat(prometheus()).doesNotContain("sluice_receiver_kafka_set_aside_records");
   }
 
   @Test

@@ -23,13 +23,33 @@ final class TestPipeline implements RequestConsumer {
   private final Deque<Held> held = new ArrayDeque<>();
   private Predicate<byte[]> refuse = bytes -> false;
   private boolean holding;
+  private Admission room = Admission.ACCEPTED;
 
   private record Held(byte[] bytes, AnswerSink answer) {}
 
-  /** Refuses (FULL) every request {@code refuse} picks, from now on. */
+  /**
+   * Refuses (FULL) every request {@code refuse} picks, from now on, as a full pipeline does: {@link
+   * #admission()} says there is no room.
+   */
   synchronized TestPipeline refuseWhen(Predicate<byte[]> refuse) {
     this.refuse = refuse;
+    this.room = Admission.FULL;
     return this;
+  }
+
+  /**
+   * Refuses (FULL) every request {@code refuse} picks, from now on, while {@link #admission()} says
+   * there is room: as pipelines refuse a request larger than the memory they can free.
+   */
+  synchronized TestPipeline refuseOnItsOwnWhen(Predicate<byte[]> refuse) {
+    this.refuse = refuse;
+    this.room = Admission.ACCEPTED;
+    return this;
+  }
+
+  @Override
+  public synchronized Admission admission() {
+    return room;
   }
 
   /** Keeps the answers from now on, until {@link #answerHeld}. */
