@@ -8,9 +8,12 @@ package dev.sluice.component;
  *     HTTP Retry-After), 0 when it named none
  * @param rejectedUnits units the destination accepted the request but rejected (partial success)
  * @param message the destination's explanation, empty on success
+ * @param malformed the destination refused the data itself as malformed (gRPC {@code
+ *     INVALID_ARGUMENT}, HTTP 400), so that any destination of its kind would refuse it too; a
+ *     {@link Outcome#PERMANENT} result only
  */
 public record ExportResult(
-    Outcome outcome, long retryAfterNanos, long rejectedUnits, String message) {
+    Outcome outcome, long retryAfterNanos, long rejectedUnits, String message, boolean malformed) {
   public enum Outcome {
     SUCCESS,
     RETRYABLE,
@@ -18,6 +21,10 @@ public record ExportResult(
   }
 
   public static final ExportResult SUCCESS = new ExportResult(Outcome.SUCCESS, 0, 0, "");
+
+  public ExportResult(Outcome outcome, long retryAfterNanos, long rejectedUnits, String message) {
+    this(outcome, retryAfterNanos, rejectedUnits, message, false);
+  }
 
   public static ExportResult partialSuccess(long rejectedUnits, String message) {
     return new ExportResult(Outcome.SUCCESS, 0, rejectedUnits, message);
@@ -29,5 +36,10 @@ public record ExportResult(
 
   public static ExportResult permanent(String message) {
     return new ExportResult(Outcome.PERMANENT, 0, 0, message);
+  }
+
+  /** The destination refused the data as malformed: permanent, and so would any other. */
+  public static ExportResult malformed(String message) {
+    return new ExportResult(Outcome.PERMANENT, 0, 0, message, true);
   }
 }

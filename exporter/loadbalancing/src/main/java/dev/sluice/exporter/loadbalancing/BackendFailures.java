@@ -13,26 +13,15 @@ import dev.sluice.component.ExportResult;
  * ({@code RESOURCE_EXHAUSTED} without a retry delay) says nothing about the data, which goes to the
  * next backend on the ring.
  *
- * <p>The backends' exporter (the {@code otlp} exporter's answers) starts a failure's message with
- * the gRPC status code's name, or with {@code HTTP} and the status; {@code
- * LoadBalancingRefusalsTest} holds that to a real server's {@code INVALID_ARGUMENT}.
+ * <p>The backends' exporter (the {@code otlp} exporter) marks those answers {@link
+ * ExportResult#malformed()}; {@code LoadBalancingRefusalsTest} holds that to a real server's {@code
+ * INVALID_ARGUMENT}.
  */
 final class BackendFailures {
   private BackendFailures() {}
 
   /** Whether a failure says the data is malformed, so that no backend would take it. */
   static boolean isTheDatasFault(ExportResult result) {
-    if (result.outcome() != ExportResult.Outcome.PERMANENT) {
-      return false;
-    }
-    String message = result.message();
-    return startsWithWord(message, "INVALID_ARGUMENT") || startsWithWord(message, "HTTP 400");
-  }
-
-  private static boolean startsWithWord(String message, String word) {
-    return message.startsWith(word)
-        && (message.length() == word.length()
-            || !Character.isLetterOrDigit(message.charAt(word.length()))
-                && message.charAt(word.length()) != '_');
+    return result.outcome() == ExportResult.Outcome.PERMANENT && result.malformed();
   }
 }

@@ -43,6 +43,9 @@ final class GrpcAnswers {
     if (status.getCode() == Status.Code.RESOURCE_EXHAUSTED && retryDelayNanos >= 0) {
       return ExportResult.retryable(message, retryDelayNanos);
     }
+    if (status.getCode() == Status.Code.INVALID_ARGUMENT) {
+      return ExportResult.malformed(message);
+    }
     return ExportResult.permanent(message);
   }
 

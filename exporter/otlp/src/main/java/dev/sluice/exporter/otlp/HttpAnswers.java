@@ -46,6 +46,9 @@ final class HttpAnswers {
       return ExportResult.retryable(
           message, retryAfter.map(HttpAnswers::retryAfterNanos).orElse(0L));
     }
+    if (status == 400) {
+      return ExportResult.malformed(message);
+    }
     return ExportResult.permanent(message);
   }
 

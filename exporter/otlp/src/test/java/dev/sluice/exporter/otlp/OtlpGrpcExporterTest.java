@@ -150,6 +150,19 @@ class OtlpGrpcExporterTest {
         exporter.export(Batch.of(SequencedSpans.indexed("svc", 0, 3)), deadline());
 
     assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.PERMANENT);
+    assertThat(result.malformed()).as("the data's own fault").isTrue();
+  }
+
+  @Test
+  void reportsUnauthenticatedAsPermanentButNotTheDatasFault() throws Exception {
+    exporter("gzip", Map.of());
+    sink.failNext(() -> Status.UNAUTHENTICATED.asRuntimeException());
+
+    ExportResult result =
+        exporter.export(Batch.of(SequencedSpans.indexed("svc", 0, 3)), deadline());
+
+    assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.PERMANENT);
+    assertThat(result.malformed()).isFalse();
   }
 
   @Test

@@ -188,6 +188,7 @@ class OtlpHttpExporterTest {
         sendTo(server(400, Map.of("Content-Type", "application/x-protobuf"), status), "proto");
 
     assertThat(result.outcome()).isEqualTo(ExportResult.Outcome.PERMANENT);
+    assertThat(result.malformed()).as("the data's own fault").isTrue();
     assertThat(result.message()).isEqualTo("HTTP 400: bad span at offset 7");
   }
 

@@ -170,6 +170,20 @@ final class PartitionProgress {
     return Refusal.WAITS;
   }
 
+  /**
+   * A pending record a pipeline failed on ({@code Admission.FAILED}): offering it again would fail
+   * again, so it is set aside at once and the partition goes on past it. Returns its bytes.
+   */
+  long failed(ConsumerRecord<byte[], byte[]> record) {
+    pending.remove(record.offset());
+    if (isHeldBack(record)) {
+      heldBack = null;
+    }
+    long size = sizeOf(record);
+    heldBytes -= size;
+    return size;
+  }
+
   /** Refusals of this record before the one being answered, for its backoff. */
   int refusalsBefore(ConsumerRecord<byte[], byte[]> record) {
     return isHeldBack(record) ? heldBackRefusals : refusalsInARow;

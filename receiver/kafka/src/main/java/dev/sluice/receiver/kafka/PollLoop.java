@@ -322,6 +322,10 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
       if (offer.admission == Admission.ACCEPTED) {
         heldBytes -= progress.accepted(offer.record);
         acceptedRecords[offer.signal.ordinal()]++;
+      } else if (offer.admission == Admission.FAILED) {
+        // A pipeline failed on it and counted it; the others that took it deliver it.
+        progress.failed(offer.record);
+        setAside(offer);
       } else {
         refused(offer, now);
       }
@@ -356,6 +360,24 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     long bytes = PartitionProgress.sizeOf(record);
     heldBytes -= bytes;
     metrics.setAside(record.topic(), record.partition()).increment();
+    if (offer.admission == Admission.FAILED) {
+      logger.warning(
+          "Set aside the record at "
+              + record.topic()
+              + "/"
+              + record.partition()
+              + " offset "
+              + record.offset()
+              + " ("
+              + bytes
+              + " bytes, "
+              + offer.units
+              + " "
+              + offer.signal.unitName()
+              + "): a pipeline failed on it (see the pipeline's log line). The partition goes on"
+              + " past it.");
+      return;
+    }
     String why =
         offer.failure != null
             ? "a pipeline failed on it: " + offer.failure

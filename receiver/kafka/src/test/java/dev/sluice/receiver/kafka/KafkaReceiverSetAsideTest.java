@@ -295,6 +295,45 @@ class KafkaReceiverSetAsideTest {
   }
 
   @Test
+  void aRecordAPipelineFailsOnIsSetAsideAtOnceAndThePartitionGoesOn() throws Exception {
+    String topic = "failing";
+    BROKER.createTopic(topic, 1);
+    Sink sink = sink();
+    java.util.concurrent.atomic.AtomicInteger offers =
+        new java.util.concurrent.atomic.AtomicInteger();
+    MarshalContext context = new MarshalContext();
+    BatchConsumer failingOnSpan1 =
+        batch -> {
+          int size = OtlpMarshaler.marshal(batch, context);
+          if (SequencedSpans.numbers(Arrays.copyOf(context.output().array(), size)).contains(1)) {
+            offers.incrementAndGet();
+            throw new StackOverflowError("a regular expression on a long value");
+          }
+          return sink.consume(batch);
+        };
+    start(
+        topic,
+        new PipelineEntry(
+            new MemoryBudget(1 << 20, Long.MAX_VALUE / 4), List.of(failingOnSpan1), 20));
+    send(topic, spans(0, 1));
+    assertThat(eventually(() -> sink.spans.contains(0))).isTrue();
+    send(topic, spans(1, 1));
+    send(topic, spans(2, 1));
+
+    assertThat(eventually(() -> sink.spans.contains(2))).as("the record after it").isTrue();
+    assertThat(setAside(topic)).isEqualTo(1);
+    assertThat(offers.get()).as("offered once: failing again is certain").isEqualTo(1);
+    assertThat(sink.spans).containsExactly(0, 2);
+    assertThat(eventually(() -> committed(topic) == 3)).as("committed past it").isTrue();
+    assertThat(warnings)
+        .anySatisfy(
+            line ->
+                assertThat(line)
+                    .contains("Set aside the record at failing/0 offset 1")
+                    .contains("a pipeline failed on it"));
+  }
+
+  @Test
   void aFullMemoryBoundIsWaitedForAndNothingIsSetAside() throws Exception {
     String topic = "full";
     BROKER.createTopic(topic, 1);
