@@ -1,12 +1,15 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.pdata.otlp.Signal;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -25,6 +28,11 @@ import java.util.concurrent.TimeUnit;
  * whether its body is read at all, then counts what is read:
  *
  * <ul>
+ *   <li>a request that is no export (another method than {@code POST}, another path, a CORS
+ *       preflight) is handed on as a {@link HeadOnlyRequest}: its answer (404, 405, 204) comes from
+ *       the headers alone, and a body it declares is dropped as it arrives, neither gathered nor
+ *       counted; since that body is not read, the answer closes the connection (a request without a
+ *       body keeps it);
  *   <li>an export whose {@code Content-Length} is over {@code max_request_body_size} is answered
  *       413 at once, also instead of {@code 100 Continue};
  *   <li>an export the {@link EdgeAdmission} refuses (pipelines full, or this receiver's bytes in
@@ -44,7 +52,7 @@ import java.util.concurrent.TimeUnit;
  * reset the connection and the client could lose the 503 with its retry delay. The client retries
  * after {@code Retry-After} on a new connection.
  *
- * <p>A request's body counts in {@link InFlightBytes} as it arrives, part by part, never as what
+ * <p>An export's body counts in {@link InFlightBytes} as it arrives, part by part, never as what
  * its headers declare: a client that declares a large body and sends little of it holds what it
  * sent, whoever else is waiting. The count is given back once the aggregated request has been
  * handled (the handler after the aggregator copies it out on the same call), or when the request is
@@ -58,6 +66,26 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   /** How long a refused connection is read and drained before it is closed. */
   static final long LINGER_MILLIS = 2000;
 
+  /**
+   * A request handed on without the body it declares, which the gate drops as it arrives: its
+   * answer closes the connection lingering ({@link #lingerAndClose}) rather than keeping it.
+   */
+  static final class HeadOnlyRequest extends DefaultFullHttpRequest {
+    HeadOnlyRequest(HttpRequest head) {
+      super(
+          head.protocolVersion(),
+          head.method(),
+          head.uri(),
+          Unpooled.EMPTY_BUFFER,
+          head.headers().copy(),
+          EmptyHttpHeaders.INSTANCE);
+      headers()
+          .remove(HttpHeaderNames.TRANSFER_ENCODING)
+          .remove(HttpHeaderNames.EXPECT)
+          .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+    }
+  }
+
   private final OtlpHttpHandler.Routes routes;
   private final EdgeAdmission admission;
   private final InFlightBytes inFlight;
@@ -65,9 +93,7 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   private String origin;
   private boolean json;
 
-  /**
-   * The bytes of the current request's body that have arrived, all counted in {@link #inFlight}.
-   */
+  /** The bytes of the current export's body that have arrived, all counted in {@link #inFlight}. */
   private long countedBytes;
 
   /** Set once the connection is closing: everything that arrives is dropped. */
@@ -100,6 +126,13 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
           HttpMethod.POST.equals(request.method())
               ? routes.paths.get(new QueryStringDecoder(request.uri()).path())
               : null;
+      if (signal == null && declaresBody(request)) {
+        // No export: answered from its head, while its body is dropped unread and uncounted.
+        ReferenceCountUtil.release(message);
+        discarding = true;
+        ctx.fireChannelRead(new HeadOnlyRequest(request));
+        return;
+      }
       if (signal != null && HttpUtil.getContentLength(request, 0L) > routes.maxBodyBytes) {
         ReferenceCountUtil.release(message);
         refuse(ctx, tooLarge());
@@ -122,7 +155,7 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Counts a part of a request's body; false, with the part released and the request refused, when
+   * Counts a part of an export's body; false, with the part released and the request refused, when
    * it would take the body over {@code max_request_body_size} or the total past its bound.
    */
   private boolean count(ChannelHandlerContext ctx, HttpContent content) {
@@ -145,6 +178,12 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
     dropAggregatedPart(ctx);
     refuse(ctx, refusal);
     return false;
+  }
+
+  /** Whether a body follows {@code request}'s head: a Content-Length above 0, or chunks. */
+  private static boolean declaresBody(HttpRequest request) {
+    return HttpUtil.getContentLength(request, 0L) > 0
+        || HttpUtil.isTransferEncodingChunked(request);
   }
 
   private OtlpHttpHandler.Answer tooLarge() {

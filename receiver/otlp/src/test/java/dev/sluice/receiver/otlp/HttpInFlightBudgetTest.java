@@ -7,6 +7,8 @@ import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.AuthConfig;
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.Host;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.testkit.SequencedSpans;
 import java.io.IOException;
@@ -15,13 +17,15 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The HTTP receiver's bytes in flight against clients that declare large bodies and send little of
- * them: a request holds what has arrived of its body, never what its headers announce. Raw sockets
- * on loopback; the stalled requests are known to the server before the good client starts.
+ * them: a request holds what has arrived of its body, never what its headers announce, and a
+ * request that is no export holds nothing, whatever body it declares or sends. Raw sockets on
+ * loopback; the stalled requests are known to the server before the good client starts.
  */
 class HttpInFlightBudgetTest {
   private static final int KIB = 1024;
@@ -73,6 +77,59 @@ class HttpInFlightBudgetTest {
     for (Socket stalled : sockets.subList(0, STALLED)) {
       assertThat(stalled.getInputStream().available()).as("still unanswered").isZero();
       stalled.close();
+    }
+    awaitTrue(() -> inFlightBytes() == 0);
+  }
+
+  @Test
+  void requestsThatAreNoExportsHoldNothingWhateverBodyTheyDeclare() throws Exception {
+    HttpServerConfig http =
+        config(HttpServerConfig.DEFAULT_MAX_IN_FLIGHT_BYTES_MIB, new AuthConfig("oauth/test"));
+    receiver = TestReceivers.create(metrics, null, http, traces);
+    receiver.start(
+        Host.of(Map.of(ComponentId.parse("oauth/test"), new ReceiverAuthTest.OneToken())));
+    String declares = "Content-Length: " + DECLARED + "\r\n\r\n";
+    String credentials = "Authorization: " + GOOD_TOKEN + "\r\n";
+    // Each declares 20 MiB, sends 256 KiB of it and stalls; it is answered from its headers.
+    List<Map.Entry<String, Integer>> stalled =
+        List.of(
+            Map.entry(
+                "OPTIONS /v1/traces HTTP/1.1\r\nHost: x\r\nOrigin: https://web.example\r\n"
+                    + "Access-Control-Request-Method: POST\r\n"
+                    + declares,
+                204),
+            Map.entry("OPTIONS /v1/traces HTTP/1.1\r\nHost: x\r\n" + declares, 401),
+            Map.entry("PUT /v1/traces HTTP/1.1\r\nHost: x\r\n" + declares, 401),
+            Map.entry("OPTIONS /v1/traces HTTP/1.1\r\nHost: x\r\n" + credentials + declares, 405),
+            Map.entry("GET /v1/traces HTTP/1.1\r\nHost: x\r\n" + credentials + declares, 405),
+            Map.entry("POST /v1/elsewhere HTTP/1.1\r\nHost: x\r\n" + credentials + declares, 404));
+    List<Socket> stalledSockets = new ArrayList<>();
+    for (Map.Entry<String, Integer> request : stalled) {
+      Socket socket = connect();
+      socket.getOutputStream().write(request.getKey().getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(new byte[256 * KIB]);
+      socket.getOutputStream().flush();
+      String head = readHead(socket.getInputStream());
+      assertThat(head)
+          .as(request.getKey())
+          .startsWith("HTTP/1.1 " + request.getValue() + " ")
+          .containsIgnoringCase("connection: close");
+      readBody(socket.getInputStream(), head);
+      stalledSockets.add(socket);
+    }
+
+    List<Integer> answers = new ArrayList<>();
+    for (int i = 0; i < GOOD_REQUESTS; i++) {
+      byte[] head = postHead("/v1/traces", spans().length, credentials);
+      answers.add(status(exchange(connect(), head, spans())));
+    }
+
+    assertThat(answers).hasSize(GOOD_REQUESTS).containsOnly(200);
+    assertThat(traces.requests).hasSize(GOOD_REQUESTS);
+    // 1.5 MiB of their bodies arrived; none of it was ever counted.
+    assertThat(peakInFlightBytes()).isLessThan(MIB);
+    for (Socket socket : stalledSockets) {
+      assertThat(readOrReset(socket)).as("closed by the server").isEqualTo(-1);
     }
     awaitTrue(() -> inFlightBytes() == 0);
   }
