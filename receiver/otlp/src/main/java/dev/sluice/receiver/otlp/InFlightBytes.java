@@ -9,8 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@code max_in_flight_bytes_mib}): at or over it, new requests are refused at their headers.
  * Requests already being read may go on past it by up to {@link #overshootBytes()}, so that they
  * can finish while new ones are refused: HTTP counts each part of a body as it arrives and refuses
- * the request whose part would pass that ({@link #tryAdd}); gRPC counts reservations too and bounds
- * each connection with HTTP/2 flow control and the message size limit. Thread-safe.
+ * the request whose part would pass that ({@link #tryAdd}); gRPC counts each part of a message as
+ * its deframer takes it and refuses the call whose part arrives past that ({@link
+ * GrpcInFlightTracer}). Neither counts what a request has only declared. Thread-safe.
  */
 final class InFlightBytes {
   /** What a request already admitted may bring past the bound: a quarter of it. */
