@@ -19,7 +19,9 @@ import io.netty.util.ReferenceCountUtil;
  * Gathers a request body up to {@code max_request_body_size} bytes. A larger body is refused with
  * 413 (as the OTLP specification asks; the OpenTelemetry Collector answers 400 there) and the
  * connection is closed, since the rest of the body is not read: once the client has sent it (and
- * read the answer) or within {@link HttpEdgeGate#LINGER_MILLIS}.
+ * read the answer) or within {@link HttpEdgeGate#LINGER_MILLIS}. The {@link HttpEdgeGate} before it
+ * gives that 413 first, at the headers or at the part that passes the limit, so that it stops
+ * counting the body it refuses; the limit here stays as a second line.
  *
  * <p>The same holds for the answers given at the headers instead of {@code 100 Continue}: 413 for a
  * declared body over the limit, 417 for an expectation other than {@code 100-continue}. Netty's
@@ -68,7 +70,12 @@ final class BoundedBodyAggregator extends HttpObjectAggregator {
     return refusal(
         HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
         RpcStatus.RESOURCE_EXHAUSTED,
-        "the request body is larger than max_request_body_size (" + maxContentLength() + " bytes)");
+        tooLargeMessage(maxContentLength()));
+  }
+
+  /** The message of a 413 for a body over {@code maxBytes}. */
+  static String tooLargeMessage(long maxBytes) {
+    return "the request body is larger than max_request_body_size (" + maxBytes + " bytes)";
   }
 
   private static FullHttpResponse refusal(HttpResponseStatus status, int code, String message) {

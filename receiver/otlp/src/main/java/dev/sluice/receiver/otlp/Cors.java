@@ -2,6 +2,8 @@ package dev.sluice.receiver.otlp;
 
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -40,6 +42,16 @@ final class Cors {
     }
     this.anyHeader = any;
     this.maxAgeSeconds = config.maxAge();
+  }
+
+  /**
+   * Whether {@code request} is a CORS preflight: {@code OPTIONS} with {@code
+   * Access-Control-Request-Method}, as the Fetch standard defines it and the OpenTelemetry
+   * Collector's CORS handler tells it. Any other {@code OPTIONS} is an ordinary request.
+   */
+  static boolean isPreflight(HttpRequest request) {
+    return HttpMethod.OPTIONS.equals(request.method())
+        && request.headers().contains(HttpHeaderNames.ACCESS_CONTROL_REQUEST_METHOD);
   }
 
   boolean allows(String origin) {

@@ -18,28 +18,32 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * ({@code inboundMessageRead}), right before the request marshaller copies it out. The count is
  * given back there, or when the call ends without a whole message.
  *
- * <p>Two things make the bound hold when many calls start at once, as when a thousand requests in
- * flight arrive over a few connections: their headers all come before their bodies, so at each
- * call's headers nothing is counted yet. First, a call admitted at its headers ({@link #admitted})
- * counts as the expected message size (a reservation) until more than that has arrived, so the
- * check at the next call's headers sees what the calls admitted before it will bring. The expected
- * size starts at a 128th of the bound (at most {@code max_recv_msg_size_mib}) and follows the
- * messages received (a moving average over about four; a call cut off counts with what it had
- * brought, so that the average grows when calls are larger than it). Second, a call that brings
- * more than it reserved while the total is past the bound by more than {@link
- * InFlightBytes#overshootBytes()} is refused on the spot, with UNAVAILABLE and RetryInfo ({@link
- * GrpcAdmission.GuardedCall#refuseInFlight()}); calls within their reservation add nothing and go
- * on. The oldest call still receiving its message is never refused for overshooting: when many
- * calls' bodies arrive interleaved, every one of them can pass its reservation before any
+ * <p>A call counts what has arrived of its message, never what it may still bring: nothing is set
+ * aside at its headers. A client that opens calls and sends their headers, or part of a message,
+ * and then stalls holds what it sent, so any number of such calls leave the bound to the calls that
+ * do send. That is enough to bound what the server holds for calls still arriving: per connection,
+ * what the deframers have taken (counted here) and what has arrived but not been taken yet. The
+ * latter is at most the connection's HTTP/2 flow-control window ({@link
+ * GrpcServer#FLOW_CONTROL_WINDOW_BYTES}, fixed): grpc-java gives window back only for bytes a
+ * deframer has taken, or when a stream closes, so a client cannot push more ahead of the deframers,
+ * however many streams it opens.
+ *
+ * <p>Calls admitted together (their headers come before their bodies, and nothing is counted yet)
+ * can bring more than the bound together. A call whose bytes arrive while the total is past the
+ * bound by more than {@link InFlightBytes#overshootBytes()} is refused on the spot, with
+ * UNAVAILABLE and RetryInfo ({@link GrpcAdmission.GuardedCall#refuseInFlight()}), so the total
+ * passes that by at most what each connection brings before the refusal is written. The call whose
+ * message began to arrive first, of those still receiving, is never refused for overshooting: when
+ * many calls' bodies arrive interleaved, every one of them can arrive past the bound before any
  * completes, and if each could be refused, all of them could be and the receiver would serve
- * nothing under load. The oldest one adds at most one message (bounded by {@code
- * max_recv_msg_size_mib} and its connection's flow-control window) to the bound, and {@code
- * max_call_duration} bounds how long it can hold the place.
+ * nothing under load. That one adds at most one message (bounded by {@code max_recv_msg_size_mib})
+ * to the bound, and {@code max_call_duration} bounds how long it can hold the place. A call that
+ * has sent nothing of its message never takes that place.
  *
  * <p>It also gives each call a deadline of {@code max_call_duration}, through the context grpc-java
  * derives the call's own from: at that deadline grpc-java cancels the call (RST_STREAM) as it does
  * at a client's deadline, so that a call whose message never completes cannot hold its bytes, or
- * its reservation, for ever. The deadline is cancelled when the call ends.
+ * its stream, for ever. The deadline is cancelled when the call ends.
  *
  * <p>Every method runs on the call's transport thread (the server runs calls on it too), except
  * that the count is given back with an atomic swap, whichever thread closes the call.
@@ -52,82 +56,53 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
       AtomicLongFieldUpdater.newUpdater(GrpcInFlightTracer.class, "counted");
 
   private final Factory factory;
-  private long receivedBytes;
-  private long reservedBytes;
   private GrpcAdmission.GuardedCall<?, ?> call;
   private Context.CancellableContext deadline;
 
-  /** Order of admission, from 1; 0 until admitted. */
-  private long admission;
+  /** Order in which calls' messages began to arrive, from 1; 0 until this one's did. Set once. */
+  private long arrival;
 
-  /** What this call adds to the in-flight bytes now: the larger of received and reserved. */
+  /** What this call adds to the in-flight bytes now: what has arrived of its message. */
   private volatile long counted;
 
   private GrpcInFlightTracer(Factory factory) {
     this.factory = factory;
   }
 
-  /** One tracer per call; shares the in-flight bytes and the expected message size. */
+  /** One tracer per call; shares the in-flight bytes and the order of arrival. */
   static final class Factory extends ServerStreamTracer.Factory {
-    /** The expected size moves a quarter of the way to each message's size. */
-    private static final int AVERAGE_DIVISOR = 4;
-
-    /**
-     * Before any message is seen, a call reserves this fraction of the bound: 128 calls admitted at
-     * once fill it. A collector that has just started handles its first messages slowly (its code
-     * is not compiled yet), so the first moving average comes late; with a sixteenth, the sixteen
-     * calls of a client's first burst filled the bound and the rest of the burst was refused. A
-     * burst of messages larger than the reservation is still held to the bound, by the refusal of
-     * calls that overshoot it.
-     */
-    static final int INITIAL_RESERVATION_DIVISOR = 128;
-
     private final InFlightBytes inFlight;
     private final long maxCallNanos;
     private final ScheduledExecutorService deadlines;
-    private volatile long expectedMessageBytes;
 
-    /** Admitted calls still receiving their message, oldest first. */
+    /** Admitted calls whose message is arriving, in the order their messages began to arrive. */
     private final ConcurrentSkipListSet<GrpcInFlightTracer> receiving =
-        new ConcurrentSkipListSet<>(Comparator.comparingLong(tracer -> tracer.admission));
+        new ConcurrentSkipListSet<>(Comparator.comparingLong(tracer -> tracer.arrival));
 
-    private final AtomicLong admissions = new AtomicLong();
+    private final AtomicLong arrivals = new AtomicLong();
 
     /**
-     * @param maxMessageBytes the largest message, a cap on the size expected before any is seen
      * @param deadlines where the calls' deadlines are timed; the server's owner shuts it down
      */
-    Factory(
-        InFlightBytes inFlight,
-        long maxMessageBytes,
-        long maxCallNanos,
-        ScheduledExecutorService deadlines) {
+    Factory(InFlightBytes inFlight, long maxCallNanos, ScheduledExecutorService deadlines) {
       this.inFlight = inFlight;
-      this.expectedMessageBytes =
-          Math.min(maxMessageBytes, inFlight.maxBytes() / INITIAL_RESERVATION_DIVISOR);
       this.maxCallNanos = maxCallNanos;
       this.deadlines = deadlines;
     }
 
-    /** Racy read-modify-write: a lost update only delays the average a little. */
-    void messageSeen(long wireBytes) {
-      long expected = expectedMessageBytes;
-      expectedMessageBytes = expected + (wireBytes - expected) / AVERAGE_DIVISOR;
-    }
-
-    void receiving(GrpcInFlightTracer tracer) {
-      tracer.admission = admissions.incrementAndGet();
+    private void arriving(GrpcInFlightTracer tracer) {
+      tracer.arrival = arrivals.incrementAndGet();
       receiving.add(tracer);
     }
 
-    /** Whether {@code tracer} is the oldest call still receiving its message. */
-    boolean oldest(GrpcInFlightTracer tracer) {
+    /** Whether {@code tracer} is the call whose message began to arrive first of those arriving. */
+    private boolean first(GrpcInFlightTracer tracer) {
       GrpcInFlightTracer first = receiving.isEmpty() ? null : receiving.first();
       return first == tracer;
     }
 
-    void received(GrpcInFlightTracer tracer) {
-      if (tracer.admission != 0) {
+    private void received(GrpcInFlightTracer tracer) {
+      if (tracer.arrival != 0) {
         receiving.remove(tracer);
       }
     }
@@ -147,53 +122,39 @@ final class GrpcInFlightTracer extends ServerStreamTracer {
     return deadline;
   }
 
-  /** The call was let through at its headers: reserve for it, and refuse it if it overshoots. */
+  /** The call was let through at its headers: refuse it if its bytes take the total too far. */
   void admitted(GrpcAdmission.GuardedCall<?, ?> call) {
     this.call = call;
-    factory.receiving(this);
-    reservedBytes = factory.expectedMessageBytes;
-    recount();
   }
 
   @Override
   public void inboundWireSize(long bytes) {
-    receivedBytes += bytes;
-    recount();
-    if (call != null
-        && receivedBytes > reservedBytes
-        && factory.inFlight.overshot()
-        && !factory.oldest(this)) {
+    if (bytes <= 0) {
+      return;
+    }
+    if (arrival == 0 && call != null) {
+      factory.arriving(this);
+    }
+    COUNTED.addAndGet(this, bytes);
+    factory.inFlight.add(bytes);
+    if (call != null && factory.inFlight.overshot() && !factory.first(this)) {
       call.refuseInFlight();
     }
   }
 
   @Override
   public void inboundMessageRead(int seqNo, long wireSize, long uncompressedSize) {
-    if (wireSize > 0) {
-      factory.messageSeen(wireSize);
-    }
-    receivedBytes = 0;
-    reservedBytes = 0;
     release();
     factory.received(this);
   }
 
   @Override
   public void streamClosed(Status status) {
-    if (receivedBytes > reservedBytes) {
-      // Cut off or cancelled larger than expected: what it brought is a floor of its size.
-      factory.messageSeen(receivedBytes);
-    }
     release();
     factory.received(this);
     if (deadline != null) {
       deadline.cancel(null);
     }
-  }
-
-  private void recount() {
-    long target = Math.max(receivedBytes, reservedBytes);
-    factory.inFlight.add(target - COUNTED.getAndSet(this, target));
   }
 
   private void release() {

@@ -126,10 +126,7 @@ final class GrpcServer {
             .intercept(new GrpcAdmission(admission))
             .addStreamTracerFactory(
                 new GrpcInFlightTracer.Factory(
-                    admission.inFlight(),
-                    (long) config.maxRecvMsgSizeMib() << 20,
-                    config.maxCallDuration().toNanos(),
-                    callDeadlines))
+                    admission.inFlight(), config.maxCallDuration().toNanos(), callDeadlines))
             .decompressorRegistry(
                 DecompressorRegistry.getDefaultInstance().with(ZstdCodec.INSTANCE, true));
     if (config.maxConcurrentStreams() > 0) {

@@ -3,33 +3,32 @@ package dev.sluice.receiver.otlp;
 import dev.sluice.component.AuthOutcome;
 import dev.sluice.component.ServerAuthenticator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
  * Checks each request's headers with the server's authenticator as soon as the head arrives, before
- * the body aggregator: a refused request is answered 401 with {@code WWW-Authenticate} at once,
- * whatever body it declares, and its body is never gathered. The rest of that body is dropped as it
- * comes and the connection closed after the answer, since the client may never send it. A request
- * the authenticator cannot check now is answered the same way, but 503 with {@code Retry-After} and
+ * the admission gate and the body aggregator: a refused request is answered 401 with {@code
+ * WWW-Authenticate} at once, whatever method, path or body it has, and its body is never gathered
+ * nor counted. The connection is then closed lingering ({@link HttpEdgeGate#lingerAndClose}), since
+ * the client may never send that body: whatever still arrives is dropped. A request the
+ * authenticator cannot check now is answered the same way, but 503 with {@code Retry-After} and
  * without a challenge, so that the client retries it unchanged.
  *
- * <p>CORS preflights ({@code OPTIONS}) pass unchecked when CORS is configured: browsers send them
- * without credentials, and they carry no data (the OpenTelemetry Collector answers them before
- * authentication too). One per connection, on its event loop.
+ * <p>CORS preflights ({@link Cors#isPreflight}: {@code OPTIONS} with {@code
+ * Access-Control-Request-Method}) pass unchecked when CORS is configured: browsers send them
+ * without credentials, and the OpenTelemetry Collector answers them before authentication too. They
+ * carry no data: the gate answers them without reading a body. Every other request, {@code OPTIONS}
+ * included, needs credentials. One per connection, on its event loop.
  */
 final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
   private final ServerAuthenticator authenticator;
@@ -46,7 +45,9 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** Whether the contents of a refused request are still arriving, to be dropped. */
+  /**
+   * Set once a request is refused: everything that arrives until the connection closes is dropped.
+   */
   private boolean discarding;
 
   HttpAuthHandler(ServerAuthenticator authenticator, ReceiverAuth.Refusals refusals, Cors cors) {
@@ -57,12 +58,15 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object message) {
+    if (discarding) {
+      ReferenceCountUtil.release(message);
+      return;
+    }
     if (message instanceof HttpRequest request) {
       HttpHeaders headers = request.headers();
-      boolean preflight = cors != null && HttpMethod.OPTIONS.equals(request.method());
+      boolean preflight = cors != null && Cors.isPreflight(request);
       AuthOutcome outcome = preflight ? AuthOutcome.ACCEPTED : authenticator.check(headers::get);
       if (outcome == AuthOutcome.ACCEPTED) {
-        discarding = false;
         ctx.fireChannelRead(message);
         return;
       }
@@ -72,18 +76,13 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
       } else {
         refusals.unauthenticated().increment();
       }
-      discarding = !(message instanceof LastHttpContent);
+      discarding = true;
       ReferenceCountUtil.release(message);
       refuse(
           ctx,
           later,
           OtlpHttpHandler.mediaType(headers.get(HttpHeaderNames.CONTENT_TYPE)),
           headers.get(HttpHeaderNames.ORIGIN));
-      return;
-    }
-    if (discarding && message instanceof HttpContent) {
-      discarding = !(message instanceof LastHttpContent);
-      ReferenceCountUtil.release(message);
       return;
     }
     ctx.fireChannelRead(message);
@@ -114,6 +113,6 @@ final class HttpAuthHandler extends ChannelInboundHandlerAdapter {
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, answer.body.length);
     // The body is not read, so the connection cannot carry another request.
     response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+    HttpEdgeGate.lingerAndClose(ctx, ctx.writeAndFlush(response));
   }
 }

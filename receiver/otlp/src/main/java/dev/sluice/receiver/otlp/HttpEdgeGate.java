@@ -1,12 +1,15 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.pdata.otlp.Signal;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
@@ -22,9 +25,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Stands before the body aggregator of one HTTP connection and decides at each request's headers
- * whether its body is read at all:
+ * whether its body is read at all, then counts what is read:
  *
  * <ul>
+ *   <li>a request that is no export (another method than {@code POST}, another path, a CORS
+ *       preflight) is handed on as a {@link HeadOnlyRequest}: its answer (404, 405, 204) comes from
+ *       the headers alone, and a body it declares is dropped as it arrives, neither gathered nor
+ *       counted; since that body is not read, the answer closes the connection (a request without a
+ *       body keeps it);
+ *   <li>an export whose {@code Content-Length} is over {@code max_request_body_size} is answered
+ *       413 at once, also instead of {@code 100 Continue};
  *   <li>an export the {@link EdgeAdmission} refuses (pipelines full, or this receiver's bytes in
  *       flight at their bound) is answered 503 with {@code Retry-After} at once, before a byte of
  *       its body is aggregated; a request that asked for {@code 100 Continue} gets the 503 instead,
@@ -33,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  *       other unparsable heads 400.
  * </ul>
  *
- * <p>Those answers say {@code Connection: close}, and the connection is closed lingering, as
+ * <p>Those refusals say {@code Connection: close}, and the connection is closed lingering, as
  * nginx's {@code lingering_close} does: the answer is written, the sending side shut, and whatever
  * the client still sends is read and dropped at once (never held) until it closes or {@link
  * #LINGER_MILLIS} pass. Keeping the connection instead would mean reading the whole refused body
@@ -42,18 +52,39 @@ import java.util.concurrent.TimeUnit;
  * reset the connection and the client could lose the 503 with its retry delay. The client retries
  * after {@code Retry-After} on a new connection.
  *
- * <p>It also counts the body bytes of each request in {@link InFlightBytes} from the headers until
- * the aggregated request has been handled (the handler after the aggregator copies it out on the
- * same call), or the connection closes: as its {@code Content-Length} (capped at {@code
- * max_request_body_size}) from the headers on, so that the next request's check sees what is still
- * to come, or as what has arrived when that is more (a chunked body). A body that brings more than
- * it declared while the total is past the bound by more than {@link InFlightBytes#overshootBytes()}
- * is refused with 503 where it is, and the aggregator's part of it dropped, so the total stays
- * bounded whatever the requests being read bring.
+ * <p>An export's body counts in {@link InFlightBytes} as it arrives, part by part, never as what
+ * its headers declare: a client that declares a large body and sends little of it holds what it
+ * sent, whoever else is waiting. The count is given back once the aggregated request has been
+ * handled (the handler after the aggregator copies it out on the same call), or when the request is
+ * refused or the connection closes. A part that would take the body over {@code
+ * max_request_body_size} (a chunked body) gets 413, and a part that would take the total past the
+ * bound by more than {@link InFlightBytes#overshootBytes()} gets 503 with {@code Retry-After} where
+ * it is; either way the aggregator's part of the body is dropped. So the total never passes the
+ * bound plus that overshoot, and what a request holds is what has arrived of it.
  */
 final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   /** How long a refused connection is read and drained before it is closed. */
   static final long LINGER_MILLIS = 2000;
+
+  /**
+   * A request handed on without the body it declares, which the gate drops as it arrives: its
+   * answer closes the connection lingering ({@link #lingerAndClose}) rather than keeping it.
+   */
+  static final class HeadOnlyRequest extends DefaultFullHttpRequest {
+    HeadOnlyRequest(HttpRequest head) {
+      super(
+          head.protocolVersion(),
+          head.method(),
+          head.uri(),
+          Unpooled.EMPTY_BUFFER,
+          head.headers().copy(),
+          EmptyHttpHeaders.INSTANCE);
+      headers()
+          .remove(HttpHeaderNames.TRANSFER_ENCODING)
+          .remove(HttpHeaderNames.EXPECT)
+          .setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+    }
+  }
 
   private final OtlpHttpHandler.Routes routes;
   private final EdgeAdmission admission;
@@ -61,9 +92,11 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
   private Signal signal;
   private String origin;
   private boolean json;
-  private long receivedBytes;
-  private long reservedBytes;
+
+  /** The bytes of the current export's body that have arrived, all counted in {@link #inFlight}. */
   private long countedBytes;
+
+  /** Set once the connection is closing: everything that arrives is dropped. */
   private boolean discarding;
 
   HttpEdgeGate(OtlpHttpHandler.Routes routes, EdgeAdmission admission) {
@@ -93,34 +126,77 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
           HttpMethod.POST.equals(request.method())
               ? routes.paths.get(new QueryStringDecoder(request.uri()).path())
               : null;
+      if (signal == null && declaresBody(request)) {
+        // No export: answered from its head, while its body is dropped unread and uncounted.
+        ReferenceCountUtil.release(message);
+        discarding = true;
+        ctx.fireChannelRead(new HeadOnlyRequest(request));
+        return;
+      }
+      if (signal != null && HttpUtil.getContentLength(request, 0L) > routes.maxBodyBytes) {
+        ReferenceCountUtil.release(message);
+        refuse(ctx, tooLarge());
+        return;
+      }
       EdgeAdmission.Refusal refusal = signal == null ? null : admission.atHeaders(signal);
       if (refusal != null) {
         ReferenceCountUtil.release(message);
         refuse(ctx, unavailable(refusal));
         return;
       }
-      reservedBytes =
-          Math.min(routes.maxBodyBytes, Math.max(0, HttpUtil.getContentLength(request, 0L)));
-      recount();
     }
-    if (message instanceof HttpContent content) {
-      int bytes = content.content().readableBytes();
-      if (bytes > 0) {
-        receivedBytes += bytes;
-        recount();
-        if (receivedBytes > reservedBytes && inFlight.overshot()) {
-          ReferenceCountUtil.release(message);
-          releasePending();
-          dropAggregatedPart(ctx);
-          refuse(ctx, unavailable(admission.overshot(signal)));
-          return;
-        }
-      }
+    if (message instanceof HttpContent content && !count(ctx, content)) {
+      return;
     }
     ctx.fireChannelRead(message);
     if (message instanceof LastHttpContent) {
-      releasePending();
+      releaseCounted();
     }
+  }
+
+  /**
+   * Counts a part of an export's body; false, with the part released and the request refused, when
+   * it would take the body over {@code max_request_body_size} or the total past its bound.
+   */
+  private boolean count(ChannelHandlerContext ctx, HttpContent content) {
+    int bytes = content.content().readableBytes();
+    if (bytes == 0) {
+      return true;
+    }
+    OtlpHttpHandler.Answer refusal = null;
+    if (countedBytes + bytes > routes.maxBodyBytes) {
+      refusal = tooLarge();
+    } else if (!inFlight.tryAdd(bytes)) {
+      refusal = unavailable(admission.overshot(signal));
+    }
+    if (refusal == null) {
+      countedBytes += bytes;
+      return true;
+    }
+    ReferenceCountUtil.release(content);
+    releaseCounted();
+    dropAggregatedPart(ctx);
+    refuse(ctx, refusal);
+    return false;
+  }
+
+  /** Whether a body follows {@code request}'s head: a Content-Length above 0, or chunks. */
+  private static boolean declaresBody(HttpRequest request) {
+    return HttpUtil.getContentLength(request, 0L) > 0
+        || HttpUtil.isTransferEncodingChunked(request);
+  }
+
+  private OtlpHttpHandler.Answer tooLarge() {
+    OtlpHttpHandler.Answer answer =
+        OtlpHttpHandler.Answer.error(
+            HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+            RpcStatus.RESOURCE_EXHAUSTED,
+            BoundedBodyAggregator.tooLargeMessage(routes.maxBodyBytes),
+            json);
+    if (routes.cors != null && origin != null) {
+      routes.cors.allow(origin, answer.headers);
+    }
+    return answer;
   }
 
   private OtlpHttpHandler.Answer unavailable(EdgeAdmission.Refusal refusal) {
@@ -186,28 +262,19 @@ final class HttpEdgeGate extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /** Counts the larger of what the request declared and what has arrived. */
-  private void recount() {
-    long target = Math.max(receivedBytes, reservedBytes);
-    inFlight.add(target - countedBytes);
-    countedBytes = target;
-  }
-
-  private void releasePending() {
+  private void releaseCounted() {
     inFlight.release(countedBytes);
     countedBytes = 0;
-    receivedBytes = 0;
-    reservedBytes = 0;
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-    releasePending();
+    releaseCounted();
     super.channelInactive(ctx);
   }
 
   @Override
   public void handlerRemoved(ChannelHandlerContext ctx) {
-    releasePending();
+    releaseCounted();
   }
 }

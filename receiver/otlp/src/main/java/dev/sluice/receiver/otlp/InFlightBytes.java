@@ -7,10 +7,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * pipelines yet: for HTTP what the body aggregator holds, for gRPC what the deframer holds. These
  * sit in Netty's direct buffers, outside the pipelines' memory budget, so they have their own bound
  * ({@code max_in_flight_bytes_mib}): at or over it, new requests are refused at their headers.
- * Requests already being read may finish, so the total can pass the bound by what they still bring;
- * the transports bound that in turn (HTTP refuses a body that would pass the bound by more than
- * {@link #overshootBytes()}, gRPC bounds each connection with HTTP/2 flow control and the message
- * size limit). Thread-safe.
+ * Requests already being read may go on past it by up to {@link #overshootBytes()}, so that they
+ * can finish while new ones are refused: HTTP counts each part of a body as it arrives and refuses
+ * the request whose part would pass that ({@link #tryAdd}); gRPC counts each part of a message as
+ * its deframer takes it and refuses the call whose part arrives past that ({@link
+ * GrpcInFlightTracer}). Neither counts what a request has only declared. Thread-safe.
  */
 final class InFlightBytes {
   /** What a request already admitted may bring past the bound: a quarter of it. */
@@ -38,6 +39,26 @@ final class InFlightBytes {
       peakBytes.accumulateAndGet(total, Math::max);
     }
     return total;
+  }
+
+  /**
+   * Counts bytes received unless the total would then be past the bound by more than {@link
+   * #overshootBytes()}; returns whether they were counted. The total never passes that.
+   */
+  boolean tryAdd(long count) {
+    long limit = maxBytes + overshootBytes();
+    while (true) {
+      long total = bytes.get();
+      if (total + count > limit) {
+        return false;
+      }
+      if (bytes.compareAndSet(total, total + count)) {
+        if (total + count > peakBytes.get()) {
+          peakBytes.accumulateAndGet(total + count, Math::max);
+        }
+        return true;
+      }
+    }
   }
 
   /** Uncounts bytes handed on or dropped. */

@@ -97,7 +97,9 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       return;
     }
     String origin = request.headers().get(HttpHeaderNames.ORIGIN);
-    boolean keepAlive = HttpUtil.isKeepAlive(request) && !routes.draining;
+    // The gate drops the body such a request declared, so its connection carries no other.
+    boolean bodyUnread = request instanceof HttpEdgeGate.HeadOnlyRequest;
+    boolean keepAlive = !bodyUnread && HttpUtil.isKeepAlive(request) && !routes.draining;
     String path = new QueryStringDecoder(request.uri()).path();
     Signal signal = routes.paths.get(path);
     String contentType = mediaType(request.headers().get(HttpHeaderNames.CONTENT_TYPE));
@@ -110,7 +112,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
               RpcStatus.NOT_FOUND,
               "no OTLP endpoint at " + BodyDecoder.quoted(path),
               json);
-    } else if (HttpMethod.OPTIONS.equals(request.method()) && routes.cors != null) {
+    } else if (routes.cors != null && Cors.isPreflight(request)) {
       answer = routes.cors.preflight(request);
     } else if (!HttpMethod.POST.equals(request.method())) {
       answer =
@@ -132,23 +134,36 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
               false);
     } else {
       answering = true;
-      export(signal, request, json, late -> finish(ctx, late, origin, keepAlive));
+      export(signal, request, json, late -> finish(ctx, late, origin, keepAlive, false));
       return;
     }
     answering = true;
-    finish(ctx, answer, origin, keepAlive);
+    finish(ctx, answer, origin, keepAlive, bodyUnread);
   }
 
-  /** Sends a request's answer, then handles the requests that waited behind it, in order. */
-  private void finish(ChannelHandlerContext ctx, Answer answer, String origin, boolean keepAlive) {
+  /**
+   * Sends a request's answer, then handles the requests that waited behind it, in order. After the
+   * answer to a request whose body was not read, the connection is closed lingering, so that the
+   * client reads the answer rather than a reset while it still sends.
+   */
+  private void finish(
+      ChannelHandlerContext ctx,
+      Answer answer,
+      String origin,
+      boolean keepAlive,
+      boolean bodyUnread) {
     if (!ctx.executor().inEventLoop()) {
-      ctx.executor().execute(() -> finish(ctx, answer, origin, keepAlive));
+      ctx.executor().execute(() -> finish(ctx, answer, origin, keepAlive, bodyUnread));
       return;
     }
     if (routes.cors != null && origin != null) {
       routes.cors.allow(origin, answer.headers);
     }
-    send(ctx, answer, keepAlive);
+    if (bodyUnread) {
+      HttpEdgeGate.lingerAndClose(ctx, ctx.writeAndFlush(response(answer, false)));
+    } else {
+      send(ctx, answer, keepAlive);
+    }
     answering = false;
     while (!answering && !waiting.isEmpty()) {
       FullHttpRequest next = waiting.poll();

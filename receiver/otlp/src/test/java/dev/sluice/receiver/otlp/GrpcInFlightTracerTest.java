@@ -34,7 +34,7 @@ class GrpcInFlightTracerTest {
   private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
   private final InFlightBytes inFlight = new InFlightBytes(MAX_IN_FLIGHT_BYTES);
   private final GrpcInFlightTracer.Factory factory =
-      new GrpcInFlightTracer.Factory(inFlight, 4L << 20, TimeUnit.MINUTES.toNanos(1), deadlines);
+      new GrpcInFlightTracer.Factory(inFlight, TimeUnit.MINUTES.toNanos(1), deadlines);
   private final EdgeAdmission admission =
       new EdgeAdmission(
           new RequestHandler(
@@ -52,14 +52,14 @@ class GrpcInFlightTracerTest {
 
   /**
    * Sixteen calls admitted at their headers, whose 200 KiB bodies arrive in 16 KiB parts taken in
-   * turn, as HTTP/2 interleaves streams: every call passes its reservation before any completes. A
+   * turn, as HTTP/2 interleaves streams: together they pass the bound before any completes. A
    * refused call holds its bytes until its answer is out and its stream ends, a little later. Some
-   * are refused, but not all: the oldest call still receiving is never refused for overshooting, so
-   * the receiver keeps serving under this load, and the bytes in flight stay within the bound plus
-   * one message and what each call brings before its refusal.
+   * are refused, but not all: the call whose message began to arrive first is never refused for
+   * overshooting, so the receiver keeps serving under this load, and the bytes in flight stay
+   * within the bound plus one message and what each call brings before its refusal.
    */
   @Test
-  void servesTheLeadingCallWhenEveryInterleavedCallPassesItsReservation() {
+  void servesTheLeadingCallWhenInterleavedCallsPassTheBoundTogether() {
     int calls = 16;
     long messageBytes = 200 * KIB;
     long partBytes = 16 * KIB;

@@ -182,21 +182,6 @@ class HttpEdgeLimitsTest {
   }
 
   @Test
-  void countsADeclaredBodyFromItsHeadersSoTheNextRequestIsRefused() throws Exception {
-    start(LONG, LONG, LONG, 1000, 1);
-    Socket declared = connect();
-    declared.getOutputStream().write(postHead("/v1/traces", MIB + 1, ""));
-    declared.getOutputStream().flush();
-    awaitTrue(() -> inFlightBytes() == MIB + 1);
-
-    assertThat(send(connect(), spans(3))).startsWith("HTTP/1.1 503");
-
-    declared.close();
-    awaitTrue(() -> inFlightBytes() == 0);
-    assertThat(send(connect(), spans(3))).startsWith("HTTP/1.1 200");
-  }
-
-  @Test
   void answersHeadersThatNeverCompleteWith408AfterReadHeaderTimeout() throws Exception {
     start(LONG, Duration.ofMillis(300), LONG, 1000, 32);
     Socket socket = connect();

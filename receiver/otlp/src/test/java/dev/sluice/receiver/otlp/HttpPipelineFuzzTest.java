@@ -35,8 +35,8 @@ class HttpPipelineFuzzTest {
   static final long LIMIT_BYTES = 1024;
 
   /**
-   * 100 Continue; 204 for a CORS preflight; 400, 404, 405, 413, 415 from the handler and the
-   * aggregator; 414 and 431 for a request line or headers over the codec's limits; 417 for an
+   * 100 Continue; 204 for a CORS preflight; 400, 404, 405, 413, 415 from the handler, the gate and
+   * the aggregator; 414 and 431 for a request line or headers over the codec's limits; 417 for an
    * expectation the aggregator does not know.
    */
   static final Set<Integer> STATUSES = Set.of(100, 204, 400, 404, 405, 413, 414, 415, 417, 431);

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An HTTP/2 client written frame by frame over a plain socket, for tests that must do what a
@@ -42,6 +44,7 @@ final class RawHttp2 implements AutoCloseable {
   private final OutputStream out;
   private final DataInputStream in;
   private final DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder(false);
+  private int pings;
 
   RawHttp2(int port) throws IOException {
     socket = new Socket("127.0.0.1", port);
@@ -162,6 +165,26 @@ final class RawHttp2 implements AutoCloseable {
       if (frame.streamId() == streamId && frame.type() != WINDOW_UPDATE) {
         return frame;
       }
+    }
+  }
+
+  /**
+   * Sends a PING and reads until the server acknowledges it, returning the frames read before. The
+   * server handles a connection's frames in order, starting calls and taking their DATA as it goes,
+   * so when the acknowledgement comes it has handled every frame sent before the PING.
+   */
+  List<Frame> roundTrip() throws IOException {
+    byte[] payload = {'s', 'l', 'u', 'i', 'c', 'e', 0, (byte) ++pings};
+    frame(PING, 0, 0, payload);
+    List<Frame> before = new ArrayList<>();
+    while (true) {
+      Frame frame = read();
+      if (frame.type() == PING
+          && (frame.flags() & ACK) != 0
+          && java.util.Arrays.equals(frame.payload(), payload)) {
+        return before;
+      }
+      before.add(frame);
     }
   }
 

@@ -329,6 +329,30 @@ class ReceiverAuthTest {
   }
 
   @Test
+  void anOptionsRequestThatIsNoPreflightNeedsCredentials() throws Exception {
+    // No Access-Control-Request-Method: not a preflight, whatever its method.
+    String options = "OPTIONS /v1/traces HTTP/1.1\r\nHost: x\r\nOrigin: https://web.example\r\n";
+    try (Socket socket = connect()) {
+      send(socket, (options + "\r\n").getBytes(StandardCharsets.US_ASCII), new byte[0]);
+
+      assertThat(readHead(socket.getInputStream()))
+          .startsWith("HTTP/1.1 401 ")
+          .containsIgnoringCase("www-authenticate:");
+    }
+    try (Socket socket = connect()) {
+      send(
+          socket,
+          (options + "Authorization: " + GOOD + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
+          new byte[0]);
+
+      assertThat(readHead(socket.getInputStream()))
+          .startsWith("HTTP/1.1 405 ")
+          .containsIgnoringCase("allow: POST, OPTIONS");
+    }
+    assertThat(authenticator.checks).hasValue(2);
+  }
+
+  @Test
   void aRefusalCarriesTheCorsHeadersSoThatTheBrowserCanReadIt() throws Exception {
     try (Socket socket = connect()) {
       send(socket, head("/v1/traces", 0, "Origin: https://web.example"), new byte[0]);
