@@ -142,7 +142,19 @@ public final class DurableEntry implements RequestConsumer {
       tracked.settle(tracked.owedConsumers(), request);
       current.landed();
     }
-    answer.answer(result);
+    answerQuietly(answer, result);
+  }
+
+  /**
+   * Answers a request whose fate is settled; a receiver that stopped meanwhile (its event loop
+   * refuses the task) has no client left to tell, and costs nothing here.
+   */
+  private static void answerQuietly(AnswerSink answer, Admission result) {
+    try {
+      answer.answer(result);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // The receiver has stopped: its client is gone.
+    }
   }
 
   /** One logged request, waiting for the log's write. */
@@ -168,7 +180,7 @@ public final class DurableEntry implements RequestConsumer {
         request.abandon();
         request.releaseHold();
         current.landed();
-        answer.answer(Admission.ACCEPTED);
+        answerQuietly(answer, Admission.ACCEPTED);
       }
     }
 
@@ -177,7 +189,7 @@ public final class DurableEntry implements RequestConsumer {
       // Never handed to the pipelines: refused, and the client's retry is the only copy.
       request.releaseHold();
       current.landed();
-      answer.answer(retryable ? Admission.FULL : Admission.CLOSED);
+      answerQuietly(answer, retryable ? Admission.FULL : Admission.CLOSED);
     }
   }
 }
