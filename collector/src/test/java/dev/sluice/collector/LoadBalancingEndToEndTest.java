@@ -23,6 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -230,12 +231,24 @@ class LoadBalancingEndToEndTest {
   void stoppingABackendMidRunMovesItsKeysAndLosesNothingAccepted() throws Exception {
     int requests = 30;
     int stopAfter = 8;
+    // The last requests wait for the stop to end, so some are sent after it on any machine.
+    int afterStop = 5;
+    CountDownLatch stopEnded = new CountDownLatch(1);
     AtomicLong accepted = new AtomicLong();
     AtomicInteger sent = new AtomicInteger();
     Thread sender =
         new Thread(
             () -> {
               for (int r = 0; r < requests; r++) {
+                if (r == requests - afterStop) {
+                  try {
+                    if (!stopEnded.await(60, TimeUnit.SECONDS)) {
+                      return;
+                    }
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
                 accepted.addAndGet(send(r));
                 sent.incrementAndGet();
                 try {
@@ -248,14 +261,17 @@ class LoadBalancingEndToEndTest {
             "lb-test-sender");
     sender.start();
     assertThat(TestCollectors.eventually(() -> sent.get() >= stopAfter, 30)).isTrue();
+    // The backend's batches reach its sink a little after the agent answered.
+    assertThat(TestCollectors.eventually(() -> !arrivals().tracesPerSink().get(1).isEmpty(), 30))
+        .isTrue();
     Set<String> onStopped = arrivals().tracesPerSink().get(1);
-    assertThat(onStopped).isNotEmpty();
     // Stopped while the agent goes on sending: what the backend took is drained to its sink.
     Collector victim = backends.get(1);
     victim.shutdown(SHUTDOWN_NANOS);
     stopped.add(victim);
     long stoppedSinkSpans = sinks.get(1).spans();
     int sentBeforeStopEnded = sent.get();
+    stopEnded.countDown();
     sender.join(TimeUnit.SECONDS.toMillis(60));
     assertThat(sender.isAlive()).isFalse();
     assertThat(sentBeforeStopEnded).isLessThan(requests);

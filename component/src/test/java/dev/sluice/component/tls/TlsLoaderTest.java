@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -173,7 +174,8 @@ class TlsLoaderTest {
             logger);
     try {
       Files.writeString(key, "truncated\n");
-      // Many reloads fail in this time; one line says so.
+      assertThat(awaitRecords(records, 1)).as("the failed reload is logged").isTrue();
+      // Many more reloads fail in this time (every 20 ms); still one line says so.
       Thread.sleep(500);
       assertThat(records)
           .singleElement()
@@ -203,9 +205,11 @@ class TlsLoaderTest {
     logger.removeHandler(recorder);
   }
 
+  /** Waits (at most 30 s, however slow the reload thread) for {@code count} records. */
   private static boolean awaitRecords(List<LogRecord> records, int count)
       throws InterruptedException {
-    for (int i = 0; i < 100 && records.size() < count; i++) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (records.size() < count && System.nanoTime() - deadline < 0) {
       Thread.sleep(20);
     }
     return records.size() >= count;

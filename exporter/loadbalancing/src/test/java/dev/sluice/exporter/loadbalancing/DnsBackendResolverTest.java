@@ -25,6 +25,15 @@ import org.junit.jupiter.api.Test;
 class DnsBackendResolverTest {
   private static final Duration INTERVAL = Duration.ofMillis(50);
 
+  /**
+   * A lookup timeout no answer of the test's comes near, however slow the machine: the lookups run
+   * on a thread of their own, so a short one could pass before the test's answer is read.
+   */
+  private static final Duration ANSWERED_IN_TIME = Duration.ofSeconds(10);
+
+  /** What a lookup the test makes late waits for: its timeout, which interrupts it. */
+  private static final long LATE = Long.MAX_VALUE;
+
   private final AtomicReference<Object> answer = new AtomicReference<>();
   private final AtomicInteger lookups = new AtomicInteger();
   private final List<List<String>> heard = new CopyOnWriteArrayList<>();
@@ -99,7 +108,7 @@ class DnsBackendResolverTest {
   void resolvesAtStartThenEveryIntervalAndTellsOfAddedAndRemovedBackends() throws Exception {
     answer.set(addresses("10.0.0.2", "10.0.0.1"));
 
-    start("4317", Duration.ofSeconds(1));
+    start("4317", ANSWERED_IN_TIME);
 
     assertThat(heard).containsExactly(List.of("10.0.0.1:4317", "10.0.0.2:4317"));
     answer.set(addresses("10.0.0.2", "10.0.0.3", "10.0.0.1"));
@@ -117,12 +126,13 @@ class DnsBackendResolverTest {
   @Test
   void keepsTheLastBackendsWhenALookupFailsOrIsLate() throws Exception {
     answer.set(addresses("10.0.0.1"));
-    start("4317", Duration.ofMillis(100));
+    // Long enough for the first lookup on a busy machine; each late one costs this much.
+    start("4317", Duration.ofSeconds(2));
 
     answer.set(new UnknownHostException("collectors.test: no such host"));
     int failedFrom = lookups.get();
     assertThat(eventually(() -> lookups.get() >= failedFrom + 3)).isTrue();
-    answer.set(2_000L);
+    answer.set(LATE);
     int lateFrom = lookups.get();
     assertThat(eventually(() -> lookups.get() >= lateFrom + 2)).isTrue();
 
@@ -136,7 +146,7 @@ class DnsBackendResolverTest {
   void bracketsIpv6AddressesAndAddsNoPortWhenNoneIsConfigured() {
     answer.set(addresses("fd00::1", "10.0.0.1"));
 
-    start("", Duration.ofSeconds(1));
+    start("", ANSWERED_IN_TIME);
 
     assertThat(heard).containsExactly(List.of("10.0.0.1", "[fd00:0:0:0:0:0:0:1]"));
     assertThat(BackendAddress.withPort("[fd00:0:0:0:0:0:0:1]"))
@@ -152,7 +162,8 @@ class DnsBackendResolverTest {
             new ComponentSettings(
                 ComponentId.parse("loadbalancing"), ComponentKind.EXPORTER, new MetricRegistry()),
             LoadBalancingExporterConfigTest.config(
-                "resolver:\n  dns:\n    hostname: collectors.test\n    interval: 50ms\n"),
+                "resolver:\n  dns:\n    hostname: collectors.test\n    interval: 50ms\n"
+                    + "    timeout: 10s\n"),
             this::lookup,
             TimeUnit.SECONDS.toNanos(5));
     try {

@@ -75,8 +75,17 @@ class OtlpHttpConnectionsTest {
         new GZIPInputStream(new ByteArrayInputStream(gzipBody)).readAllBytes());
   }
 
+  /** The number of the first span in a gzip OTLP/protobuf body. */
+  private static int firstNumber(byte[] gzipBody) {
+    try {
+      return numbers(gzipBody).get(0);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
   private static void eventually(IntSupplier value, int expected) throws InterruptedException {
-    long deadline = inSeconds(5);
+    long deadline = inSeconds(30);
     while (value.getAsInt() != expected && System.nanoTime() - deadline < 0) {
       Thread.sleep(10);
     }
@@ -248,10 +257,11 @@ class OtlpHttpConnectionsTest {
 
   @Test
   void aDeadlineClosesTheConnectionOfAServerThatNeverAnswers() throws Exception {
+    // The first batch is never answered, whenever it arrives; the next one is.
     ScriptedHttpServer server =
         server(
             exchange -> {
-              if (exchange.number > 1) {
+              if (firstNumber(exchange.body) != 0) {
                 exchange.ok();
               }
             });
@@ -264,7 +274,8 @@ class OtlpHttpConnectionsTest {
     ExportResult next = exporter.export(batch(10), inSeconds(5));
 
     assertThat(late).isEqualTo(ExportResult.retryable("no answer before the deadline", 0));
-    assertThat(waitedMillis).isBetween(250L, 3000L);
+    // Not before the deadline; how long after it depends on the machine, so it is not asserted.
+    assertThat(waitedMillis).isGreaterThanOrEqualTo(250L);
     assertThat(next).isEqualTo(ExportResult.SUCCESS);
     assertThat(server.accepted()).isEqualTo(2);
     eventually(server::closed, 1);
@@ -305,11 +316,13 @@ class OtlpHttpConnectionsTest {
     NettyHttpClient.Route route = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
 
     int first = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
-    int soon = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
+    // Longer than the idle timeout, however slow the machine. (That a connection idle for less is
+    // used again is sendsSequentialExportsOnOneKeptAliveConnection's, with the default timeout: a
+    // short one here could pass between two sends on a busy machine.)
     Thread.sleep(300);
     int later = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
 
-    assertThat(List.of(first, soon, later)).containsOnly(200);
+    assertThat(List.of(first, later)).containsOnly(200);
     assertThat(server.accepted()).isEqualTo(2);
     eventually(server::closed, 1);
   }

@@ -1,5 +1,6 @@
 package dev.sluice.processor.resourcedetection;
 
+import dev.sluice.component.Scheduler;
 import dev.sluice.processor.resourcedetection.Detector.Detected;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -15,8 +15,9 @@ import java.util.logging.Logger;
  * Runs the configured detectors once and merges what they find, as the Go collector does: where two
  * detectors set the same attribute the one listed first wins, and the schema URL is the first one
  * given. A detector that fails transiently is retried with exponential backoff (doubling from
- * {@code initialBackoffNanos}, with jitter) while a retry still fits before the deadline. Any
- * detector still failing fails detection, even when others succeeded, as in Go.
+ * {@code initialBackoffNanos}, with jitter) while a retry still fits before the deadline; the
+ * deadline and the waits are on the component's {@link Scheduler}, so tests move them with a clock
+ * of their own. Any detector still failing fails detection, even when others succeeded, as in Go.
  */
 final class Detection {
   /** The longest wait between two tries (Go's backoff default). */
@@ -27,7 +28,7 @@ final class Detection {
 
   private final List<Detector> detectors;
   private final long initialBackoffNanos;
-  private final LongSupplier clock;
+  private final Scheduler scheduler;
   private final Logger logger;
 
   /**
@@ -36,15 +37,17 @@ final class Detection {
    */
   private final Map<String, String> failures = new LinkedHashMap<>();
 
-  Detection(List<Detector> detectors, long initialBackoffNanos, LongSupplier clock, Logger logger) {
+  Detection(
+      List<Detector> detectors, long initialBackoffNanos, Scheduler scheduler, Logger logger) {
     this.detectors = detectors;
     this.initialBackoffNanos = initialBackoffNanos;
-    this.clock = clock;
+    this.scheduler = scheduler;
     this.logger = logger;
   }
 
   /**
-   * Detects, retrying until {@code deadlineNanos} (a {@link #clock} value).
+   * Detects, retrying until {@code deadlineNanos} (on the {@linkplain Scheduler#nanoTime()
+   * scheduler's clock}).
    *
    * @throws DetectionException naming every detector that failed and why
    */
@@ -109,10 +112,10 @@ final class Detection {
                 + e.getMessage());
         long delayNanos =
             (long) (backoffNanos * (JITTER_LOW + ThreadLocalRandom.current().nextDouble()));
-        if (e.permanent() || clock.getAsLong() + delayNanos - deadlineNanos >= 0) {
+        if (e.permanent() || scheduler.nanoTime() + delayNanos - deadlineNanos >= 0) {
           throw e;
         }
-        TimeUnit.NANOSECONDS.sleep(delayNanos);
+        scheduler.sleep(delayNanos);
         backoffNanos = Math.min(backoffNanos * 2, MAX_BACKOFF_NANOS);
       }
     }

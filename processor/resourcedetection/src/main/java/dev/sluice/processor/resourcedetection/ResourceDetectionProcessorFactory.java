@@ -59,7 +59,7 @@ public final class ResourceDetectionProcessorFactory
       BatchConsumer next) {
     Logger logger = settings.logger();
     Detection detection =
-        new Detection(detectors(config, logger), initialBackoffNanos, System::nanoTime, logger);
+        new Detection(detectors(config, logger), initialBackoffNanos, settings.scheduler(), logger);
     return new ResourceDetectionProcessor(settings, config, signal, next, detection);
   }
 

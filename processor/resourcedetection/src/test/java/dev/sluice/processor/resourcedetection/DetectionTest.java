@@ -3,18 +3,19 @@ package dev.sluice.processor.resourcedetection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.component.Scheduler;
 import dev.sluice.processor.resourcedetection.Detector.Detected;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 class DetectionTest {
   private static final Logger LOGGER = Logger.getLogger(DetectionTest.class.getName());
   private final TestEnvironment environment = new TestEnvironment();
+  private final VirtualScheduler scheduler = new VirtualScheduler();
 
   private Detection detection(long backoffNanos) {
     return new Detection(
@@ -22,12 +23,12 @@ class DetectionTest {
             new EnvDetector(EnvDetectorConfig.DEFAULT, environment),
             new SystemDetector(SystemDetectorConfig.DEFAULT, environment, LOGGER)),
         backoffNanos,
-        System::nanoTime,
+        scheduler,
         LOGGER);
   }
 
-  private static long inMillis(long millis) {
-    return System.nanoTime() + Duration.ofMillis(millis).toNanos();
+  private long inMillis(long millis) {
+    return scheduler.nanoTime() + Duration.ofMillis(millis).toNanos();
   }
 
   @Test
@@ -65,15 +66,30 @@ class DetectionTest {
   void givesUpWhenTheNextRetryWouldPassTheDeadline() {
     environment.fqdn = null;
     environment.osHostname = null;
-    // Each reading of the clock is 100 ms later; tries wait 10-30, then 20-60 ms. The failures
-    // read 100 and 200 ms (a retry fits before 300 ms), then 300 ms (none does).
+    // Each reading of the clock is 100 ms later and waits take no time; tries wait 10-30, then
+    // 20-60 ms. The failures read 100 and 200 ms (a retry fits before 300 ms), then 300 ms (none
+    // does).
     AtomicLong now = new AtomicLong();
-    LongSupplier clock = () -> now.addAndGet(Duration.ofMillis(100).toNanos());
+    Scheduler steppingClock =
+        new Scheduler() {
+          @Override
+          public long nanoTime() {
+            return now.addAndGet(Duration.ofMillis(100).toNanos());
+          }
+
+          @Override
+          public Timer schedule(Runnable task, long delayNanos) {
+            throw new UnsupportedOperationException("detection sets no timers");
+          }
+
+          @Override
+          public void sleep(long delayNanos) {}
+        };
     Detection detection =
         new Detection(
             List.of(new SystemDetector(SystemDetectorConfig.DEFAULT, environment, LOGGER)),
             Duration.ofMillis(20).toNanos(),
-            clock,
+            steppingClock,
             LOGGER);
     assertThatThrownBy(() -> detection.run(Duration.ofMillis(300).toNanos()))
         .isInstanceOf(DetectionException.class)

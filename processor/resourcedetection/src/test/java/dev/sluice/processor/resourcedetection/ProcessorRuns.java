@@ -5,6 +5,7 @@ import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Processor;
+import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndexer;
@@ -21,9 +22,20 @@ final class ProcessorRuns {
 
   private ProcessorRuns() {}
 
+  /**
+   * Settings on a {@link VirtualScheduler} of their own: retries take no real time and the start
+   * timeout falls only when a test moves the clock, so no test depends on the machine's speed.
+   */
   static ComponentSettings settings() {
+    return settings(new VirtualScheduler());
+  }
+
+  static ComponentSettings settings(Scheduler scheduler) {
     return new ComponentSettings(
-        ComponentId.parse("resourcedetection"), ComponentKind.PROCESSOR, new MetricRegistry());
+        ComponentId.parse("resourcedetection"),
+        ComponentKind.PROCESSOR,
+        new MetricRegistry(),
+        scheduler);
   }
 
   /** A processor whose output requests are collected into {@code outputs}. */
@@ -32,9 +44,19 @@ final class ProcessorRuns {
       ResourceDetectionConfig config,
       Signal signal,
       List<byte[]> outputs) {
+    return processor(settings(), environment, config, signal, outputs);
+  }
+
+  /** A processor with {@code settings} whose output requests are collected into {@code outputs}. */
+  static Processor processor(
+      ComponentSettings settings,
+      DetectionEnvironment environment,
+      ResourceDetectionConfig config,
+      Signal signal,
+      List<byte[]> outputs) {
     return new ResourceDetectionProcessorFactory(environment, TEST_BACKOFF_NANOS)
         .create(
-            settings(),
+            settings,
             config,
             signal,
             batch -> {
@@ -51,8 +73,22 @@ final class ProcessorRuns {
       Signal signal,
       byte[] request)
       throws Exception {
+    return run(settings(), environment, config, signal, request);
+  }
+
+  /**
+   * As {@link #run(DetectionEnvironment, ResourceDetectionConfig, Signal, byte[])}, with {@code
+   * settings}.
+   */
+  static byte[] run(
+      ComponentSettings settings,
+      DetectionEnvironment environment,
+      ResourceDetectionConfig config,
+      Signal signal,
+      byte[] request)
+      throws Exception {
     List<byte[]> outputs = new ArrayList<>();
-    Processor processor = processor(environment, config, signal, outputs);
+    Processor processor = processor(settings, environment, config, signal, outputs);
     processor.start();
     processor.consume(Batch.of(new OtlpIndexer().index(signal, request)));
     if (outputs.size() != 1) {

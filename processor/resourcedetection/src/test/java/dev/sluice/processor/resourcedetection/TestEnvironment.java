@@ -27,6 +27,13 @@ final class TestEnvironment implements DetectionEnvironment {
   /** From which call on {@link #fqdn()} blocks until interrupted; 0 for never. */
   int fqdnBlocksFromCall;
 
+  /**
+   * Run by a call to {@link #fqdn()} just before it blocks, on the calling thread: a test moves its
+   * clock past the timeout here, so the timeout falls while the lookup blocks, however slow the
+   * machine.
+   */
+  Runnable beforeFqdnBlocks = () -> {};
+
   final AtomicInteger fqdnCalls = new AtomicInteger();
 
   TestEnvironment variable(String name, String value) {
@@ -48,6 +55,7 @@ final class TestEnvironment implements DetectionEnvironment {
   public String fqdn() throws IOException {
     int call = fqdnCalls.incrementAndGet();
     if (fqdnBlocks || (fqdnBlocksFromCall > 0 && call >= fqdnBlocksFromCall)) {
+      beforeFqdnBlocks.run();
       try {
         Thread.sleep(Long.MAX_VALUE);
       } catch (InterruptedException e) {

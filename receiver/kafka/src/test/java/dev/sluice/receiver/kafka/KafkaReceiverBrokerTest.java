@@ -191,6 +191,12 @@ class KafkaReceiverBrokerTest {
     KafkaReceiver receiver = start(config, Map.of(Signal.TRACES, pipeline));
 
     assertThat(pipeline.awaitOffered(3, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    await(
+        "fetching paused",
+        () ->
+            prometheus()
+                .contains("sluice_receiver_kafka_fetch_pauses_total{receiver=\"kafka\"} 1"));
+    // Time for a fetch past the bound, were one made.
     Thread.sleep(500);
     assertThat(pipeline.offered().size())
         .as("at most the bound plus one poll's records")

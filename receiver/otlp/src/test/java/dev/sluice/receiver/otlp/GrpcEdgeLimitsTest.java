@@ -292,7 +292,8 @@ class GrpcEdgeLimitsTest {
 
   @Test
   void cancelsACallWhoseMessageNeverCompletesAfterMaxCallDuration() throws Exception {
-    start(100, Duration.ofMinutes(1), 1000, 32, Duration.ofSeconds(10), Duration.ofMillis(300));
+    // Long enough for the part of the message to be seen in flight first on a busy machine.
+    start(100, Duration.ofMinutes(1), 1000, 32, Duration.ofSeconds(10), Duration.ofSeconds(2));
     try (RawHttp2 client = raw().handshake()) {
       client.exportHeaders(1);
       client.partialMessage(1, 3 * MIB, 200 * KIB);

@@ -184,13 +184,14 @@ class HttpEdgeLimitsTest {
   @Test
   void answersHeadersThatNeverCompleteWith408AfterReadHeaderTimeout() throws Exception {
     start(LONG, Duration.ofMillis(300), LONG, 1000, 32);
+    // Before the connection: whenever the server's clock starts, it starts after this.
+    long started = System.nanoTime();
     Socket socket = connect();
     socket
         .getOutputStream()
         .write("POST /v1/traces HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
     socket.getOutputStream().flush();
 
-    long started = System.nanoTime();
     String head = readHead(socket.getInputStream());
 
     assertThat(head).startsWith("HTTP/1.1 408").containsIgnoringCase("connection: close");
@@ -235,11 +236,13 @@ class HttpEdgeLimitsTest {
 
   @Test
   void aRequestThatKeepsToTheTimeoutsIsServedOnAConnectionOlderThanThem() throws Exception {
-    start(Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofMillis(500), 1000, 32);
+    // The connection outlives the timeouts (4 x 500 ms), each request keeps to them with 1 s to
+    // spare for a busy machine.
+    start(Duration.ofMillis(1500), Duration.ofMillis(1500), Duration.ofMillis(1500), 1000, 32);
     Socket socket = connect();
     for (int i = 0; i < 4; i++) {
       assertThat(send(socket, spans(2))).startsWith("HTTP/1.1 200");
-      Thread.sleep(200);
+      Thread.sleep(500);
     }
     assertThat(traces.requests).hasSize(4);
   }
