@@ -27,8 +27,6 @@ class PerExporterKillIT {
   private static final int REQUESTS = 5;
   private static final int SPANS_PER_REQUEST = 50;
   private static final int SPANS = REQUESTS * SPANS_PER_REQUEST;
-  // Progress is persisted every 100 ms: past this, what was delivered before the kill is known.
-  private static final long PROGRESS_SETTLED_MILLIS = 500;
 
   @Test
   void aKilledDaemonReplaysOnlyToTheExporterThatHadNotDelivered(@TempDir Path dir)
@@ -47,7 +45,12 @@ class PerExporterKillIT {
         DurableKillIT.awaitListening(port, first, firstLog);
         send(port);
         assertThat(up.await(() -> up.spans() == SPANS, 30, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(PROGRESS_SETTLED_MILLIS);
+        // Killed once the log's progress file says otlp/up is done with every request.
+        Path progress = dir.resolve("wal").resolve("progress");
+        assertThat(
+                TestCollectors.eventually(
+                    () -> persistedWatermark(progress, "otlp/up") >= REQUESTS, 30))
+            .isTrue();
       } finally {
         first.destroyForcibly();
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -60,7 +63,6 @@ class PerExporterKillIT {
       try {
         DurableKillIT.awaitListening(port, second, secondLog);
         assertThat(back.await(() -> back.spans() == SPANS, 30, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(PROGRESS_SETTLED_MILLIS);
       } finally {
         second.destroy();
         assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -69,6 +71,31 @@ class PerExporterKillIT {
       assertThat(BackpressureTest.spanNumbers(back)).containsExactlyInAnyOrderElementsOf(all);
       assertThat(BackpressureTest.spanNumbers(up)).containsExactlyInAnyOrderElementsOf(all);
     }
+  }
+
+  /**
+   * The first sequence {@code consumer} is not done with, as the log's progress file holds it
+   * (magic, version, count, then each consumer's name and watermark, then a checksum), or -1 while
+   * the file is missing or being replaced.
+   */
+  static long persistedWatermark(Path file, String consumer) {
+    try {
+      java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(Files.readAllBytes(file));
+      in.getInt();
+      in.get();
+      int count = in.getInt();
+      for (int i = 0; i < count; i++) {
+        byte[] name = new byte[in.getShort() & 0xFFFF];
+        in.get(name);
+        long watermark = in.getLong();
+        if (new String(name, java.nio.charset.StandardCharsets.UTF_8).equals(consumer)) {
+          return watermark;
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // Not there yet, or replaced while read: asked again.
+    }
+    return -1;
   }
 
   private static void send(int port) {

@@ -96,7 +96,8 @@ class SegmentReuseTest {
     WriteAheadLog log = harness.open(options(directory, SEGMENT_BYTES, "a"), files);
     appendDone(log, "done", 200);
     // Progress is persisted (and done segments retired) every 100 ms: go on until a file is reused.
-    for (int round = 0; round < 100 && files.reuses.get() == 0; round++) {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    for (int round = 0; files.reuses.get() == 0 && System.nanoTime() - deadline < 0; round++) {
       Thread.sleep(20);
       appendDone(log, "more-" + round, 20);
     }
