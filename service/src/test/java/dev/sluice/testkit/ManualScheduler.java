@@ -10,6 +10,10 @@ import java.util.concurrent.TimeUnit;
  * A {@link Scheduler} whose clock moves only when a test calls {@link #advance}: due tasks then run
  * on the test's thread, in order of their due time. The clock starts at {@link System#nanoTime()}
  * so that deadlines taken from the system clock (shutdown) still compare sensibly.
+ *
+ * <p>One made by {@link #sleepsAdvance()} also moves when the code under test {@linkplain #sleep
+ * sleeps}: the clock moves by the sleep's length at once, running the timers due on the way on the
+ * sleeping thread, so retries take no real time and a timeout fires only when the clock passes it.
  */
 public final class ManualScheduler implements Scheduler {
   private record Task(long dueNanos, long sequence, Runnable action) {}
@@ -22,6 +26,26 @@ public final class ManualScheduler implements Scheduler {
                   : Long.compare(a.sequence, b.sequence));
   private long nowNanos = System.nanoTime();
   private long sequence;
+  private boolean sleepsAdvance;
+
+  /** A scheduler whose {@link #sleep} moves its clock instead of waiting. */
+  public static ManualScheduler sleepsAdvance() {
+    ManualScheduler scheduler = new ManualScheduler();
+    scheduler.sleepsAdvance = true;
+    return scheduler;
+  }
+
+  @Override
+  public void sleep(long delayNanos) throws InterruptedException {
+    if (!sleepsAdvance) {
+      Scheduler.super.sleep(delayNanos);
+      return;
+    }
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    advance(delayNanos);
+  }
 
   @Override
   public synchronized long nanoTime() {
@@ -50,12 +74,12 @@ public final class ManualScheduler implements Scheduler {
       Task task;
       synchronized (this) {
         task = tasks.peek();
-        if (task == null || task.dueNanos > target) {
-          nowNanos = target;
+        if (task == null || task.dueNanos - target > 0) {
+          nowNanos = Math.max(nowNanos, target);
           return;
         }
         tasks.poll();
-        nowNanos = task.dueNanos;
+        nowNanos = Math.max(nowNanos, task.dueNanos);
       }
       task.action.run();
     }
@@ -63,6 +87,15 @@ public final class ManualScheduler implements Scheduler {
 
   public void advance(long amount, TimeUnit unit) {
     advance(unit.toNanos(amount));
+  }
+
+  public void advance(java.time.Duration duration) {
+    advance(duration.toNanos());
+  }
+
+  /** Timers set and neither run nor cancelled yet. */
+  public synchronized int pendingTimers() {
+    return tasks.size();
   }
 
   /** How far in the future each pending task is due, soonest first. */

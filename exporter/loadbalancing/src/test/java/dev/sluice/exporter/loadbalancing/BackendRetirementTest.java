@@ -12,6 +12,7 @@ import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.exporter.otlp.OtlpExporterFactory;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.testkit.ManualScheduler;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
@@ -42,13 +43,13 @@ import org.junit.jupiter.api.Timeout;
  * Backends removed by the resolver are retired without falling behind: idle ones at once, busy ones
  * when their sends end or at their deadline (on a clock the test moves), at most a bounded number
  * waiting; whatever was being sent to them is re-routed. Real OTLP exporters to real gRPC sinks on
- * loopback; the retirement deadlines run on a {@link ManualClock} that only the test moves.
+ * loopback; the retirement deadlines run on a {@link ManualScheduler} that only the test moves.
  */
 class BackendRetirementTest {
   private static final long RETIRE_AFTER_NANOS = TimeUnit.SECONDS.toNanos(10);
   private static final long WAIT_SECONDS = 30;
 
-  private final ManualClock clock = new ManualClock();
+  private final ManualScheduler clock = new ManualScheduler();
   private final List<OtlpSink> sinks = new ArrayList<>();
   private final List<String> names = new ArrayList<>();
   private final List<CountingExporter> exporters = new CopyOnWriteArrayList<>();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.component.Scheduler;
 import dev.sluice.processor.resourcedetection.Detector.Detected;
+import dev.sluice.testkit.ManualScheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class DetectionTest {
   private static final Logger LOGGER = Logger.getLogger(DetectionTest.class.getName());
   private final TestEnvironment environment = new TestEnvironment();
-  private final VirtualScheduler scheduler = new VirtualScheduler();
+  private final ManualScheduler scheduler = ManualScheduler.sleepsAdvance();
 
   private Detection detection(long backoffNanos) {
     return new Detection(

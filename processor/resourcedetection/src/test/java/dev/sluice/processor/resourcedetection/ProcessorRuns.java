@@ -11,6 +11,7 @@ import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndexer;
 import dev.sluice.pdata.otlp.OtlpMarshaler;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,11 +24,12 @@ final class ProcessorRuns {
   private ProcessorRuns() {}
 
   /**
-   * Settings on a {@link VirtualScheduler} of their own: retries take no real time and the start
-   * timeout falls only when a test moves the clock, so no test depends on the machine's speed.
+   * Settings on a {@link ManualScheduler#sleepsAdvance} of their own: retries take no real time and
+   * the start timeout falls only when a test moves the clock, so no test depends on the machine's
+   * speed.
    */
   static ComponentSettings settings() {
-    return settings(new VirtualScheduler());
+    return settings(ManualScheduler.sleepsAdvance());
   }
 
   static ComponentSettings settings(Scheduler scheduler) {
