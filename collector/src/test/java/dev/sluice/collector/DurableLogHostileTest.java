@@ -20,10 +20,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -40,6 +41,21 @@ class DurableLogHostileTest {
   private static final long STOP_NANOS = TimeUnit.SECONDS.toNanos(10);
   private static final byte[] MARKER = "FORGED-RECORDS->".getBytes(StandardCharsets.US_ASCII);
 
+  /**
+   * A filter whose regular expression overflows the stack on a long span name ({@link
+   * #POISON_NAME}): a processor that throws on one request and not on others.
+   */
+  private static final String FILTER =
+      String.join(
+          "\n",
+          "  filter:",
+          "    error_mode: ignore",
+          "    traces:",
+          "      span:",
+          "        - 'IsMatch(name, \"(a|b)*c\")'");
+
+  private static final String POISON_NAME = "a".repeat(200_000);
+
   @TempDir Path directory;
 
   private Path wal() {
@@ -52,44 +68,37 @@ class DurableLogHostileTest {
 
   private String config(
       String endpoint, String processors, String extraProcessorConfig, String queue) {
-    return String.join(
-        "\n",
-        "extensions:",
-        "  file_storage:",
-        "    directory: " + wal(),
-        "receivers:",
-        "  otlp:",
-        "    protocols:",
-        "      grpc:",
-        "        endpoint: 127.0.0.1:0",
-        "processors:",
-        "  batch:",
-        "    timeout: 10ms",
-        extraProcessorConfig,
-        "exporters:",
-        "  otlp:",
-        "    endpoint: " + endpoint,
-        "    tls:",
-        "      insecure: true",
-        "    timeout: 2s",
-        "    retry_on_failure:",
-        "      initial_interval: 50ms",
-        "      max_interval: 200ms",
-        "      max_elapsed_time: 60s",
-        "    sending_queue:",
-        "      storage: file_storage",
-        queue,
-        "service:",
-        "  extensions: [file_storage]",
-        "  telemetry:",
-        "    metrics:",
-        "      level: none",
-        "  pipelines:",
-        "    traces:",
-        "      receivers: [otlp]",
-        "      processors: [" + processors + "]",
-        "      exporters: [otlp]",
-        "");
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "extensions:",
+                "  file_storage:",
+                "    directory: " + wal(),
+                "receivers:",
+                "  otlp:",
+                "    protocols:",
+                "      grpc:",
+                "        endpoint: 127.0.0.1:0",
+                "processors:",
+                "  batch:",
+                "    timeout: 10ms",
+                extraProcessorConfig,
+                "exporters:"));
+    lines.addAll(TestCollectors.durableOtlpExporter("otlp", endpoint, queue));
+    lines.addAll(
+        List.of(
+            "service:",
+            "  extensions: [file_storage]",
+            "  telemetry:",
+            "    metrics:",
+            "      level: none",
+            "  pipelines:",
+            "    traces:",
+            "      receivers: [otlp]",
+            "      processors: [" + processors + "]",
+            "      exporters: [otlp]",
+            ""));
+    return String.join("\n", lines);
   }
 
   private static Span span(String name, ByteString blob) {
@@ -123,6 +132,22 @@ class DurableLogHostileTest {
       }
     } finally {
       channel.shutdownNow();
+    }
+  }
+
+  /**
+   * What {@code step} returns, run on a thread of its own; a {@link TimeoutException} if it takes
+   * more than 30 s (a start or stop that hangs).
+   */
+  private static <T> T within30s(Callable<T> step) throws Exception {
+    FutureTask<T> task = new FutureTask<>(step);
+    Thread thread = new Thread(task, "step-within-30s");
+    thread.setDaemon(true);
+    thread.start();
+    try {
+      return task.get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
     }
   }
 
@@ -272,24 +297,18 @@ class DurableLogHostileTest {
       }
       assertThat(damaged).isTrue();
 
-      ExecutorService starting = Executors.newSingleThreadExecutor();
+      Collector started =
+          within30s(
+              () ->
+                  TestCollectors.start(
+                      config(sink.endpoint(), "batch", ""), Collector.Options.defaults()));
       try {
-        Future<Collector> second =
-            starting.submit(
-                () ->
-                    TestCollectors.start(
-                        config(sink.endpoint(), "batch", ""), Collector.Options.defaults()));
-        Collector started = second.get(30, TimeUnit.SECONDS);
-        try {
-          assertThat(sink.await(() -> spanNames(sink).contains("after"), 20, TimeUnit.SECONDS))
-              .as("the request after the damaged one is delivered: %s", spanNames(sink))
-              .isTrue();
-          assertThat(TestCollectors.prometheus(started)).contains("sluice_wal_records_corrupt 1");
-        } finally {
-          started.shutdown(STOP_NANOS);
-        }
+        assertThat(sink.await(() -> spanNames(sink).contains("after"), 20, TimeUnit.SECONDS))
+            .as("the request after the damaged one is delivered: %s", spanNames(sink))
+            .isTrue();
+        assertThat(TestCollectors.prometheus(started)).contains("sluice_wal_records_corrupt 1");
       } finally {
-        starting.shutdownNow();
+        started.shutdown(STOP_NANOS);
       }
       assertThat(spanNames(sink)).containsExactly("after");
     }
@@ -297,22 +316,13 @@ class DurableLogHostileTest {
 
   @Test
   void aRequestAProcessorAlwaysFailsOnIsSetAsideAndBlocksNothing() throws Exception {
-    String filter =
-        String.join(
-            "\n",
-            "  filter:",
-            "    error_mode: ignore",
-            "    traces:",
-            "      span:",
-            "        - 'IsMatch(name, \"(a|b)*c\")'");
-    String poisonName = "a".repeat(200_000);
     try (OtlpSink sink = OtlpSink.start()) {
       Collector first =
           TestCollectors.start(
-              config(sink.endpoint(), "filter, batch", filter), Collector.Options.defaults());
+              config(sink.endpoint(), "filter, batch", FILTER), Collector.Options.defaults());
       try {
         try {
-          send(first, request(span(poisonName, null)));
+          send(first, request(span(POISON_NAME, null)));
         } catch (StatusRuntimeException expected) {
           // The request is refused: the pipeline could not take it.
         }
@@ -333,7 +343,7 @@ class DurableLogHostileTest {
       }
       Collector second =
           TestCollectors.start(
-              config(sink.endpoint(), "filter, batch", filter), Collector.Options.defaults());
+              config(sink.endpoint(), "filter, batch", FILTER), Collector.Options.defaults());
       try {
         send(second, request(span("again", null)));
         assertThat(sink.await(() -> spanNames(sink).contains("again"), 20, TimeUnit.SECONDS))
@@ -359,29 +369,23 @@ class DurableLogHostileTest {
       } finally {
         first.shutdown(SHORT_STOP_NANOS);
       }
-      ExecutorService starting = Executors.newSingleThreadExecutor();
+      Collector started =
+          within30s(
+              () ->
+                  TestCollectors.start(
+                      config(sink.endpoint(), "batch", ""),
+                      new Collector.Options(1 << 20, Long.MAX_VALUE / 4, 1000)));
       try {
-        Future<Collector> second =
-            starting.submit(
-                () ->
-                    TestCollectors.start(
-                        config(sink.endpoint(), "batch", ""),
-                        new Collector.Options(1 << 20, Long.MAX_VALUE / 4, 1000)));
-        Collector started = second.get(30, TimeUnit.SECONDS);
-        try {
-          sendRetrying(started, request(span("small", null)));
-          assertThat(
-                  sink.await(
-                      () -> spanNames(sink).containsAll(List.of("large", "small")),
-                      20,
-                      TimeUnit.SECONDS))
-              .as("delivered: %s", spanNames(sink).size())
-              .isTrue();
-        } finally {
-          started.shutdown(STOP_NANOS);
-        }
+        sendRetrying(started, request(span("small", null)));
+        assertThat(
+                sink.await(
+                    () -> spanNames(sink).containsAll(List.of("large", "small")),
+                    20,
+                    TimeUnit.SECONDS))
+            .as("delivered: %s", spanNames(sink).size())
+            .isTrue();
       } finally {
-        starting.shutdownNow();
+        started.shutdown(STOP_NANOS);
       }
     }
   }
@@ -414,57 +418,41 @@ class DurableLogHostileTest {
 
   @Test
   void aReplayedRequestAProcessorFailsOnIsSetAsideAndTheRestIsDelivered() throws Exception {
-    String filter =
-        String.join(
-            "\n",
-            "  filter:",
-            "    error_mode: ignore",
-            "    traces:",
-            "      span:",
-            "        - 'IsMatch(name, \"(a|b)*c\")'");
-    String poisonName = "a".repeat(200_000);
     try (OtlpSink downSink = down();
         OtlpSink sink = OtlpSink.start()) {
       Collector first =
           TestCollectors.start(
               config(downSink.endpoint(), "batch", ""), Collector.Options.defaults());
       try {
-        send(first, request(span(poisonName, null)), request(span("good", null)));
+        send(first, request(span(POISON_NAME, null)), request(span("good", null)));
         assertThat(downSink.await(() -> downSink.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
       } finally {
         first.shutdown(SHORT_STOP_NANOS);
       }
-      ExecutorService starting = Executors.newSingleThreadExecutor();
+      Collector second =
+          within30s(
+              () ->
+                  TestCollectors.start(
+                      config(sink.endpoint(), "filter, batch", FILTER),
+                      Collector.Options.defaults()));
       try {
-        Collector second =
-            starting
-                .submit(
+        assertThat(sink.await(() -> spanNames(sink).contains("good"), 20, TimeUnit.SECONDS))
+            .isTrue();
+        assertThat(
+                TestCollectors.eventually(
                     () ->
-                        TestCollectors.start(
-                            config(sink.endpoint(), "filter, batch", filter),
-                            Collector.Options.defaults()))
-                .get(30, TimeUnit.SECONDS);
-        try {
-          assertThat(sink.await(() -> spanNames(sink).contains("good"), 20, TimeUnit.SECONDS))
-              .isTrue();
-          assertThat(
-                  TestCollectors.eventually(
-                      () ->
-                          TestCollectors.prometheus(second)
-                              .contains("sluice_wal_records_set_aside 1"),
-                      20))
-              .as(TestCollectors.prometheus(second))
-              .isTrue();
-          assertThat(
-                  TestCollectors.eventually(
-                      () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"),
-                      20))
-              .isTrue();
-        } finally {
-          second.shutdown(STOP_NANOS);
-        }
+                        TestCollectors.prometheus(second)
+                            .contains("sluice_wal_records_set_aside 1"),
+                    20))
+            .as(TestCollectors.prometheus(second))
+            .isTrue();
+        assertThat(
+                TestCollectors.eventually(
+                    () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"),
+                    20))
+            .isTrue();
       } finally {
-        starting.shutdownNow();
+        second.shutdown(STOP_NANOS);
       }
       assertThat(spanNames(sink)).containsExactly("good");
     }
@@ -489,27 +477,18 @@ class DurableLogHostileTest {
         first.shutdown(SHORT_STOP_NANOS);
       }
       // The backend is still down and the queue holds one request: the replay waits for room.
-      ExecutorService starting = Executors.newSingleThreadExecutor();
-      try {
-        Collector second =
-            starting
-                .submit(
-                    () ->
-                        TestCollectors.start(
-                            config(stillDown.endpoint(), "", "", smallQueue),
-                            Collector.Options.defaults()))
-                .get(30, TimeUnit.SECONDS);
-        assertThat(stillDown.await(() -> stillDown.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
-        starting
-            .submit(
-                () -> {
-                  second.shutdown(SHORT_STOP_NANOS);
-                  return null;
-                })
-            .get(30, TimeUnit.SECONDS);
-      } finally {
-        starting.shutdownNow();
-      }
+      Collector second =
+          within30s(
+              () ->
+                  TestCollectors.start(
+                      config(stillDown.endpoint(), "", "", smallQueue),
+                      Collector.Options.defaults()));
+      assertThat(stillDown.await(() -> stillDown.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
+      within30s(
+          () -> {
+            second.shutdown(SHORT_STOP_NANOS);
+            return null;
+          });
       Collector third =
           TestCollectors.start(config(sink.endpoint(), "", ""), Collector.Options.defaults());
       try {

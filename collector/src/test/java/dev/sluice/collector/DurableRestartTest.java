@@ -59,19 +59,7 @@ class DurableRestartTest {
             "exporters:"));
     pipelines.forEach(
         (pipeline, endpoint) ->
-            lines.addAll(
-                List.of(
-                    "  " + exporterOf(pipeline) + ":",
-                    "    endpoint: " + endpoint,
-                    "    tls:",
-                    "      insecure: true",
-                    "    timeout: 2s",
-                    "    retry_on_failure:",
-                    "      initial_interval: 50ms",
-                    "      max_interval: 200ms",
-                    "      max_elapsed_time: 60s",
-                    "    sending_queue:",
-                    "      storage: file_storage")));
+            lines.addAll(TestCollectors.durableOtlpExporter(exporterOf(pipeline), endpoint)));
     lines.addAll(
         List.of(
             "service:",
@@ -150,21 +138,26 @@ class DurableRestartTest {
     return sink.failNext(errors);
   }
 
+  /** A run with traces/b alone, whose backend is down: the log owes it every request. */
+  private void firstRunOwingTracesB(OtlpSink downB) throws Exception {
+    Collector first =
+        TestCollectors.start(
+            config(pipelines("traces/b", downB.endpoint())), Collector.Options.defaults());
+    try {
+      send(first);
+      assertThat(downB.await(() -> downB.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      first.shutdown(SHORT_STOP_NANOS);
+    }
+  }
+
   @Test
   void aPipelineAddedBetweenRestartsDoesNotTakeTheRequestsOfAnother() throws Exception {
     try (OtlpSink downB = down();
         OtlpSink stillDownB = down();
         OtlpSink a = OtlpSink.start();
         OtlpSink b = OtlpSink.start()) {
-      Collector first =
-          TestCollectors.start(
-              config(pipelines("traces/b", downB.endpoint())), Collector.Options.defaults());
-      try {
-        send(first);
-        assertThat(downB.await(() -> downB.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
-      } finally {
-        first.shutdown(SHORT_STOP_NANOS);
-      }
+      firstRunOwingTracesB(downB);
 
       // A pipeline is added; traces/b's backend is still down.
       Collector second =
@@ -199,15 +192,7 @@ class DurableRestartTest {
   void requestsOfARemovedPipelineAreCountedAndGoNowhereElse() throws Exception {
     try (OtlpSink downB = down();
         OtlpSink a = OtlpSink.start()) {
-      Collector first =
-          TestCollectors.start(
-              config(pipelines("traces/b", downB.endpoint())), Collector.Options.defaults());
-      try {
-        send(first);
-        assertThat(downB.await(() -> downB.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
-      } finally {
-        first.shutdown(SHORT_STOP_NANOS);
-      }
+      firstRunOwingTracesB(downB);
 
       // traces/b is gone (its name now stands for nothing); traces/a is new.
       Collector second =

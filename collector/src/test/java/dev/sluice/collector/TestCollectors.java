@@ -48,6 +48,31 @@ final class TestCollectors {
     return out.toString();
   }
 
+  /**
+   * The YAML lines of an otlp exporter {@code id} to {@code endpoint} with fast retries (for a
+   * minute) and {@code sending_queue.storage: file_storage}, then {@code queueLines} (more keys of
+   * its sending queue).
+   */
+  static java.util.List<String> durableOtlpExporter(
+      String id, String endpoint, String... queueLines) {
+    java.util.List<String> lines =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "  " + id + ":",
+                "    endpoint: " + endpoint,
+                "    tls:",
+                "      insecure: true",
+                "    timeout: 2s",
+                "    retry_on_failure:",
+                "      initial_interval: 50ms",
+                "      max_interval: 200ms",
+                "      max_elapsed_time: 60s",
+                "    sending_queue:",
+                "      storage: file_storage"));
+    lines.addAll(java.util.List.of(queueLines));
+    return lines;
+  }
+
   /** otlp (gRPC, any port) -> batch -> otlp exporter to {@code endpoint}, with fast retries. */
   static String tracesToSink(String endpoint, String batch, String queue) {
     return String.join(

@@ -4,7 +4,6 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.AnswerSink;
 import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.RequestConsumer;
-import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.wal.AppendCallback;
 import dev.sluice.wal.WriteAheadLog;
@@ -112,31 +111,10 @@ public final class DurableEntry implements RequestConsumer {
    */
   private void handOver(
       DurableLog current, OtlpIndex request, AnswerSink answer, DurableRequest tracked) {
-    Admission result = Admission.ACCEPTED;
+    Admission result;
     try {
-      for (BatchConsumer pipeline : pipelines) {
-        Batch batch = Batch.of(request);
-        Admission admission;
-        try {
-          admission = pipeline.consume(batch);
-        } catch (RuntimeException | StackOverflowError e) {
-          batch.clear();
-          current
-              .failures()
-              .failed("a pipeline failed on a logged request; it is answered as failed", e);
-          result = Admission.FAILED;
-          continue;
-        }
-        if (admission != Admission.ACCEPTED) {
-          batch.clear();
-          if (admission == Admission.CLOSED) {
-            request.abandon();
-          }
-          if (result != Admission.FAILED) {
-            result = admission;
-          }
-        }
-      }
+      // A pipeline that is stopping leaves the request owed, for the next start.
+      result = PipelineEntry.offerToEach(pipelines, request, current.failures(), request::abandon);
     } finally {
       request.releaseHold();
       tracked.settle(tracked.owedConsumers(), request);

@@ -333,15 +333,7 @@ final class LayoutsFile {
                 lines.add(String.join("\t", fields));
               });
         });
-    byte[] body = String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    String digits = Long.toHexString(crc.getValue());
-    String header = HEADER + "0".repeat(CRC_DIGITS - digits.length()) + digits + "\n";
-    byte[] headerBytes = header.getBytes(StandardCharsets.US_ASCII);
-    byte[] content = Arrays.copyOf(headerBytes, headerBytes.length + body.length);
-    System.arraycopy(body, 0, content, headerBytes.length, body.length);
-    return content;
+    return checked(HEADER, lines);
   }
 
   /** The content of a file of the earlier format, for tests of reading such logs. */
@@ -354,14 +346,19 @@ final class LayoutsFile {
           fields.addAll(exporters);
           lines.add(String.join("\t", fields));
         });
+    return checked(FORMER_HEADER, lines);
+  }
+
+  /** {@code lines} under a first line of {@code header} and their CRC32C. */
+  private static byte[] checked(String header, List<String> lines) {
     byte[] body = String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
     CRC32C crc = new CRC32C();
     crc.update(body);
     String digits = Long.toHexString(crc.getValue());
-    String header = FORMER_HEADER + "0".repeat(CRC_DIGITS - digits.length()) + digits + "\n";
-    byte[] headerBytes = header.getBytes(StandardCharsets.US_ASCII);
-    byte[] content = Arrays.copyOf(headerBytes, headerBytes.length + body.length);
-    System.arraycopy(body, 0, content, headerBytes.length, body.length);
+    String first = header + "0".repeat(CRC_DIGITS - digits.length()) + digits + "\n";
+    byte[] firstBytes = first.getBytes(StandardCharsets.US_ASCII);
+    byte[] content = Arrays.copyOf(firstBytes, firstBytes.length + body.length);
+    System.arraycopy(body, 0, content, firstBytes.length, body.length);
     return content;
   }
 

@@ -49,28 +49,46 @@ public final class PipelineEntry implements RequestConsumer {
     if (!budget.tryAdmit(request)) {
       return Admission.FULL;
     }
-    Admission result = Admission.ACCEPTED;
     try {
-      for (BatchConsumer pipeline : pipelines) {
-        Batch batch = Batch.of(request);
-        Admission admission;
-        try {
-          admission = pipeline.consume(batch);
-        } catch (RuntimeException | StackOverflowError e) {
-          batch.clear();
-          failures.failed("a pipeline failed on a request; it is answered as failed", e);
-          result = Admission.FAILED;
-          continue;
-        }
-        if (admission != Admission.ACCEPTED) {
-          batch.clear();
-          if (result != Admission.FAILED) {
-            result = admission;
-          }
-        }
-      }
+      return offerToEach(pipelines, request, failures, null);
     } finally {
       request.releaseHold();
+    }
+  }
+
+  /**
+   * Hands a batch of {@code request}'s slices to each pipeline, and says what they answered
+   * together: {@link Admission#ACCEPTED} when each took it, {@link Admission#FAILED} when one threw
+   * (counted in {@code failures}), else the last refusal. A pipeline that refused or threw keeps
+   * none of it. {@code onClosed}, when given, runs for each pipeline that answered {@link
+   * Admission#CLOSED} (it is stopping).
+   */
+  static Admission offerToEach(
+      List<BatchConsumer> pipelines,
+      OtlpIndex request,
+      PipelineFailures failures,
+      Runnable onClosed) {
+    Admission result = Admission.ACCEPTED;
+    for (BatchConsumer pipeline : pipelines) {
+      Batch batch = Batch.of(request);
+      Admission admission;
+      try {
+        admission = pipeline.consume(batch);
+      } catch (RuntimeException | StackOverflowError e) {
+        batch.clear();
+        failures.failed("a pipeline failed on a request; it is answered as failed", e);
+        result = Admission.FAILED;
+        continue;
+      }
+      if (admission != Admission.ACCEPTED) {
+        batch.clear();
+        if (admission == Admission.CLOSED && onClosed != null) {
+          onClosed.run();
+        }
+        if (result != Admission.FAILED) {
+          result = admission;
+        }
+      }
     }
     return result;
   }

@@ -235,11 +235,16 @@ class DurableFanoutTest {
       long capacity = run.gauge("otelcol_exporter_queue_capacity", "b");
       assertThat(size).isEqualTo(owedBytes);
       assertThat(capacity).isEqualTo(maxSizeBytes);
-      // Full: the refused record would not have fitted beside what b owes and the segments'
-      // headers.
+      // Full: the refused record would not have fitted beside what b owes, the segments'
+      // headers, and the header of a segment it might start.
       long headers = WriteAheadLog.SEGMENT_HEADER_BYTES * run.log.log().statistics().segments();
       assertThat(size + headers).isLessThanOrEqualTo(capacity);
-      assertThat(size + headers + recordBytes(sent * SPANS_PER_REQUEST)).isGreaterThan(capacity);
+      assertThat(
+              size
+                  + headers
+                  + WriteAheadLog.SEGMENT_HEADER_BYTES
+                  + recordBytes(sent * SPANS_PER_REQUEST))
+          .isGreaterThan(capacity);
       awaitTrue(() -> run.gauge("otelcol_exporter_queue_size", "a") == 0);
       // The in-memory queue keeps its figures, in its sizer's unit, under Sluice's names.
       assertThat(run.gauge(SendingChain.MEMORY_QUEUE_CAPACITY, "b")).isEqualTo(MEMORY_QUEUE_SIZE);

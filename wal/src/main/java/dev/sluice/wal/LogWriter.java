@@ -227,8 +227,11 @@ final class LogWriter implements Runnable {
       maxForceNanos = Math.max(maxForceNanos, took);
     }
     observeCommits(first, n);
+    // The group's bytes are in the log's size now: no longer pending, before any append answered
+    // here makes its client send the next one.
+    unpend(recordBytes);
     answer(first, 0, n);
-    release(first, n, recordBytes);
+    release(first, n);
     if (LOG.isLoggable(System.Logger.Level.TRACE)) {
       LOG.log(System.Logger.Level.TRACE, "group of " + n + " from " + startSequence);
     }
@@ -420,12 +423,15 @@ final class LogWriter implements Runnable {
       }
       active.lastSequence = log.sequences[(first + durable) % capacity] - 1;
     }
-    answer(first, 0, durable);
-    String reason = "writing the log failed: " + cause.getMessage();
     long recordBytes = 0;
     for (int i = 0; i < n; i++) {
+      recordBytes += RecordFormat.HEADER_BYTES + log.lengths[(first + i) % capacity];
+    }
+    unpend(recordBytes);
+    answer(first, 0, durable);
+    String reason = "writing the log failed: " + cause.getMessage();
+    for (int i = 0; i < n; i++) {
       int slot = (first + i) % capacity;
-      recordBytes += RecordFormat.HEADER_BYTES + log.lengths[slot];
       if (i >= durable) {
         long sequence = log.sequences[slot];
         for (ConsumerProgress consumer : log.progress) {
@@ -440,7 +446,7 @@ final class LogWriter implements Runnable {
     } finally {
       log.lock.unlock();
     }
-    release(first, n, recordBytes);
+    release(first, n);
     LOG.log(System.Logger.Level.WARNING, reason + "; " + (n - durable) + " appends refused");
   }
 
@@ -488,8 +494,18 @@ final class LogWriter implements Runnable {
     }
   }
 
+  /** The group's bytes are written (and counted in the log's size), or refused. */
+  private void unpend(long recordBytes) {
+    log.lock.lock();
+    try {
+      log.pendingBytes -= recordBytes;
+    } finally {
+      log.lock.unlock();
+    }
+  }
+
   /** Frees the group's slots and counts it. */
-  private void release(int first, int n, long recordBytes) {
+  private void release(int first, int n) {
     int capacity = log.payloads.length;
     log.lock.lock();
     try {
@@ -500,7 +516,6 @@ final class LogWriter implements Runnable {
       }
       log.head = (first + n) % capacity;
       log.count -= n;
-      log.pendingBytes -= recordBytes;
       groups++;
       groupedRecords += n;
     } finally {
@@ -647,7 +662,7 @@ final class LogWriter implements Runnable {
         tell(callback, message, false);
       }
     }
-    release(first, n, 0);
+    release(first, n);
     try {
       if (activeFile != null) {
         activeFile.close();

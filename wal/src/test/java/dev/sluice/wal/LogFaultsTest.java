@@ -166,19 +166,15 @@ class LogFaultsTest {
     reopened.close();
   }
 
+  /** A log of 4 KiB segments, bounded at 1 MiB, with one consumer. */
+  private static WalOptions smallSegments(Path in) {
+    return new WalOptions(
+        in, true, 1 << 20, 4096, 0, 1024, List.of("a"), (layout, routing, signal) -> routing);
+  }
+
   @Test
   void theSizeIsWhatTheSegmentFilesHoldWhateverTheGroupsSpan() throws Exception {
-    WalOptions options =
-        new WalOptions(
-            directory,
-            true,
-            1 << 20,
-            4096,
-            0,
-            1024,
-            List.of("a"),
-            (layout, routing, signal) -> routing);
-    WriteAheadLog log = harness.open(options, files);
+    WriteAheadLog log = harness.open(smallSegments(directory), files);
     byte[] payload = new byte[700];
     for (int round = 0; round < 60; round++) {
       // Appends made together are written as one group, which spans segments.
@@ -232,16 +228,7 @@ class LogFaultsTest {
   @Test
   void aFullDiskDrainsOnceTheConsumerIsDoneAndTheLogTakesAppendsAgain() throws Exception {
     SimulatedDisk disk = new SimulatedDisk(7);
-    WalOptions options =
-        new WalOptions(
-            Path.of("/disk/wal"),
-            true,
-            1 << 20,
-            4096,
-            0,
-            1024,
-            List.of("a"),
-            (layout, routing, signal) -> routing);
+    WalOptions options = smallSegments(Path.of("/disk/wal"));
     WriteAheadLog log = harness.open(options, disk);
     disk.capacity(24 * 1024);
     List<Long> written = fillUntilFull(log);
@@ -262,16 +249,7 @@ class LogFaultsTest {
   @Test
   void aRestartOnAFullDiskStartsReplaysAndDrains() throws Exception {
     SimulatedDisk disk = new SimulatedDisk(11);
-    WalOptions options =
-        new WalOptions(
-            Path.of("/disk/wal"),
-            true,
-            1 << 20,
-            4096,
-            0,
-            1024,
-            List.of("a"),
-            (layout, routing, signal) -> routing);
+    WalOptions options = smallSegments(Path.of("/disk/wal"));
     WriteAheadLog log = harness.open(options, disk);
     disk.capacity(24 * 1024);
     List<Long> written = fillUntilFull(log);

@@ -108,23 +108,7 @@ class BackendRetirementTest {
       sinks.add(sink);
       names.add(sink.endpoint());
     }
-    String yaml =
-        String.join(
-            "\n",
-            "protocol:",
-            "  otlp:",
-            "    tls:",
-            "      insecure: true",
-            "    timeout: 5s",
-            "    retry_on_failure:",
-            "      initial_interval: 20ms",
-            "      max_interval: 50ms",
-            "      max_elapsed_time: 1s",
-            "resolver:",
-            "  static:",
-            "    hostnames: [" + String.join(", ", names) + "]",
-            "");
-    LoadBalancingExporterConfig config = LoadBalancingExporterConfigTest.config(yaml);
+    LoadBalancingExporterConfig config = LoadBalancingExporterConfigTest.quickRetries(names);
     ComponentSettings settings =
         new ComponentSettings(
             ComponentId.parse("loadbalancing"), ComponentKind.EXPORTER, new MetricRegistry());

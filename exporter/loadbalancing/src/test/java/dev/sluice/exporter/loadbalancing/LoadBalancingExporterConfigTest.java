@@ -28,6 +28,30 @@ class LoadBalancingExporterConfigTest {
             LoadBalancingExporterConfig.DEFAULT);
   }
 
+  /**
+   * A static list of {@code hostnames}, each sent to over plaintext OTLP with quick retries (for a
+   * second) before a part goes to the next backend.
+   */
+  static LoadBalancingExporterConfig quickRetries(java.util.List<String> hostnames)
+      throws ConfigException {
+    return config(
+        String.join(
+            "\n",
+            "protocol:",
+            "  otlp:",
+            "    tls:",
+            "      insecure: true",
+            "    timeout: 5s",
+            "    retry_on_failure:",
+            "      initial_interval: 20ms",
+            "      max_interval: 50ms",
+            "      max_elapsed_time: 1s",
+            "resolver:",
+            "  static:",
+            "    hostnames: [" + String.join(", ", hostnames) + "]",
+            ""));
+  }
+
   @Test
   void takesTheDefaultsWithAStaticList() throws ConfigException {
     LoadBalancingExporterConfig config =

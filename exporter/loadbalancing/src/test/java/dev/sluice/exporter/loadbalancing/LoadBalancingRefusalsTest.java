@@ -60,27 +60,11 @@ class LoadBalancingRefusalsTest {
   }
 
   private void startExporter() throws Exception {
-    String yaml =
-        String.join(
-            "\n",
-            "protocol:",
-            "  otlp:",
-            "    tls:",
-            "      insecure: true",
-            "    timeout: 5s",
-            "    retry_on_failure:",
-            "      initial_interval: 20ms",
-            "      max_interval: 50ms",
-            "      max_elapsed_time: 1s",
-            "resolver:",
-            "  static:",
-            "    hostnames: [" + String.join(", ", names) + "]",
-            "");
     exporter =
         LoadBalancingExporterFactory.create(
             new ComponentSettings(
                 ComponentId.parse("loadbalancing"), ComponentKind.EXPORTER, new MetricRegistry()),
-            LoadBalancingExporterConfigTest.config(yaml),
+            LoadBalancingExporterConfigTest.quickRetries(names),
             host -> {
               throw new AssertionError("no DNS here");
             },

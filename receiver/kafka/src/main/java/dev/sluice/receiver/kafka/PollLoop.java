@@ -360,28 +360,15 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
     long bytes = PartitionProgress.sizeOf(record);
     heldBytes -= bytes;
     metrics.setAside(record.topic(), record.partition()).increment();
-    if (offer.admission == Admission.FAILED) {
-      logger.warning(
-          "Set aside the record at "
-              + record.topic()
-              + "/"
-              + record.partition()
-              + " offset "
-              + record.offset()
-              + " ("
-              + bytes
-              + " bytes, "
-              + offer.units
-              + " "
-              + offer.signal.unitName()
-              + "): a pipeline failed on it (see the pipeline's log line). The partition goes on"
-              + " past it.");
-      return;
-    }
     String why =
-        offer.failure != null
-            ? "a pipeline failed on it: " + offer.failure
-            : "the pipelines had room for other records, never for this one";
+        offer.admission == Admission.FAILED
+            ? "a pipeline failed on it (see the pipeline's log line)"
+            : "refused "
+                + offer.progress.heldBackRefusals()
+                + " times, other records being accepted meanwhile; "
+                + (offer.failure != null
+                    ? "a pipeline failed on it: " + offer.failure
+                    : "the pipelines had room for other records, never for this one");
     logger.warning(
         "Set aside the record at "
             + record.topic()
@@ -395,9 +382,7 @@ final class PollLoop implements Runnable, ConsumerRebalanceListener {
             + offer.units
             + " "
             + offer.signal.unitName()
-            + "): refused "
-            + offer.progress.heldBackRefusals()
-            + " times, other records being accepted meanwhile; "
+            + "): "
             + why
             + ". The partition goes on past it.");
   }
