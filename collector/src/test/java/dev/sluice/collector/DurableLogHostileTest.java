@@ -504,4 +504,59 @@ class DurableLogHostileTest {
       }
     }
   }
+
+  @Test
+  void aRequestRefusedWhileThePipelineIsFullIsNeverDeliveredAndOneAnsweredOkAlways()
+      throws Exception {
+    // No batch processor, and an exporter queue of two: the pipeline is full at once while the
+    // backend is down, and stays full.
+    String smallQueue = String.join("\n", "      num_consumers: 1", "      queue_size: 2");
+    ByteString blob = ByteString.copyFrom(new byte[16 << 10]);
+    List<String> ok = new ArrayList<>();
+    List<String> refused = new ArrayList<>();
+    try (OtlpSink downSink = down();
+        OtlpSink sink = OtlpSink.start()) {
+      Collector first =
+          TestCollectors.start(
+              config(downSink.endpoint(), "", "", smallQueue),
+              new Collector.Options(1 << 20, Long.MAX_VALUE / 4, 1000));
+      try {
+        for (int i = 0; i < 120; i++) {
+          String name = "r" + i;
+          try {
+            send(first, request(span(name, blob)));
+            ok.add(name);
+          } catch (StatusRuntimeException e) {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+            refused.add(name);
+          }
+        }
+      } finally {
+        first.shutdown(SHORT_STOP_NANOS);
+      }
+      assertThat(ok).isNotEmpty();
+      assertThat(refused).as("the memory bound refuses at last").isNotEmpty();
+
+      Collector second =
+          TestCollectors.start(
+              config(sink.endpoint(), "", "", smallQueue), Collector.Options.defaults());
+      try {
+        assertThat(sink.await(() -> spanNames(sink).containsAll(ok), 30, TimeUnit.SECONDS))
+            .as("every request answered OK is delivered")
+            .isTrue();
+        // The log is done with everything it held: what it replays has been delivered.
+        assertThat(
+                TestCollectors.eventually(
+                    () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"),
+                    30))
+            .isTrue();
+      } finally {
+        // Drains every queue: whatever the log still held would be delivered by now.
+        second.shutdown(STOP_NANOS);
+      }
+      List<String> refusedYetDelivered = new ArrayList<>(refused);
+      refusedYetDelivered.retainAll(spanNames(sink));
+      assertThat(refusedYetDelivered).as("refused, yet delivered").isEmpty();
+    }
+  }
 }

@@ -42,6 +42,14 @@ class DurableRestartTest {
    * {@code otlp/<suffix of the name>}, with storage).
    */
   private String config(Map<String, String> pipelines) {
+    return config(pipelines, Map.of());
+  }
+
+  /**
+   * {@link #config(Map)}, with pipelines of {@code slowBatches} batched by {@code batch/slow}
+   * (flushed after a second) instead of {@code batch}.
+   */
+  private String config(Map<String, String> pipelines, Map<String, Boolean> slowBatches) {
     List<String> lines = new ArrayList<>();
     lines.addAll(
         List.of(
@@ -56,6 +64,8 @@ class DurableRestartTest {
             "processors:",
             "  batch:",
             "    timeout: 10ms",
+            "  batch/slow:",
+            "    timeout: 1s",
             "exporters:"));
     pipelines.forEach(
         (pipeline, endpoint) ->
@@ -74,7 +84,9 @@ class DurableRestartTest {
                 List.of(
                     "    " + pipeline + ":",
                     "      receivers: [otlp]",
-                    "      processors: [batch]",
+                    "      processors: ["
+                        + (slowBatches.containsKey(pipeline) ? "batch/slow" : "batch")
+                        + "]",
                     "      exporters: [" + exporterOf(pipeline) + "]")));
     lines.add("");
     return String.join("\n", lines);
@@ -211,6 +223,50 @@ class DurableRestartTest {
         second.shutdown(STOP_NANOS);
       }
       assertThat(a.spans()).isZero();
+    }
+  }
+
+  @Test
+  void anExporterIsDoneWithWhatItDeliveredWhileAnotherPipelinesExporterIsDown() throws Exception {
+    try (OtlpSink downA = down();
+        OtlpSink a = OtlpSink.start();
+        OtlpSink b = OtlpSink.start()) {
+      // traces/a batches for a second: its batch still holds each request when otlp/b has
+      // delivered it, and reaches otlp/a's queue (whose backend is down) only later.
+      Map<String, String> layout =
+          pipelines("traces/a", downA.endpoint(), "traces/b", b.endpoint());
+      Collector first =
+          TestCollectors.start(
+              config(layout, Map.of("traces/a", true)), Collector.Options.defaults());
+      try {
+        send(first);
+        assertThat(b.await(() -> b.spans() == REQUESTS * SPANS_PER_REQUEST, 20, TimeUnit.SECONDS))
+            .isTrue();
+        assertThat(downA.await(() -> downA.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
+        assertThat(
+                TestCollectors.eventually(
+                    () ->
+                        TestCollectors.prometheus(first)
+                            .contains("sluice_wal_exporter_records_owed{exporter=\"otlp/b\"} 0"),
+                    10))
+            .as(TestCollectors.prometheus(first))
+            .isTrue();
+      } finally {
+        first.shutdown(STOP_NANOS);
+      }
+      Collector second =
+          TestCollectors.start(
+              config(pipelines("traces/a", a.endpoint(), "traces/b", b.endpoint())),
+              Collector.Options.defaults());
+      try {
+        assertThat(a.await(() -> a.spans() == REQUESTS * SPANS_PER_REQUEST, 20, TimeUnit.SECONDS))
+            .isTrue();
+      } finally {
+        second.shutdown(STOP_NANOS);
+      }
+      assertThat(b.spans())
+          .as("otlp/b had everything: none again")
+          .isEqualTo(REQUESTS * SPANS_PER_REQUEST);
     }
   }
 }

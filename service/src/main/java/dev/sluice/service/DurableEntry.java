@@ -113,8 +113,12 @@ public final class DurableEntry implements RequestConsumer {
       DurableLog current, OtlpIndex request, AnswerSink answer, DurableRequest tracked) {
     Admission result;
     try {
-      // A pipeline that is stopping leaves the request owed, for the next start.
-      result = PipelineEntry.offerToEach(pipelines, request, current.failures(), request::abandon);
+      // On disk, the request is the collector's: a pipeline that is full gets it again later
+      // (ParkedBatches), one that is stopping leaves it owed for the next start.
+      Admission offered =
+          PipelineEntry.offerToEach(
+              pipelines, request, current.failures(), current::park, request::abandon);
+      result = offered == Admission.FAILED ? Admission.FAILED : Admission.ACCEPTED;
     } finally {
       request.releaseHold();
       tracked.settle(tracked.owedConsumers(), request);

@@ -114,6 +114,9 @@ public final class DurableFanout implements BatchConsumer, SharedBatch.Owners {
           return i;
         }
         durable.handed(consumers, taken ? end - i : i - end);
+        if (taken) {
+          settleOthers(durable, request);
+        }
       }
       i = end;
     }
@@ -193,6 +196,7 @@ public final class DurableFanout implements BatchConsumer, SharedBatch.Owners {
       DurableRequest durable = DurableRequest.of(request);
       if (durable != null) {
         durable.handed(consumers, end - i);
+        settleOthers(durable, request);
       }
       i = end;
     }
@@ -236,6 +240,15 @@ public final class DurableFanout implements BatchConsumer, SharedBatch.Owners {
       }
       i = end;
     }
+  }
+
+  /**
+   * Slices of {@code request} reached these exporters: if they were the last upstream, the
+   * consumers that let go of all theirs (in other pipelines, perhaps long ago) are done with it
+   * now, not only once these exporters are.
+   */
+  private static void settleOthers(DurableRequest durable, OtlpIndex request) {
+    durable.settle(durable.owedConsumers(), request);
   }
 
   /** The log's consumers (a bit per index) among the exporters of {@code targets}. */

@@ -64,6 +64,8 @@ public final class DurableLog implements AutoCloseable, Routing {
   private final ThreadPoolExecutor handOff;
   // Requests appended and not yet handed to the pipelines (or answered as failed).
   private final AtomicInteger inFlight = new AtomicInteger();
+  // Batches of logged requests a full pipeline refused, offered to it again.
+  private final ParkedBatches parked;
   private volatile WriteAheadLog log;
   private DurableReplay replay;
   private Thread replayThread;
@@ -85,6 +87,7 @@ public final class DurableLog implements AutoCloseable, Routing {
     this.maxSizeBytes = maxSizeBytes;
     this.routes = routes;
     this.failures = failures;
+    this.parked = new ParkedBatches(failures);
     this.owedBytes = new LongAdder[layout.consumers().size()];
     for (int c = 0; c < owedBytes.length; c++) {
       owedBytes[c] = new LongAdder();
@@ -315,6 +318,13 @@ public final class DurableLog implements AutoCloseable, Routing {
     }
   }
 
+  /**
+   * A full pipeline refused a batch of logged (answered) requests: it is offered again until taken.
+   */
+  void park(BatchConsumer pipeline, dev.sluice.pdata.otlp.Batch batch) {
+    parked.park(pipeline, batch);
+  }
+
   /** A request was appended; it is in flight until {@link #landed}. */
   void appended() {
     inFlight.incrementAndGet();
@@ -479,6 +489,10 @@ public final class DurableLog implements AutoCloseable, Routing {
             + " that pipeline's exporters.",
         replay.setAside::get);
     metrics.gauge(
+        "sluice_wal_parked_batches",
+        "Batches of logged requests a full pipeline refused, waiting to be offered to it again.",
+        parked::size);
+    metrics.gauge(
         "sluice_wal_groups", "Groups of appends written.", () -> log.statistics().groups());
     metrics.gauge(
         "sluice_wal_grouped_records",
@@ -511,6 +525,7 @@ public final class DurableLog implements AutoCloseable, Routing {
   @Override
   public void close() throws InterruptedException {
     stopReplay();
+    parked.close();
     log.close(CLOSE_TIMEOUT_MILLIS);
     handOff.shutdown();
   }

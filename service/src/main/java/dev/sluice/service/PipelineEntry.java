@@ -50,7 +50,7 @@ public final class PipelineEntry implements RequestConsumer {
       return Admission.FULL;
     }
     try {
-      return offerToEach(pipelines, request, failures, null);
+      return offerToEach(pipelines, request, failures, null, null);
     } finally {
       request.releaseHold();
     }
@@ -60,13 +60,15 @@ public final class PipelineEntry implements RequestConsumer {
    * Hands a batch of {@code request}'s slices to each pipeline, and says what they answered
    * together: {@link Admission#ACCEPTED} when each took it, {@link Admission#FAILED} when one threw
    * (counted in {@code failures}), else the last refusal. A pipeline that refused or threw keeps
-   * none of it. {@code onClosed}, when given, runs for each pipeline that answered {@link
-   * Admission#CLOSED} (it is stopping).
+   * none of it, unless {@code onFull} is given: a batch a pipeline refused as full is then handed
+   * to it, with that pipeline, and counts as taken. {@code onClosed}, when given, runs for each
+   * pipeline that answered {@link Admission#CLOSED} (it is stopping).
    */
   static Admission offerToEach(
       List<BatchConsumer> pipelines,
       OtlpIndex request,
       PipelineFailures failures,
+      java.util.function.BiConsumer<BatchConsumer, Batch> onFull,
       Runnable onClosed) {
     Admission result = Admission.ACCEPTED;
     for (BatchConsumer pipeline : pipelines) {
@@ -78,6 +80,10 @@ public final class PipelineEntry implements RequestConsumer {
         batch.clear();
         failures.failed("a pipeline failed on a request; it is answered as failed", e);
         result = Admission.FAILED;
+        continue;
+      }
+      if (admission == Admission.FULL && onFull != null) {
+        onFull.accept(pipeline, batch);
         continue;
       }
       if (admission != Admission.ACCEPTED) {
