@@ -84,8 +84,8 @@ public class WalAppendBenchmark {
             0,
             4096,
             List.of("exporter"),
-            routing -> routing);
-    log = WriteAheadLog.open(options, (s, r, g, o, p) -> {}, (message, cause) -> {});
+            (layout, routing, signal) -> routing);
+    log = WriteAheadLog.open(options, (s, l, r, g, o, p) -> {}, (message, cause) -> {});
     callback =
         new AppendCallback() {
           @Override
@@ -117,7 +117,7 @@ public class WalAppendBenchmark {
   @OperationsPerInvocation(RECORDS)
   public long groupCommit() throws InterruptedException {
     for (int i = 0; i < RECORDS; i++) {
-      while (log.append(payload, 0, payload.length, 1, 1, callback) < 0) {
+      while (log.append(payload, 0, payload.length, 0, 1, 1, callback) < 0) {
         Thread.onSpinWait();
       }
       appended++;
