@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The collector configurations of the fault run: one OTLP/gRPC receiver on loopback, and durable
- * pipelines ({@code receiver -> batch -> otlp exporter with sending_queue.storage}), in the order
- * given, all on one {@code file_storage}.
+ * pipelines ({@code receiver -> batch -> otlp exporter with sending_queue.storage}, or without the
+ * batch processor), in the order given, all on one {@code file_storage}.
  */
 final class FaultConfigs {
   /** A durable pipeline {@code traces/NAME} to exporter {@code otlp/NAME} and its sink. */
@@ -16,6 +16,8 @@ final class FaultConfigs {
   /**
    * @param maxRetryIntervalMillis the exporters' longest wait between retries
    * @param metricsPort the collector's metrics endpoint, or 0 for none
+   * @param batch whether the pipelines batch; without, each exporter's in-memory queue holds two
+   *     requests and sends on one thread, so that a full queue refuses requests already logged
    */
   record Settings(
       int receiverPort,
@@ -23,7 +25,8 @@ final class FaultConfigs {
       int segmentSizeMib,
       int maxSizeMib,
       long maxRetryIntervalMillis,
-      int metricsPort) {}
+      int metricsPort,
+      boolean batch) {}
 
   private FaultConfigs() {}
 
@@ -40,11 +43,11 @@ final class FaultConfigs {
             "  otlp:",
             "    protocols:",
             "      grpc:",
-            "        endpoint: " + FaultDaemon.HOST + ":" + settings.receiverPort(),
-            "processors:",
-            "  batch:",
-            "    timeout: 50ms",
-            "exporters:"));
+            "        endpoint: " + FaultDaemon.HOST + ":" + settings.receiverPort()));
+    if (settings.batch()) {
+      lines.addAll(List.of("processors:", "  batch:", "    timeout: 50ms"));
+    }
+    lines.add("exporters:");
     for (Route route : routes) {
       lines.addAll(
           List.of(
@@ -59,6 +62,9 @@ final class FaultConfigs {
               "      max_elapsed_time: 0s",
               "    sending_queue:",
               "      storage: file_storage"));
+      if (!settings.batch()) {
+        lines.addAll(List.of("      queue_size: 2", "      num_consumers: 1"));
+      }
     }
     lines.addAll(
         List.of("service:", "  extensions: [file_storage]", "  telemetry:", "    metrics:"));
@@ -69,12 +75,11 @@ final class FaultConfigs {
     }
     lines.add("  pipelines:");
     for (Route route : routes) {
-      lines.addAll(
-          List.of(
-              "    traces/" + route.name() + ":",
-              "      receivers: [otlp]",
-              "      processors: [batch]",
-              "      exporters: [otlp/" + route.name() + "]"));
+      lines.addAll(List.of("    traces/" + route.name() + ":", "      receivers: [otlp]"));
+      if (settings.batch()) {
+        lines.add("      processors: [batch]");
+      }
+      lines.add("      exporters: [otlp/" + route.name() + "]");
     }
     lines.add("");
     return String.join("\n", lines);

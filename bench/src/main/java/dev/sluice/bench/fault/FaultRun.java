@@ -89,6 +89,13 @@ public final class FaultRun implements Callable<Integer> {
   long maxRunMillis;
 
   @Option(
+      names = "--no-batch",
+      description =
+          "Pipelines without the batch processor, each exporter's in-memory queue of 2 requests"
+              + " on one sending thread: a full queue then refuses requests already in the log.")
+  boolean noBatch;
+
+  @Option(
       names = "--invoked-as",
       defaultValue = "",
       description = "The command line to name in the summary (the script passes its own).")
@@ -121,7 +128,7 @@ public final class FaultRun implements Callable<Integer> {
       all.add(
           new KillRuns(
                   new KillRuns.Settings(
-                      launcher, workDir, seed, kills, clients, 50, maxRunMillis, 120),
+                      launcher, workDir, seed, kills, clients, 50, maxRunMillis, 120, !noBatch),
                   out)
               .run());
     }
@@ -134,7 +141,7 @@ public final class FaultRun implements Callable<Integer> {
         all.add(
             new FullDiskRun(
                     new FullDiskRun.Settings(
-                        launcher, workDir, diskDir, clients, 100, 180, 60, 120),
+                        launcher, workDir, diskDir, clients, 100, 180, 60, 120, !noBatch),
                     out)
                 .run());
       }
@@ -172,7 +179,8 @@ public final class FaultRun implements Callable<Integer> {
             + ", Java "
             + System.getProperty("java.version")
             + "; seed "
-            + seed);
+            + seed
+            + (noBatch ? "; pipelines without batch, exporter queues of 2 requests" : ""));
     for (Findings findings : all) {
       for (String figure : findings.figures()) {
         lines.add("[" + findings.part() + "] " + figure);

@@ -31,7 +31,8 @@ final class FullDiskRun {
       int spansPerRequest,
       long fillTimeoutSeconds,
       long recoverySeconds,
-      long deliveryTimeoutSeconds) {}
+      long deliveryTimeoutSeconds,
+      boolean batch) {}
 
   /** How the disk was when the collector had refused long enough. */
   private record Full(double seconds, long usableBytes, long failedWrites, long refusals) {}
@@ -80,7 +81,7 @@ final class FullDiskRun {
       Files.writeString(
           config,
           FaultConfigs.durable(
-              new FaultConfigs.Settings(port, wal, 1, 256, 500, metricsPort),
+              new FaultConfigs.Settings(port, wal, 1, 256, 500, metricsPort, settings.batch()),
               List.of(new FaultConfigs.Route("b", sink.port()))));
       List<String> arguments = List.of("--shutdown-timeout", "5s");
 

@@ -37,7 +37,8 @@ final class KillRuns {
       int clients,
       int spansPerRequest,
       long maxRunMillis,
-      long deliveryTimeoutSeconds) {}
+      long deliveryTimeoutSeconds,
+      boolean batch) {}
 
   private static final String[] CRASH_POINTS = {
     "torn-write", "force", "roll", "progress", "delete"
@@ -80,7 +81,7 @@ final class KillRuns {
         FaultSink sinkB = new FaultSink("B")) {
       int port = freePort();
       FaultConfigs.Settings config =
-          new FaultConfigs.Settings(port, dir.resolve("wal"), 1, 256, 100, 0);
+          new FaultConfigs.Settings(port, dir.resolve("wal"), 1, 256, 100, 0, settings.batch());
       Path oneConfig = dir.resolve("sluice-b.yaml");
       Path twoConfig = dir.resolve("sluice-a-b.yaml");
       Files.writeString(
