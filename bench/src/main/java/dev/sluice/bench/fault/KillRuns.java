@@ -80,8 +80,10 @@ final class KillRuns {
     try (FaultSink sinkA = new FaultSink("A");
         FaultSink sinkB = new FaultSink("B")) {
       int port = freePort();
+      int metricsPort = freePort();
       FaultConfigs.Settings config =
-          new FaultConfigs.Settings(port, dir.resolve("wal"), 1, 256, 100, 0, settings.batch());
+          new FaultConfigs.Settings(
+              port, dir.resolve("wal"), 1, 256, 100, metricsPort, settings.batch());
       Path oneConfig = dir.resolve("sluice-b.yaml");
       Path twoConfig = dir.resolve("sluice-a-b.yaml");
       Files.writeString(
@@ -119,6 +121,8 @@ final class KillRuns {
           }
         }
         long okBefore = ledger.okRequests();
+        long duplicatesBeforeA = sinkA.duplicates();
+        long duplicatesBeforeB = sinkB.duplicates();
         long runStarted = System.nanoTime();
         FaultDaemon daemon =
             FaultDaemon.start(
@@ -167,6 +171,9 @@ final class KillRuns {
           while (daemon.alive() && System.nanoTime() - deadline < 0) {
             Thread.sleep(10);
           }
+          if (daemon.alive()) {
+            notes.add(owed(daemon, metricsPort, withA));
+          }
           boolean died = !daemon.alive();
           int status = daemon.kill();
           clients.stop();
@@ -186,13 +193,16 @@ final class KillRuns {
           }
         }
         out.printf(
-            "  run %2d %-18s %-16s %-28s %5.1f s, %,7d requests answered OK: %s%n",
+            "  run %2d %-19s %-22s %-44s %5.1f s, %,6d requests OK, spans again at B %,7d,"
+                + " at A %,7d: %s%n",
             run,
             withA ? "[traces/a,traces/b]" : "[traces/b]",
             crash.isEmpty() ? "" : "crash " + crash,
             String.join(", ", notes),
             (System.nanoTime() - runStarted) / 1e9,
             ledger.okRequests() - okBefore,
+            sinkB.duplicates() - duplicatesBeforeB,
+            sinkA.duplicates() - duplicatesBeforeA,
             ending);
       }
       report(
@@ -207,6 +217,15 @@ final class KillRuns {
     }
     findings.figure("elapsed %d s", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
     return findings;
+  }
+
+  /** What the log owes each exporter, from the collector's metrics, as a note. */
+  private static String owed(FaultDaemon daemon, int metricsPort, boolean withA) {
+    String metric = "sluice_wal_exporter_records_owed{exporter=\"otlp/";
+    long owedB = (long) daemon.metric(metricsPort, metric + "b\"}");
+    return withA
+        ? String.format("owed B %d A %d", owedB, (long) daemon.metric(metricsPort, metric + "a\"}"))
+        : String.format("owed B %d", owedB);
   }
 
   /** Now and then a backend refuses: the whole run (down), or its next two calls. */
