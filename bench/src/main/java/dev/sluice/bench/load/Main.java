@@ -1,13 +1,14 @@
 package dev.sluice.bench.load;
 
+import dev.sluice.bench.fault.FaultRun;
 import dev.sluice.bench.hostile.HostileCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * {@code java -jar bench/target/sluice-bench.jar}: the load generator, the counting sink, the
- * transport floor server, and the report of scenario results. {@code bench/run-scenario.sh} and
- * {@code bench/report.sh} drive them.
+ * transport floor server, the report of scenario results, the hostile run and the fault run. {@code
+ * bench/run-scenario.sh} and {@code bench/report.sh} drive them.
  */
 @Command(
     name = "sluice-bench",
@@ -19,7 +20,8 @@ import picocli.CommandLine.Command;
       FloorCommand.class,
       ReportCommand.class,
       PortsCommand.class,
-      HostileCommand.class
+      HostileCommand.class,
+      FaultRun.class
     })
 public final class Main implements Runnable {
   public static void main(String[] args) {
