@@ -13,6 +13,8 @@ final class ConsumerProgress {
   private long watermark;
   // Done ranges above the watermark, start to end (exclusive), neither touching nor overlapping.
   private final TreeMap<Long, Long> done = new TreeMap<>();
+  // Counts every change, so that the writer persists progress only when it moved.
+  private long changes;
 
   ConsumerProgress(long watermark) {
     this.watermark = watermark;
@@ -35,10 +37,34 @@ final class ConsumerProgress {
   synchronized void markDone(long sequence) {
     if (sequence == watermark) {
       watermark++;
+      changes++;
       absorb();
       return;
     }
     add(sequence, sequence + 1);
+  }
+
+  /** How many times the progress changed so far: it moved when this did. */
+  synchronized long changes() {
+    return changes;
+  }
+
+  /**
+   * The lowest {@code max} done ranges above the watermark, as {@code [from, to)} pairs, for the
+   * progress file.
+   */
+  synchronized long[] lowestRanges(int max) {
+    int count = Math.min(max, done.size());
+    long[] ranges = new long[2 * count];
+    int at = 0;
+    for (Map.Entry<Long, Long> range : done.entrySet()) {
+      if (at == ranges.length) {
+        break;
+      }
+      ranges[at++] = range.getKey();
+      ranges[at++] = range.getValue();
+    }
+    return ranges;
   }
 
   /** Marks every sequence in {@code [from, to)} done. */
@@ -56,6 +82,7 @@ final class ConsumerProgress {
     if (to <= start) {
       return;
     }
+    changes++;
     long end = to;
     Map.Entry<Long, Long> before = done.floorEntry(start);
     if (before != null && before.getValue() >= start) {

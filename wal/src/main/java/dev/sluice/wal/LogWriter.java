@@ -73,7 +73,8 @@ final class LogWriter implements Runnable {
   // Where the group being written began in the active segment (or where the segment's records
   // begin, after a roll in the group): a failed write cuts the segment back to it.
   private long groupStartInActive;
-  private long[] persisted;
+  // Each consumer's count of changes when its progress was last persisted.
+  private long[] persistedChanges;
   private long lastProgressNanos;
   private boolean progressFailing;
   private long progressWarnedNanos;
@@ -95,8 +96,8 @@ final class LogWriter implements Runnable {
   }
 
   void start() {
-    persisted = new long[log.progress.length];
-    Arrays.fill(persisted, -1);
+    persistedChanges = new long[log.progress.length];
+    Arrays.fill(persistedChanges, -1);
     thread.start();
   }
 
@@ -537,11 +538,16 @@ final class LogWriter implements Runnable {
     }
     lastProgressNanos = time;
     long[] watermarks = new long[log.progress.length];
+    long[] changes = new long[log.progress.length];
+    long[][] ranges = new long[log.progress.length][];
     boolean moved = false;
     long done = Long.MAX_VALUE;
     for (int c = 0; c < watermarks.length; c++) {
+      // The changes first: a change after the read is persisted next time.
+      changes[c] = log.progress[c].changes();
       watermarks[c] = log.progress[c].watermark();
-      moved |= watermarks[c] != persisted[c];
+      ranges[c] = log.progress[c].lowestRanges(ProgressFile.MAX_RANGES);
+      moved |= changes[c] != persistedChanges[c];
       done = Math.min(done, watermarks[c]);
     }
     if (moved) {
@@ -549,8 +555,8 @@ final class LogWriter implements Runnable {
       try {
         log.files.writeAtomically(
             log.options.directory().resolve(ProgressFile.NAME),
-            ProgressFile.encode(log.options.consumers(), watermarks));
-        persisted = watermarks;
+            ProgressFile.encode(log.options.consumers(), watermarks, ranges));
+        persistedChanges = changes;
         if (progressFailing) {
           progressFailing = false;
           LOG.log(System.Logger.Level.INFO, "the log's progress is written again");

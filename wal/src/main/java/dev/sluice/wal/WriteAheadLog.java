@@ -176,29 +176,40 @@ public final class WriteAheadLog implements AutoCloseable {
 
   private void recover() throws IOException {
     Path directory = options.directory();
-    Map<String, Long> persisted =
+    Map<String, ProgressFile.Progress> persisted =
         ProgressFile.decode(
             files.readSmall(directory.resolve(ProgressFile.NAME), ProgressFile.MAX_BYTES));
     if (persisted != null
-        && persisted.values().stream().anyMatch(w -> w < 0 || w > Segment.MAX_SEQUENCE)) {
+        && persisted.values().stream()
+            .anyMatch(p -> p.watermark() < 0 || p.watermark() > Segment.MAX_SEQUENCE)) {
       LOG.log(
           System.Logger.Level.WARNING,
           "The log's progress file holds a sequence out of range: read as missing (everything in"
               + " the log is delivered again)");
       persisted = null;
     }
-    persistedWatermarks = persisted == null ? null : Map.copyOf(persisted);
+    if (persisted != null) {
+      Map<String, Long> watermarks = new java.util.HashMap<>();
+      persisted.forEach((name, p) -> watermarks.put(name, p.watermark()));
+      persistedWatermarks = Map.copyOf(watermarks);
+    }
     List<String> names = options.consumers();
     // A consumer the progress file does not know, beside ones it does, is new: owed nothing old,
     // unless it takes over the progress of a consumer of another name.
     for (int c = 0; c < names.size(); c++) {
-      Long watermark = persisted == null ? null : persisted.get(names.get(c));
-      if (watermark == null && persisted != null) {
+      ProgressFile.Progress held = persisted == null ? null : persisted.get(names.get(c));
+      if (held == null && persisted != null) {
         String predecessor = recovery.predecessorOf(names.get(c));
-        watermark = predecessor == null ? null : persisted.get(predecessor);
+        held = predecessor == null ? null : persisted.get(predecessor);
       }
-      progress[c] = new ConsumerProgress(watermark == null ? 0 : watermark);
-      if (persisted != null && watermark == null) {
+      progress[c] = new ConsumerProgress(held == null ? 0 : held.watermark());
+      if (held != null) {
+        long[] ranges = held.ranges();
+        for (int r = 0; r < ranges.length; r += 2) {
+          progress[c].markRangeDone(ranges[r], ranges[r + 1]);
+        }
+      }
+      if (persisted != null && held == null) {
         newConsumers |= 1 << c;
       }
     }

@@ -31,6 +31,9 @@ class LogRecoveryFuzzTest {
     checkSegment(formerSegment(3));
     checkSegment(new byte[] {1, 2, 3});
     checkProgress(ProgressFile.encode(List.of("a", "b"), new long[] {1, 2}));
+    checkProgress(
+        ProgressFile.encode(
+            List.of("a", "b"), new long[] {1, 2}, new long[][] {{3, 5, 9, 12}, {}}));
   }
 
   private static final long KEY = 0x5EED5EED5EED5EEDL;
