@@ -1,0 +1,91 @@
+package dev.sluice.core;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The parts of {@code collector-core} and what each may depend on: the data model and the
+ * write-ahead log on nothing of Sluice's, the component API on the data model, OTTL on the data
+ * model and the component API, the service on all of those, the gRPC and Kafka support on the data
+ * model and the component API. A part that reaches past its line fails here, at build time.
+ */
+class CoreBoundariesTest {
+  private static JavaClasses core;
+
+  @BeforeAll
+  static void importCore() {
+    core =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(location -> !location.contains("-tests.jar"))
+            .importPackages("dev.sluice");
+  }
+
+  private static void part(String part, String... allowed) {
+    String[] packages = new String[allowed.length + 3];
+    packages[0] = "dev.sluice." + part + "..";
+    packages[1] = "java..";
+    packages[2] = "javax..";
+    System.arraycopy(allowed, 0, packages, 3, allowed.length);
+    classes()
+        .that()
+        .resideInAPackage("dev.sluice." + part + "..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(packages)
+        .because("the " + part + " part may use only what its line allows")
+        .check(core);
+  }
+
+  @Test
+  void theDataModelDependsOnNothingOfSluices() {
+    part("pdata", "com.fasterxml.jackson.core..");
+  }
+
+  @Test
+  void theWriteAheadLogDependsOnNothingOfSluices() {
+    // ExtendedOpenOption.DIRECT: the JDK's O_DIRECT.
+    part("wal", "com.sun.nio.file..");
+  }
+
+  @Test
+  void theComponentApiDependsOnTheDataModelOnly() {
+    part("component", "dev.sluice.pdata..");
+  }
+
+  @Test
+  void ottlDependsOnTheDataModelAndTheComponentApi() {
+    part("ottl", "dev.sluice.pdata..", "dev.sluice.component..");
+  }
+
+  @Test
+  void theGrpcSupportDependsOnTheDataModel() {
+    part("grpc", "dev.sluice.pdata..", "dev.sluice.component..", "io.grpc..", "com.github.luben..");
+  }
+
+  @Test
+  void theKafkaSupportDependsOnTheComponentApi() {
+    part(
+        "kafka",
+        "dev.sluice.pdata..",
+        "dev.sluice.component..",
+        "org.apache.kafka..",
+        "org.slf4j..");
+  }
+
+  @Test
+  void theServiceDependsOnTheOtherPartsButOttlAndTheTransports() {
+    part(
+        "service",
+        "dev.sluice.pdata..",
+        "dev.sluice.component..",
+        "dev.sluice.wal..",
+        "com.sun.management..",
+        "com.sun.net.httpserver..");
+  }
+}
