@@ -32,6 +32,9 @@ import java.util.logging.Logger;
  * passes.
  */
 final class QueueSender {
+  /** How long past the shutdown deadline an interrupted thread may take to count what it held. */
+  private static final long STOP_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
   private final Sender next;
   private final ExporterTelemetry telemetry;
   private final RateLimitedLog dropLog;
@@ -228,7 +231,8 @@ final class QueueSender {
 
   /**
    * Takes nothing more, lets the threads send what waits until the deadline, then stops them; what
-   * is left is dropped and counted.
+   * is left is dropped and counted before this returns (a thread that was sending gets up to a
+   * second past the deadline to count its batch).
    */
   void shutdown(long deadlineNanos) throws InterruptedException {
     lock.lock();
@@ -261,8 +265,16 @@ final class QueueSender {
     for (Thread thread : running) {
       thread.interrupt();
     }
+    // An interrupted thread still counts and releases the batch it was sending; it gets a moment
+    // past the deadline to do so, so that what shutdown leaves behind is counted when it returns.
+    long now = System.nanoTime();
+    long joinByNanos =
+        deadlineNanos - now > STOP_GRACE_NANOS ? deadlineNanos : now + STOP_GRACE_NANOS;
     for (Thread thread : running) {
-      thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+      long leftNanos = joinByNanos - System.nanoTime();
+      if (leftNanos > 0) {
+        TimeUnit.NANOSECONDS.timedJoin(thread, leftNanos);
+      }
     }
   }
 }

@@ -15,6 +15,7 @@ import dev.sluice.testkit.SequencedSpans;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -175,6 +176,31 @@ class SendingChainTest {
     assertThat(fixture.prometheus())
         .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 15")
         .contains("otelcol_exporter_queue_size{exporter=\"otlp\"} 0");
+  }
+
+  @Test
+  void countsTheBatchBeingSentBeforeShutdownReturnsEvenWhenItsThreadIsSlowToStop()
+      throws Exception {
+    CountDownLatch sending = new CountDownLatch(1);
+    SendingChain chain =
+        oneConsumer(
+            (batch, deadlineNanos) -> {
+              sending.countDown();
+              try {
+                new CountDownLatch(1).await(); // a send that never ends on its own
+              } catch (InterruptedException stopped) {
+                Thread.sleep(300); // and takes a while to notice it was stopped
+                throw stopped;
+              }
+              return ExportResult.SUCCESS;
+            });
+    chain.send(spans(0, 4));
+    assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
+
+    chain.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20));
+
+    assertThat(fixture.prometheus())
+        .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 4");
   }
 
   @Test
