@@ -132,7 +132,7 @@ public final class MetricView extends MessageView {
 
   /** {@code Sum.is_monotonic} (false for other types). */
   public boolean isMonotonic() {
-    return type() == MetricType.SUM && dataHeaderVarint(MetricData.IS_MONOTONIC) != 0;
+    return type() == MetricType.SUM && dataHeaderVarint(OtlpFields.Sum.IS_MONOTONIC) != 0;
   }
 
   /** Points {@code cursor} at the metric's {@code metadata}. */
