@@ -5,8 +5,11 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.Descriptors.OneofDescriptor;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,8 +27,9 @@ import java.util.Set;
 /**
  * Writes Sluice's OTLP schema from the descriptors that protobuf-java compiled out of
  * opentelemetry-proto: {@code OtlpSchema} (the table the validator, the JSON codec and OTTL walk),
- * {@code OtlpFields} (every field number as a constant) and {@code OtlpEnums} (every enum value).
- * Run by the build before compiling; nothing in the output is written by hand.
+ * {@code OtlpFields} (every field number as a constant, and those of the export responses) and
+ * {@code OtlpEnums} (every enum value). Run by the build before compiling; nothing in the output is
+ * written by hand.
  *
  * <p>Usage: {@code java -cp <classpath> SchemaGenerator.java <output directory> <proto version>}
  */
@@ -34,12 +38,18 @@ public final class SchemaGenerator {
 
   /** Constant names that read better than the message's own name, kept from the first table. */
   private static final Map<String, String> CONSTANT_NAMES =
-      Map.of(
-          "ExportTraceServiceRequest", "TRACES_REQUEST",
-          "ExportMetricsServiceRequest", "METRICS_REQUEST",
-          "ExportLogsServiceRequest", "LOGS_REQUEST",
-          "ExponentialHistogramDataPoint.Buckets", "BUCKETS",
-          "SummaryDataPoint.ValueAtQuantile", "VALUE_AT_QUANTILE");
+      Map.ofEntries(
+          Map.entry("ExportTraceServiceRequest", "TRACES_REQUEST"),
+          Map.entry("ExportMetricsServiceRequest", "METRICS_REQUEST"),
+          Map.entry("ExportLogsServiceRequest", "LOGS_REQUEST"),
+          Map.entry("ExportTraceServiceResponse", "TRACES_RESPONSE"),
+          Map.entry("ExportMetricsServiceResponse", "METRICS_RESPONSE"),
+          Map.entry("ExportLogsServiceResponse", "LOGS_RESPONSE"),
+          Map.entry("ExportTracePartialSuccess", "TRACES_PARTIAL_SUCCESS"),
+          Map.entry("ExportMetricsPartialSuccess", "METRICS_PARTIAL_SUCCESS"),
+          Map.entry("ExportLogsPartialSuccess", "LOGS_PARTIAL_SUCCESS"),
+          Map.entry("ExponentialHistogramDataPoint.Buckets", "BUCKETS"),
+          Map.entry("SummaryDataPoint.ValueAtQuantile", "VALUE_AT_QUANTILE"));
 
   /**
    * The one rule the descriptors do not carry: OTLP's IDs have a fixed length (the specification
@@ -49,6 +59,8 @@ public final class SchemaGenerator {
       Map.of("trace_id", 16, "span_id", 8, "parent_span_id", 8);
 
   private final Map<String, Descriptor> messages = new LinkedHashMap<>();
+  // The export responses: their field numbers only, as the validator never reads a response.
+  private final Map<String, Descriptor> responses = new LinkedHashMap<>();
   private final Map<String, EnumDescriptor> enums = new LinkedHashMap<>();
   private final String protoVersion;
 
@@ -65,6 +77,10 @@ public final class SchemaGenerator {
         ExportTraceServiceRequest.getDescriptor(),
         ExportMetricsServiceRequest.getDescriptor(),
         ExportLogsServiceRequest.getDescriptor());
+    generator.collectResponses(
+        ExportTraceServiceResponse.getDescriptor(),
+        ExportMetricsServiceResponse.getDescriptor(),
+        ExportLogsServiceResponse.getDescriptor());
     Path dir = Path.of(args[0]).resolve(PACKAGE.replace('.', '/'));
     Files.createDirectories(dir);
     write(dir.resolve("OtlpSchema.java"), generator.schema());
@@ -101,6 +117,24 @@ public final class SchemaGenerator {
     for (FileDescriptor file : files) {
       for (EnumDescriptor e : file.getEnumTypes()) {
         enums.putIfAbsent(e.getName(), e);
+      }
+    }
+  }
+
+  /** Every message reachable from the export responses. */
+  private void collectResponses(Descriptor... roots) {
+    Deque<Descriptor> queue = new ArrayDeque<>(List.of(roots));
+    while (!queue.isEmpty()) {
+      Descriptor d = queue.poll();
+      if (responses.putIfAbsent(shortName(d), d) != null) {
+        continue;
+      }
+      for (FieldDescriptor f : d.getFields()) {
+        if (f.getType() == FieldDescriptor.Type.MESSAGE) {
+          queue.add(f.getMessageType());
+        } else if (f.getType() == FieldDescriptor.Type.ENUM) {
+          throw new IllegalStateException("an enum in a response: " + f.getFullName());
+        }
       }
     }
   }
@@ -273,15 +307,18 @@ public final class SchemaGenerator {
     StringBuilder out = new StringBuilder(header());
     out.append("/**\n");
     out.append(
-        " * Every field number of every message reachable from the three OTLP export requests, one\n");
+        " * Every field number of every message reachable from the three OTLP export requests and\n");
     out.append(
-        " * nested class per message ({@code Span.Event} is {@code SpanEvent}). The classes at the\n");
+        " * their responses, one nested class per message ({@code Span.Event} is {@code SpanEvent}).\n");
     out.append(
-        " * end name what the three signals share, checked equal across them when this file is made.\n");
+        " * The classes at the end name what the three signals share and what the kinds of data point\n");
+    out.append(" * share, checked equal across them when this file is made.\n");
     out.append(" */\n");
     out.append("public final class OtlpFields {\n");
     out.append("  private OtlpFields() {}\n");
-    for (Map.Entry<String, Descriptor> m : messages.entrySet()) {
+    Map<String, Descriptor> all = new LinkedHashMap<>(messages);
+    all.putAll(responses);
+    for (Map.Entry<String, Descriptor> m : all.entrySet()) {
       out.append("\n  /** {@code ").append(m.getValue().getFullName()).append("}. */\n");
       String cls = className(m.getKey());
       out.append("  public static final class ").append(cls).append(" {\n");
@@ -375,6 +412,59 @@ public final class SchemaGenerator {
                 "Sum.aggregation_temporality",
                 "Histogram.aggregation_temporality",
                 "ExponentialHistogram.aggregation_temporality")));
+    sharedClass(
+        out,
+        "DataPoint",
+        "{@code NumberDataPoint}, {@code HistogramDataPoint}, {@code ExponentialHistogramDataPoint},"
+            + " {@code SummaryDataPoint}",
+        List.of(
+            List.of(
+                "START_TIME_UNIX_NANO",
+                "NumberDataPoint.start_time_unix_nano",
+                "HistogramDataPoint.start_time_unix_nano",
+                "ExponentialHistogramDataPoint.start_time_unix_nano",
+                "SummaryDataPoint.start_time_unix_nano"),
+            List.of(
+                "TIME_UNIX_NANO",
+                "NumberDataPoint.time_unix_nano",
+                "HistogramDataPoint.time_unix_nano",
+                "ExponentialHistogramDataPoint.time_unix_nano",
+                "SummaryDataPoint.time_unix_nano"),
+            List.of(
+                "COUNT",
+                "HistogramDataPoint.count",
+                "ExponentialHistogramDataPoint.count",
+                "SummaryDataPoint.count"),
+            List.of(
+                "SUM",
+                "HistogramDataPoint.sum",
+                "ExponentialHistogramDataPoint.sum",
+                "SummaryDataPoint.sum")));
+    sharedClass(
+        out,
+        "Response",
+        "{@code Export{Trace,Metrics,Logs}ServiceResponse}",
+        List.of(
+            List.of(
+                "PARTIAL_SUCCESS",
+                "ExportTraceServiceResponse.partial_success",
+                "ExportMetricsServiceResponse.partial_success",
+                "ExportLogsServiceResponse.partial_success")));
+    sharedClass(
+        out,
+        "PartialSuccess",
+        "{@code Export{Trace,Metrics,Logs}PartialSuccess}",
+        List.of(
+            List.of(
+                "REJECTED",
+                "ExportTracePartialSuccess.rejected_spans",
+                "ExportMetricsPartialSuccess.rejected_data_points",
+                "ExportLogsPartialSuccess.rejected_log_records"),
+            List.of(
+                "ERROR_MESSAGE",
+                "ExportTracePartialSuccess.error_message",
+                "ExportMetricsPartialSuccess.error_message",
+                "ExportLogsPartialSuccess.error_message")));
   }
 
   private void sharedClass(
@@ -386,7 +476,9 @@ public final class SchemaGenerator {
       int number = -1;
       for (String path : constant.subList(1, constant.size())) {
         int dot = path.lastIndexOf('.');
-        Descriptor d = messages.get(path.substring(0, dot));
+        String message = path.substring(0, dot);
+        Descriptor d =
+            messages.containsKey(message) ? messages.get(message) : responses.get(message);
         FieldDescriptor f = d == null ? null : d.findFieldByName(path.substring(dot + 1));
         if (f == null) {
           throw new IllegalStateException("no field " + path);
