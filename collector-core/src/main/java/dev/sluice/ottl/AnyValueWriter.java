@@ -3,6 +3,10 @@ package dev.sluice.ottl;
 import dev.sluice.pdata.otlp.AnyValueView;
 import dev.sluice.pdata.otlp.ArrayCursor;
 import dev.sluice.pdata.otlp.AttributeCursor;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireType;
@@ -14,22 +18,6 @@ import java.util.Arrays;
  * they point at. Reuses its cursors and buffers; not thread-safe.
  */
 final class AnyValueWriter {
-  // AnyValue's fields.
-  static final int STRING_VALUE = 1;
-  static final int BOOL_VALUE = 2;
-  static final int INT_VALUE = 3;
-  static final int DOUBLE_VALUE = 4;
-  static final int ARRAY_VALUE = 5;
-  static final int KVLIST_VALUE = 6;
-  static final int BYTES_VALUE = 7;
-
-  /** {@code ArrayValue.values} and {@code KeyValueList.values}. */
-  static final int VALUES = 1;
-
-  // KeyValue's fields.
-  static final int KEY = 1;
-  static final int VALUE = 2;
-
   /** Values nest no deeper than validated requests do. */
   private static final int MAX_DEPTH = 128;
 
@@ -52,9 +40,9 @@ final class AnyValueWriter {
   void writeEntry(
       int field, byte[] key, int keyOffset, int keyLength, Value value, ProtoWriter out) {
     int entry = out.beginLengthDelimited(field);
-    out.writeLengthDelimitedHeader(KEY, keyLength);
+    out.writeLengthDelimitedHeader(KeyValue.KEY, keyLength);
     out.writeBytes(key, keyOffset, keyLength);
-    int any = out.beginLengthDelimited(VALUE);
+    int any = out.beginLengthDelimited(KeyValue.VALUE);
     write(value, out, 0);
     out.endLengthDelimited(any);
     out.endLengthDelimited(entry);
@@ -64,9 +52,9 @@ final class AnyValueWriter {
   void writeEntry(
       int field, byte[] key, int keyOffset, int keyLength, AnyValueView value, ProtoWriter out) {
     int entry = out.beginLengthDelimited(field);
-    out.writeLengthDelimitedHeader(KEY, keyLength);
+    out.writeLengthDelimitedHeader(KeyValue.KEY, keyLength);
     out.writeBytes(key, keyOffset, keyLength);
-    int any = out.beginLengthDelimited(VALUE);
+    int any = out.beginLengthDelimited(KeyValue.VALUE);
     writeView(value, out, 0);
     out.endLengthDelimited(any);
     out.endLengthDelimited(entry);
@@ -84,34 +72,34 @@ final class AnyValueWriter {
   private void write(Value value, ProtoWriter out, int depth) {
     switch (value.kind) {
       case STRING -> {
-        out.writeLengthDelimitedHeader(STRING_VALUE, value.length);
+        out.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, value.length);
         out.writeBytes(value.bytes, value.offset, value.length);
       }
       case BOOL -> {
-        out.writeTag(BOOL_VALUE, WireType.VARINT);
+        out.writeTag(AnyValue.BOOL_VALUE, WireType.VARINT);
         out.writeVarint32(value.boolValue ? 1 : 0);
       }
       case INT -> {
-        out.writeTag(INT_VALUE, WireType.VARINT);
+        out.writeTag(AnyValue.INT_VALUE, WireType.VARINT);
         out.writeVarint64(value.longValue);
       }
       case DOUBLE -> {
-        out.writeTag(DOUBLE_VALUE, WireType.I64);
+        out.writeTag(AnyValue.DOUBLE_VALUE, WireType.I64);
         out.writeFixed64(Double.doubleToRawLongBits(value.doubleValue));
       }
       case BYTES -> {
-        out.writeLengthDelimitedHeader(BYTES_VALUE, value.length);
+        out.writeLengthDelimitedHeader(AnyValue.BYTES_VALUE, value.length);
         out.writeBytes(value.bytes, value.offset, value.length);
       }
       case MAP -> writeMap(value.map, out, depth);
       case LIST -> {
         check(depth);
         Value element = element(depth);
-        int list = out.beginLengthDelimited(ARRAY_VALUE);
+        int list = out.beginLengthDelimited(AnyValue.ARRAY_VALUE);
         int size = value.list.size();
         for (int i = 0; i < size; i++) {
           value.list.get(i, element);
-          int any = out.beginLengthDelimited(VALUES);
+          int any = out.beginLengthDelimited(ArrayValue.VALUES);
           if (element.kind != Value.Kind.NIL) {
             write(element, out, depth + 1);
           }
@@ -125,14 +113,14 @@ final class AnyValueWriter {
 
   private void writeMap(AttributeCursor entries, ProtoWriter out, int depth) {
     check(depth);
-    int map = out.beginLengthDelimited(KVLIST_VALUE);
+    int map = out.beginLengthDelimited(AnyValue.KVLIST_VALUE);
     entries.reset();
     while (entries.next()) {
-      int entry = out.beginLengthDelimited(VALUES);
+      int entry = out.beginLengthDelimited(KeyValueList.VALUES);
       TextView key = entries.key();
-      out.writeLengthDelimitedHeader(KEY, key.length());
+      out.writeLengthDelimitedHeader(KeyValue.KEY, key.length());
       out.writeBytes(copy(key), 0, key.length());
-      int any = out.beginLengthDelimited(VALUE);
+      int any = out.beginLengthDelimited(KeyValue.VALUE);
       writeView(entries.value(), out, depth + 1);
       out.endLengthDelimited(any);
       out.endLengthDelimited(entry);
@@ -144,19 +132,19 @@ final class AnyValueWriter {
     switch (value.type()) {
       case STRING -> {
         TextView s = value.stringValue();
-        out.writeLengthDelimitedHeader(STRING_VALUE, s.length());
+        out.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, s.length());
         out.writeBytes(copy(s), 0, s.length());
       }
       case BOOL -> {
-        out.writeTag(BOOL_VALUE, WireType.VARINT);
+        out.writeTag(AnyValue.BOOL_VALUE, WireType.VARINT);
         out.writeVarint32(value.boolValue() ? 1 : 0);
       }
       case INT -> {
-        out.writeTag(INT_VALUE, WireType.VARINT);
+        out.writeTag(AnyValue.INT_VALUE, WireType.VARINT);
         out.writeVarint64(value.intValue());
       }
       case DOUBLE -> {
-        out.writeTag(DOUBLE_VALUE, WireType.I64);
+        out.writeTag(AnyValue.DOUBLE_VALUE, WireType.I64);
         out.writeFixed64(Double.doubleToRawLongBits(value.doubleValue()));
       }
       case BYTES -> {
@@ -165,7 +153,7 @@ final class AnyValueWriter {
           text = Arrays.copyOf(text, Math.max(size, 2 * text.length));
         }
         value.copyBytes(text, 0);
-        out.writeLengthDelimitedHeader(BYTES_VALUE, size);
+        out.writeLengthDelimitedHeader(AnyValue.BYTES_VALUE, size);
         out.writeBytes(text, 0, size);
       }
       case KVLIST -> {
@@ -175,9 +163,9 @@ final class AnyValueWriter {
       case ARRAY -> {
         check(depth);
         ArrayCursor cursor = value.array(array(depth));
-        int list = out.beginLengthDelimited(ARRAY_VALUE);
+        int list = out.beginLengthDelimited(AnyValue.ARRAY_VALUE);
         while (cursor.next()) {
-          int any = out.beginLengthDelimited(VALUES);
+          int any = out.beginLengthDelimited(ArrayValue.VALUES);
           writeView(cursor.value(), out, depth + 1);
           out.endLengthDelimited(any);
         }

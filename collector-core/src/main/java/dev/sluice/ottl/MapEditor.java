@@ -1,5 +1,8 @@
 package dev.sluice.ottl;
 
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.wire.ProtoWriter;
 import java.util.Arrays;
 
@@ -46,7 +49,7 @@ abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
     long map = target.mapInValue(context, message, offset, length);
     int mapOffset = MessageEdits.high(map);
     int mapLength = MessageEdits.low(map);
-    field = AnyValueWriter.VALUES;
+    field = KeyValueList.VALUES;
     beforeEntries(message, mapOffset, mapLength);
     ProtoWriter entries = target.inner();
     target.edits.editEntries(message, mapOffset, mapLength, field, this, entries);
@@ -76,10 +79,10 @@ abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
       int textLength,
       ProtoWriter out) {
     int mark = out.beginLengthDelimited(field);
-    out.writeLengthDelimitedHeader(AnyValueWriter.KEY, keyLength);
+    out.writeLengthDelimitedHeader(KeyValue.KEY, keyLength);
     out.writeBytes(key, keyOffset, keyLength);
-    int value = out.beginLengthDelimited(AnyValueWriter.VALUE);
-    out.writeLengthDelimitedHeader(AnyValueWriter.STRING_VALUE, textLength);
+    int value = out.beginLengthDelimited(KeyValue.VALUE);
+    out.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, textLength);
     out.writeBytes(text, textOffset, textLength);
     out.endLengthDelimited(value);
     out.endLengthDelimited(mark);
@@ -88,10 +91,10 @@ abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
   /** Writes {@code entry}'s value (as it is) under another key. */
   final void writeRenamed(MessageEdits.Entry entry, byte[] key, int keyLength, ProtoWriter out) {
     int mark = out.beginLengthDelimited(field);
-    out.writeLengthDelimitedHeader(AnyValueWriter.KEY, keyLength);
+    out.writeLengthDelimitedHeader(KeyValue.KEY, keyLength);
     out.writeBytes(key, 0, keyLength);
     if (entry.valueOffset >= 0) {
-      out.writeLengthDelimitedHeader(AnyValueWriter.VALUE, entry.valueLength);
+      out.writeLengthDelimitedHeader(KeyValue.VALUE, entry.valueLength);
       out.writeBytes(entry.bytes, entry.valueOffset, entry.valueLength);
     }
     out.endLengthDelimited(mark);

@@ -1,6 +1,8 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -15,8 +17,8 @@ final class MessageEdits {
   /** Items were validated at the edge; groups in unknown fields nest no deeper. */
   private static final int MAX_GROUP_DEPTH = 100;
 
-  private static final int KEY_TAG = WireType.tag(AnyValueWriter.KEY, WireType.LEN);
-  private static final int VALUE_TAG = WireType.tag(AnyValueWriter.VALUE, WireType.LEN);
+  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(KeyValue.VALUE, WireType.LEN);
 
   /** What an {@link EntryRule} does with one entry. */
   enum Decision {
@@ -224,13 +226,13 @@ final class MessageEdits {
       while (entryReader.hasRemaining()) {
         int tag = entryReader.readTag();
         int member = tag >>> 3;
-        if (tag == WireType.tag(AnyValueWriter.STRING_VALUE, WireType.LEN)) {
+        if (tag == WireType.tag(AnyValue.STRING_VALUE, WireType.LEN)) {
           int size = entryReader.readLength();
           found = ((long) entryReader.position() << 32) | size;
           entryReader.position(entryReader.position() + size);
         } else {
           entryReader.skipValue(tag, MAX_GROUP_DEPTH);
-          if (member >= AnyValueWriter.BOOL_VALUE && member <= AnyValueWriter.BYTES_VALUE) {
+          if (member >= AnyValue.BOOL_VALUE && member <= AnyValue.BYTES_VALUE) {
             found = -1; // the last member on the wire wins
           }
         }

@@ -1,6 +1,10 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -26,11 +30,12 @@ final class NestedWrite {
    */
   static final long MAX_PADDED_ELEMENTS = 1024;
 
-  private static final int ARRAY_TAG = WireType.tag(AnyValueWriter.ARRAY_VALUE, WireType.LEN);
-  private static final int KVLIST_TAG = WireType.tag(AnyValueWriter.KVLIST_VALUE, WireType.LEN);
-  private static final int VALUES_TAG = WireType.tag(AnyValueWriter.VALUES, WireType.LEN);
-  private static final int KEY_TAG = WireType.tag(AnyValueWriter.KEY, WireType.LEN);
-  private static final int VALUE_TAG = WireType.tag(AnyValueWriter.VALUE, WireType.LEN);
+  private static final int ARRAY_TAG = WireType.tag(AnyValue.ARRAY_VALUE, WireType.LEN);
+  private static final int KVLIST_TAG = WireType.tag(AnyValue.KVLIST_VALUE, WireType.LEN);
+  private static final int ENTRY_TAG = WireType.tag(KeyValueList.VALUES, WireType.LEN);
+  private static final int ELEMENT_TAG = WireType.tag(ArrayValue.VALUES, WireType.LEN);
+  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(KeyValue.VALUE, WireType.LEN);
 
   /** The keys below the top one: a name, or null where an index. */
   private final byte[][] names;
@@ -102,7 +107,7 @@ final class NestedWrite {
     switch (memberField) {
       case 0 -> {
         if (byName) {
-          int map = out.beginLengthDelimited(AnyValueWriter.KVLIST_VALUE);
+          int map = out.beginLengthDelimited(AnyValue.KVLIST_VALUE);
           newEntry(depth, value, out);
           out.endLengthDelimited(map);
         } else {
@@ -114,29 +119,29 @@ final class NestedWrite {
                     + " empty values; at most "
                     + MAX_PADDED_ELEMENTS);
           }
-          int list = out.beginLengthDelimited(AnyValueWriter.ARRAY_VALUE);
+          int list = out.beginLengthDelimited(AnyValue.ARRAY_VALUE);
           for (long i = 0; i < indexes[depth]; i++) {
-            out.writeLengthDelimitedHeader(AnyValueWriter.VALUES, 0);
+            out.writeLengthDelimitedHeader(ArrayValue.VALUES, 0);
           }
-          int element = out.beginLengthDelimited(AnyValueWriter.VALUES);
+          int element = out.beginLengthDelimited(ArrayValue.VALUES);
           write(bytes, 0, 0, false, depth + 1, value, out);
           out.endLengthDelimited(element);
           out.endLengthDelimited(list);
         }
       }
-      case AnyValueWriter.KVLIST_VALUE -> {
+      case AnyValue.KVLIST_VALUE -> {
         if (!byName) {
           throw unfit("map", depth);
         }
-        int map = out.beginLengthDelimited(AnyValueWriter.KVLIST_VALUE);
+        int map = out.beginLengthDelimited(AnyValue.KVLIST_VALUE);
         editMap(bytes, memberOffset, memberLength, depth, value, out);
         out.endLengthDelimited(map);
       }
-      case AnyValueWriter.ARRAY_VALUE -> {
+      case AnyValue.ARRAY_VALUE -> {
         if (byName) {
           throw unfit("list", depth);
         }
-        int list = out.beginLengthDelimited(AnyValueWriter.ARRAY_VALUE);
+        int list = out.beginLengthDelimited(AnyValue.ARRAY_VALUE);
         editList(bytes, memberOffset, memberLength, depth, value, out);
         out.endLengthDelimited(list);
       }
@@ -154,7 +159,7 @@ final class NestedWrite {
     while (reader.hasRemaining()) {
       int fieldStart = reader.position();
       int tag = reader.readTag();
-      if (tag != VALUES_TAG || written) {
+      if (tag != ENTRY_TAG || written) {
         reader.skipValue(tag, MAX_GROUP_DEPTH);
         out.writeBytes(bytes, fieldStart, reader.position() - fieldStart);
         continue;
@@ -188,10 +193,10 @@ final class NestedWrite {
         continue;
       }
       written = true;
-      int entry = out.beginLengthDelimited(AnyValueWriter.VALUES);
-      out.writeLengthDelimitedHeader(AnyValueWriter.KEY, name.length);
+      int entry = out.beginLengthDelimited(KeyValueList.VALUES);
+      out.writeLengthDelimitedHeader(KeyValue.KEY, name.length);
       out.writeBytes(name, 0, name.length);
-      int any = out.beginLengthDelimited(AnyValueWriter.VALUE);
+      int any = out.beginLengthDelimited(KeyValue.VALUE);
       if (entryValue < 0) {
         write(bytes, 0, 0, false, depth + 1, value, out);
       } else {
@@ -223,7 +228,7 @@ final class NestedWrite {
     while (reader.hasRemaining()) {
       int fieldStart = reader.position();
       int tag = reader.readTag();
-      if (tag != VALUES_TAG || seen++ != index) {
+      if (tag != ELEMENT_TAG || seen++ != index) {
         reader.skipValue(tag, MAX_GROUP_DEPTH);
         out.writeBytes(bytes, fieldStart, reader.position() - fieldStart);
         continue;
@@ -231,7 +236,7 @@ final class NestedWrite {
       int elementLength = reader.readLength();
       int elementStart = reader.position();
       reader.position(elementStart + elementLength);
-      int element = out.beginLengthDelimited(AnyValueWriter.VALUES);
+      int element = out.beginLengthDelimited(ArrayValue.VALUES);
       write(bytes, elementStart, elementLength, true, depth + 1, value, out);
       out.endLengthDelimited(element);
     }
@@ -260,7 +265,7 @@ final class NestedWrite {
         }
         member(bytes, at, size);
         if (depth == names.length) {
-          if (memberField != AnyValueWriter.KVLIST_VALUE) {
+          if (memberField != AnyValue.KVLIST_VALUE) {
             throw new OttlEvaluationException(
                 path
                     + ": expected a map, found "
@@ -280,7 +285,7 @@ final class NestedWrite {
 
   /** In the map just found by {@link #member}, the value of the key at {@code depth}, or -1. */
   private long mapEntry(byte[] bytes, int depth) throws MalformedOtlpException {
-    if (memberField != AnyValueWriter.KVLIST_VALUE) {
+    if (memberField != AnyValue.KVLIST_VALUE) {
       throw unfit(memberField == 0 ? "nil" : memberName(memberField), depth);
     }
     WireReader reader = readers[depth];
@@ -288,7 +293,7 @@ final class NestedWrite {
     byte[] name = names[depth];
     while (reader.hasRemaining()) {
       int tag = reader.readTag();
-      if (tag != VALUES_TAG) {
+      if (tag != ENTRY_TAG) {
         reader.skipValue(tag, MAX_GROUP_DEPTH);
         continue;
       }
@@ -324,7 +329,7 @@ final class NestedWrite {
 
   /** In the list just found by {@link #member}, the element at {@code depth}'s index. */
   private long listElement(byte[] bytes, int depth) throws MalformedOtlpException {
-    if (memberField != AnyValueWriter.ARRAY_VALUE) {
+    if (memberField != AnyValue.ARRAY_VALUE) {
       throw unfit(memberField == 0 ? "nil" : memberName(memberField), depth);
     }
     WireReader reader = readers[depth];
@@ -332,7 +337,7 @@ final class NestedWrite {
     long seen = 0;
     while (reader.hasRemaining()) {
       int tag = reader.readTag();
-      if (tag != VALUES_TAG) {
+      if (tag != ELEMENT_TAG) {
         reader.skipValue(tag, MAX_GROUP_DEPTH);
         continue;
       }
@@ -350,10 +355,10 @@ final class NestedWrite {
   /** A {@code KeyValueList} entry for a key that was not there, with the rest of the path. */
   private void newEntry(int depth, Value value, ProtoWriter out) throws MalformedOtlpException {
     byte[] name = names[depth];
-    int entry = out.beginLengthDelimited(AnyValueWriter.VALUES);
-    out.writeLengthDelimitedHeader(AnyValueWriter.KEY, name.length);
+    int entry = out.beginLengthDelimited(KeyValueList.VALUES);
+    out.writeLengthDelimitedHeader(KeyValue.KEY, name.length);
     out.writeBytes(name, 0, name.length);
-    int any = out.beginLengthDelimited(AnyValueWriter.VALUE);
+    int any = out.beginLengthDelimited(KeyValue.VALUE);
     write(name, 0, 0, false, depth + 1, value, out);
     out.endLengthDelimited(any);
     out.endLengthDelimited(entry);
@@ -373,7 +378,7 @@ final class NestedWrite {
         memberField = field;
       } else {
         entryReader.skipValue(tag, MAX_GROUP_DEPTH);
-        if (field >= AnyValueWriter.STRING_VALUE && field <= AnyValueWriter.BYTES_VALUE) {
+        if (field >= AnyValue.STRING_VALUE && field <= AnyValue.BYTES_VALUE) {
           memberField = field;
         }
       }
@@ -390,10 +395,10 @@ final class NestedWrite {
 
   private static String memberName(int field) {
     return switch (field) {
-      case AnyValueWriter.STRING_VALUE -> "string";
-      case AnyValueWriter.BOOL_VALUE -> "bool";
-      case AnyValueWriter.INT_VALUE -> "int";
-      case AnyValueWriter.DOUBLE_VALUE -> "double";
+      case AnyValue.STRING_VALUE -> "string";
+      case AnyValue.BOOL_VALUE -> "bool";
+      case AnyValue.INT_VALUE -> "int";
+      case AnyValue.DOUBLE_VALUE -> "double";
       default -> "bytes";
     };
   }

@@ -1,6 +1,7 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -11,8 +12,7 @@ import dev.sluice.pdata.wire.WireType;
  * Reuses its reader and buffer; not thread-safe.
  */
 final class SpanEventSplice {
-  private static final int SPAN_EVENTS = 11;
-  private static final int EVENTS_TAG = WireType.tag(SPAN_EVENTS, WireType.LEN);
+  private static final int EVENTS_TAG = WireType.tag(Span.EVENTS, WireType.LEN);
 
   /** Spans were validated at the edge; groups in their unknown fields nest no deeper. */
   private static final int MAX_GROUP_DEPTH = 100;
@@ -72,7 +72,7 @@ final class SpanEventSplice {
     span.release(MAX_RETAINED_BYTES);
     span.reset();
     span.writeBytes(message, offset, fieldStart - offset);
-    span.writeLengthDelimitedHeader(SPAN_EVENTS, eventLength);
+    span.writeLengthDelimitedHeader(Span.EVENTS, eventLength);
     span.writeBytes(event, 0, eventLength);
     int after = payload + payloadLength;
     span.writeBytes(message, after, offset + length - after);

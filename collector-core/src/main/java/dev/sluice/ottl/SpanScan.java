@@ -1,5 +1,8 @@
 package dev.sluice.ottl;
 
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
 import dev.sluice.pdata.otlp.SpanView;
 import dev.sluice.pdata.wire.WireType;
 import java.util.Arrays;
@@ -32,24 +35,17 @@ final class SpanScan {
   /** The slot of the span's name in {@link #kind}. */
   static final int NAME = -1;
 
-  private static final int SPAN_NAME = 5;
-  private static final int SPAN_ATTRIBUTES = 9;
-  private static final int NAME_TAG = WireType.tag(SPAN_NAME, WireType.LEN);
-  private static final int ATTRIBUTES_TAG = WireType.tag(SPAN_ATTRIBUTES, WireType.LEN);
-  private static final int TRACE_ID_TAG = WireType.tag(1, WireType.LEN);
-  private static final int SPAN_ID_TAG = WireType.tag(2, WireType.LEN);
+  private static final int NAME_TAG = WireType.tag(Span.NAME, WireType.LEN);
+  private static final int ATTRIBUTES_TAG = WireType.tag(Span.ATTRIBUTES, WireType.LEN);
+  private static final int TRACE_ID_TAG = WireType.tag(Span.TRACE_ID, WireType.LEN);
+  private static final int SPAN_ID_TAG = WireType.tag(Span.SPAN_ID, WireType.LEN);
   private static final int TAG_AND_LENGTH_BYTES = 2;
   private static final int SPAN_ID_AT = TAG_AND_LENGTH_BYTES + SpanView.TRACE_ID_BYTES;
   private static final int IDS_BYTES = SPAN_ID_AT + TAG_AND_LENGTH_BYTES + SpanView.SPAN_ID_BYTES;
-  private static final int KEY_TAG = WireType.tag(1, WireType.LEN);
-  private static final int VALUE_TAG = WireType.tag(2, WireType.LEN);
+  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(KeyValue.VALUE, WireType.LEN);
 
-  // AnyValue's members by field number: string_value 1 ... string_value_strindex 8.
-  private static final int STRING_VALUE = 1;
-  private static final int ARRAY_VALUE = 5;
-  private static final int KVLIST_VALUE = 6;
-  private static final int STRING_VALUE_STRINDEX = 8;
-  private static final int STRING_VALUE_TAG = WireType.tag(STRING_VALUE, WireType.LEN);
+  private static final int STRING_VALUE_TAG = WireType.tag(AnyValue.STRING_VALUE, WireType.LEN);
 
   private static final int TYPE_BITS = 3;
   private static final int TYPE_MASK = 7;
@@ -151,7 +147,7 @@ final class SpanScan {
       int tag = tag(b, p);
       p = skipVarint(b, p);
       int field = tag >>> TYPE_BITS;
-      if (field >= STRING_VALUE && field <= STRING_VALUE_STRINDEX) {
+      if (field >= AnyValue.STRING_VALUE && field <= AnyValue.STRING_VALUE_STRINDEX) {
         member = field;
         memberAt = p;
       }
@@ -160,15 +156,15 @@ final class SpanScan {
         return COMPOSITE;
       }
     }
-    if (member == 0 || member == STRING_VALUE_STRINDEX) {
+    if (member == 0 || member == AnyValue.STRING_VALUE_STRINDEX) {
       return NIL;
     }
-    if (member == STRING_VALUE) {
+    if (member == AnyValue.STRING_VALUE) {
       textFrom = lengthEnd(b, memberAt);
       textTo = textFrom + length(b, memberAt);
       return STRING;
     }
-    return member == ARRAY_VALUE || member == KVLIST_VALUE ? COMPOSITE : SCALAR;
+    return member == AnyValue.ARRAY_VALUE || member == AnyValue.KVLIST_VALUE ? COMPOSITE : SCALAR;
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.otlp.AttributeCursor;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.otlp.RawMessages;
 import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.wire.ProtoWriter;
@@ -102,7 +104,7 @@ final class Target {
   /** Sets the map in the value to {@code entries} ({@code KeyValueList.values} fields). */
   boolean writeMap(EvalContext context, ProtoWriter entries) {
     mapValue.setMap(
-        RawMessages.entries(mapEntries, entries.array(), 0, entries.size(), AnyValueWriter.VALUES));
+        RawMessages.entries(mapEntries, entries.array(), 0, entries.size(), KeyValueList.VALUES));
     return write(context, mapValue);
   }
 
@@ -312,9 +314,9 @@ final class Target {
       int valueOffset = entry == null ? 0 : entry.valueOffset;
       int valueLength = entry == null ? 0 : entry.valueLength;
       int at = into.beginLengthDelimited(field);
-      into.writeLengthDelimitedHeader(AnyValueWriter.KEY, key.length);
+      into.writeLengthDelimitedHeader(KeyValue.KEY, key.length);
       into.writeBytes(key, 0, key.length);
-      int any = into.beginLengthDelimited(AnyValueWriter.VALUE);
+      int any = into.beginLengthDelimited(KeyValue.VALUE);
       nestedWrite.write(bytes, valueOffset, valueLength, present, value, into);
       into.endLengthDelimited(any);
       into.endLengthDelimited(at);

@@ -1,7 +1,18 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.OtlpFields;
+import dev.sluice.pdata.otlp.OtlpFields.ExponentialHistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.HistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.InstrumentationScope;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
+import dev.sluice.pdata.otlp.OtlpFields.LogRecord;
+import dev.sluice.pdata.otlp.OtlpFields.Metric;
+import dev.sluice.pdata.otlp.OtlpFields.NumberDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.Resource;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
+import dev.sluice.pdata.otlp.OtlpFields.SpanEvent;
+import dev.sluice.pdata.otlp.OtlpFields.Status;
+import dev.sluice.pdata.otlp.OtlpFields.SummaryDataPoint;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,34 +49,8 @@ final class Targets {
   /** A writable field: in which message, which field number, nested in which field (or 0). */
   record Field(Host host, Kind kind, int number, int parent) {}
 
-  // Field numbers of the messages written.
-  private static final int SPAN_TRACE_STATE = 3;
-  private static final int SPAN_NAME = 5;
-  private static final int SPAN_KIND = 6;
-  private static final int SPAN_STATUS = 15;
-  private static final int STATUS_MESSAGE = 2;
-  private static final int STATUS_CODE = 3;
-  private static final int LOG_SEVERITY_NUMBER = 2;
-  private static final int LOG_SEVERITY_TEXT = 3;
-  private static final int LOG_BODY = 5;
-  private static final int METRIC_NAME = 1;
-  private static final int METRIC_DESCRIPTION = 2;
-  private static final int METRIC_UNIT = 3;
-  private static final int EVENT_TIME_UNIX_NANO = 1;
-  private static final int EVENT_NAME = 2;
-  private static final int EVENT_ATTRIBUTES = 3;
-  private static final int EVENT_DROPPED_ATTRIBUTES_COUNT = 4;
-  private static final int SCOPE_NAME = 1;
-  private static final int SCOPE_VERSION = 2;
-  static final int RESOURCE_ATTRIBUTES = 1;
-  static final int SCOPE_ATTRIBUTES = 3;
-  static final int CACHE_ENTRIES = 1;
-  private static final int SPAN_ATTRIBUTES = 9;
-  private static final int LOG_ATTRIBUTES = 6;
-  private static final int NUMBER_POINT_ATTRIBUTES = 7;
-  private static final int HISTOGRAM_POINT_ATTRIBUTES = 9;
-  private static final int EXPONENTIAL_HISTOGRAM_POINT_ATTRIBUTES = 1;
-  private static final int SUMMARY_POINT_ATTRIBUTES = 7;
+  /** The cache's entries: it is held as a {@code KeyValueList}. */
+  static final int CACHE_ENTRIES = KeyValueList.VALUES;
 
   private Targets() {}
 
@@ -75,30 +60,31 @@ final class Targets {
     switch (object) {
       case SPAN -> {
         f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
-        f.put("name", new Field(Host.ITEM, Kind.STRING, SPAN_NAME, 0));
-        f.put("kind", new Field(Host.ITEM, Kind.INT, SPAN_KIND, 0));
-        f.put("trace_state", new Field(Host.ITEM, Kind.STRING, SPAN_TRACE_STATE, 0));
-        f.put("status.code", new Field(Host.ITEM, Kind.INT, STATUS_CODE, SPAN_STATUS));
-        f.put("status.message", new Field(Host.ITEM, Kind.STRING, STATUS_MESSAGE, SPAN_STATUS));
+        f.put("name", new Field(Host.ITEM, Kind.STRING, Span.NAME, 0));
+        f.put("kind", new Field(Host.ITEM, Kind.INT, Span.KIND, 0));
+        f.put("trace_state", new Field(Host.ITEM, Kind.STRING, Span.TRACE_STATE, 0));
+        f.put("status.code", new Field(Host.ITEM, Kind.INT, Status.CODE, Span.STATUS));
+        f.put("status.message", new Field(Host.ITEM, Kind.STRING, Status.MESSAGE, Span.STATUS));
       }
       case SPANEVENT -> {
-        f.put("attributes", new Field(Host.SPANEVENT, Kind.MAP, EVENT_ATTRIBUTES, 0));
-        f.put("name", new Field(Host.SPANEVENT, Kind.STRING, EVENT_NAME, 0));
-        f.put("time_unix_nano", new Field(Host.SPANEVENT, Kind.FIXED64, EVENT_TIME_UNIX_NANO, 0));
+        f.put("attributes", new Field(Host.SPANEVENT, Kind.MAP, SpanEvent.ATTRIBUTES, 0));
+        f.put("name", new Field(Host.SPANEVENT, Kind.STRING, SpanEvent.NAME, 0));
+        f.put(
+            "time_unix_nano", new Field(Host.SPANEVENT, Kind.FIXED64, SpanEvent.TIME_UNIX_NANO, 0));
         f.put(
             "dropped_attributes_count",
-            new Field(Host.SPANEVENT, Kind.UINT32, EVENT_DROPPED_ATTRIBUTES_COUNT, 0));
+            new Field(Host.SPANEVENT, Kind.UINT32, SpanEvent.DROPPED_ATTRIBUTES_COUNT, 0));
       }
       case LOG -> {
         f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
-        f.put("body", new Field(Host.ITEM, Kind.ANY, LOG_BODY, 0));
-        f.put("severity_text", new Field(Host.ITEM, Kind.STRING, LOG_SEVERITY_TEXT, 0));
-        f.put("severity_number", new Field(Host.ITEM, Kind.INT, LOG_SEVERITY_NUMBER, 0));
+        f.put("body", new Field(Host.ITEM, Kind.ANY, LogRecord.BODY, 0));
+        f.put("severity_text", new Field(Host.ITEM, Kind.STRING, LogRecord.SEVERITY_TEXT, 0));
+        f.put("severity_number", new Field(Host.ITEM, Kind.INT, LogRecord.SEVERITY_NUMBER, 0));
       }
       case METRIC -> {
-        f.put("name", new Field(Host.METRIC, Kind.STRING, METRIC_NAME, 0));
-        f.put("description", new Field(Host.METRIC, Kind.STRING, METRIC_DESCRIPTION, 0));
-        f.put("unit", new Field(Host.METRIC, Kind.STRING, METRIC_UNIT, 0));
+        f.put("name", new Field(Host.METRIC, Kind.STRING, Metric.NAME, 0));
+        f.put("description", new Field(Host.METRIC, Kind.STRING, Metric.DESCRIPTION, 0));
+        f.put("unit", new Field(Host.METRIC, Kind.STRING, Metric.UNIT, 0));
       }
       case DATAPOINT -> f.put("attributes", new Field(Host.ITEM, Kind.MAP, 0, 0));
       default -> {}
@@ -110,11 +96,11 @@ final class Targets {
   private static Map<String, Field> header(OttlContext object) {
     Map<String, Field> f = new LinkedHashMap<>();
     if (object == OttlContext.RESOURCE) {
-      f.put("attributes", new Field(Host.RESOURCE, Kind.MAP, RESOURCE_ATTRIBUTES, 0));
+      f.put("attributes", new Field(Host.RESOURCE, Kind.MAP, Resource.ATTRIBUTES, 0));
     } else if (object == OttlContext.SCOPE) {
-      f.put("attributes", new Field(Host.SCOPE, Kind.MAP, SCOPE_ATTRIBUTES, 0));
-      f.put("name", new Field(Host.SCOPE, Kind.STRING, SCOPE_NAME, 0));
-      f.put("version", new Field(Host.SCOPE, Kind.STRING, SCOPE_VERSION, 0));
+      f.put("attributes", new Field(Host.SCOPE, Kind.MAP, InstrumentationScope.ATTRIBUTES, 0));
+      f.put("name", new Field(Host.SCOPE, Kind.STRING, InstrumentationScope.NAME, 0));
+      f.put("version", new Field(Host.SCOPE, Kind.STRING, InstrumentationScope.VERSION, 0));
     }
     return f;
   }
@@ -250,14 +236,14 @@ final class Targets {
     }
     BatchItem item = context.editable();
     return switch (item.signal()) {
-      case TRACES -> SPAN_ATTRIBUTES;
-      case LOGS -> LOG_ATTRIBUTES;
+      case TRACES -> Span.ATTRIBUTES;
+      case LOGS -> LogRecord.ATTRIBUTES;
       case METRICS ->
           switch (item.metricDataField()) {
-            case OtlpFields.Metric.HISTOGRAM -> HISTOGRAM_POINT_ATTRIBUTES;
-            case OtlpFields.Metric.EXPONENTIAL_HISTOGRAM -> EXPONENTIAL_HISTOGRAM_POINT_ATTRIBUTES;
-            case OtlpFields.Metric.SUMMARY -> SUMMARY_POINT_ATTRIBUTES;
-            default -> NUMBER_POINT_ATTRIBUTES;
+            case Metric.HISTOGRAM -> HistogramDataPoint.ATTRIBUTES;
+            case Metric.EXPONENTIAL_HISTOGRAM -> ExponentialHistogramDataPoint.ATTRIBUTES;
+            case Metric.SUMMARY -> SummaryDataPoint.ATTRIBUTES;
+            default -> NumberDataPoint.ATTRIBUTES;
           };
     };
   }

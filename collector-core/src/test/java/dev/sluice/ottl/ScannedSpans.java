@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.OtlpFields;
 import dev.sluice.pdata.otlp.OtlpIndexer;
 import dev.sluice.pdata.otlp.Signal;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -48,14 +49,10 @@ final class ScannedSpans {
   /** A span: its name (null for none), whether the name is written again after the attributes. */
   record SpanCase(String name, boolean nameTwice, List<Entry> attributes) {}
 
-  private static final int SPAN_NAME = 5;
-  private static final int SPAN_ATTRIBUTES = 9;
-  private static final int KEY = 1;
-  private static final int VALUE = 2;
+  /** A field number no KeyValue has. */
   private static final int UNKNOWN = 7;
+
   private static final int UNKNOWN_VALUE = 99;
-  private static final int ANY_STRING = 1;
-  private static final int ANY_INT = 3;
   private static final String SECOND_NAME = "second";
 
   private ScannedSpans() {}
@@ -67,15 +64,16 @@ final class ScannedSpans {
         scope,
         out -> {
           for (SpanCase span : spans) {
-            out.writeByteArray(2, span(span));
+            out.writeByteArray(OtlpFields.ScopeSpans.SPANS, span(span));
           }
         });
     byte[] scopeSpans = scope.toByteArray();
     ByteArrayOutputStream resource = new ByteArrayOutputStream();
-    write(resource, out -> out.writeByteArray(2, scopeSpans));
+    write(resource, out -> out.writeByteArray(OtlpFields.ResourceSpans.SCOPE_SPANS, scopeSpans));
     byte[] resourceSpans = resource.toByteArray();
     ByteArrayOutputStream request = new ByteArrayOutputStream();
-    write(request, out -> out.writeByteArray(1, resourceSpans));
+    write(
+        request, out -> out.writeByteArray(OtlpFields.TracesRequest.RESOURCE_SPANS, resourceSpans));
     return Batch.of(new OtlpIndexer().index(Signal.TRACES, request.toByteArray()));
   }
 
@@ -97,10 +95,10 @@ final class ScannedSpans {
         out -> {
           out.writeRawBytes(builder.build().toByteArray());
           for (Entry entry : span.attributes()) {
-            out.writeByteArray(SPAN_ATTRIBUTES, entry(entry));
+            out.writeByteArray(OtlpFields.Span.ATTRIBUTES, entry(entry));
           }
           if (span.nameTwice()) {
-            out.writeString(SPAN_NAME, SECOND_NAME);
+            out.writeString(OtlpFields.Span.NAME, SECOND_NAME);
           }
         });
     return bytes.toByteArray();
@@ -114,24 +112,24 @@ final class ScannedSpans {
         out -> {
           switch (entry.shape()) {
             case KEY_THEN_VALUE -> {
-              out.writeString(KEY, entry.key());
-              out.writeByteArray(VALUE, value);
+              out.writeString(OtlpFields.KeyValue.KEY, entry.key());
+              out.writeByteArray(OtlpFields.KeyValue.VALUE, value);
             }
             case VALUE_THEN_KEY -> {
-              out.writeByteArray(VALUE, value);
-              out.writeString(KEY, entry.key());
+              out.writeByteArray(OtlpFields.KeyValue.VALUE, value);
+              out.writeString(OtlpFields.KeyValue.KEY, entry.key());
             }
             case DECOY_KEY_FIRST -> {
-              out.writeString(KEY, "decoy");
-              out.writeString(KEY, entry.key());
-              out.writeByteArray(VALUE, value);
+              out.writeString(OtlpFields.KeyValue.KEY, "decoy");
+              out.writeString(OtlpFields.KeyValue.KEY, entry.key());
+              out.writeByteArray(OtlpFields.KeyValue.VALUE, value);
             }
             case UNKNOWN_FIELD_AFTER -> {
-              out.writeString(KEY, entry.key());
-              out.writeByteArray(VALUE, value);
+              out.writeString(OtlpFields.KeyValue.KEY, entry.key());
+              out.writeByteArray(OtlpFields.KeyValue.VALUE, value);
               out.writeUInt64(UNKNOWN, UNKNOWN_VALUE);
             }
-            case KEY_ONLY -> out.writeString(KEY, entry.key());
+            case KEY_ONLY -> out.writeString(OtlpFields.KeyValue.KEY, entry.key());
           }
         });
     return bytes.toByteArray();
@@ -143,8 +141,8 @@ final class ScannedSpans {
       write(
           bytes,
           out -> {
-            out.writeInt64(ANY_INT, 7);
-            out.writeString(ANY_STRING, "v");
+            out.writeInt64(OtlpFields.AnyValue.INT_VALUE, 7);
+            out.writeString(OtlpFields.AnyValue.STRING_VALUE, "v");
           });
       return bytes.toByteArray();
     }

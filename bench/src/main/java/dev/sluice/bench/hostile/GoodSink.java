@@ -3,6 +3,7 @@ package dev.sluice.bench.hostile;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.sluice.bench.load.PassThrough;
+import dev.sluice.pdata.otlp.OtlpFields;
 import dev.sluice.pdata.otlp.Signal;
 import io.grpc.MethodDescriptor;
 import io.grpc.Server;
@@ -27,7 +28,6 @@ import java.util.concurrent.atomic.LongAdder;
  * hostile requests that the daemon accepted arrive too and are only counted.
  */
 final class GoodSink implements AutoCloseable {
-  private static final int RESOURCE_SPANS = 1;
   private static final int MAX_REQUEST_BYTES = 256 << 20;
 
   private final Server server;
@@ -62,7 +62,7 @@ final class GoodSink implements AutoCloseable {
     try {
       CodedInputStream in = CodedInputStream.newInstance(body);
       for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
-        if (tag >>> 3 == RESOURCE_SPANS && (tag & 7) == 2) {
+        if (tag >>> 3 == OtlpFields.TracesRequest.RESOURCE_SPANS && (tag & 7) == 2) {
           try {
             record(ResourceSpans.parseFrom(in.readBytes()));
           } catch (InvalidProtocolBufferException e) {

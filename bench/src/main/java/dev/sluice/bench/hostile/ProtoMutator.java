@@ -1,5 +1,6 @@
 package dev.sluice.bench.hostile;
 
+import dev.sluice.pdata.otlp.OtlpFields;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,20 +16,6 @@ import java.util.SplittableRandom;
 final class ProtoMutator {
   /** The largest field number protobuf allows (2^29 - 1). */
   static final long MAX_FIELD_NUMBER = (1L << 29) - 1;
-
-  /** AnyValue.array_value, ArrayValue.values, AnyValue.string_value, KeyValue.key/value. */
-  private static final int ANY_VALUE_ARRAY = 5;
-
-  private static final int ARRAY_VALUES = 1;
-  private static final int ANY_VALUE_STRING = 1;
-  private static final int KEY_VALUE_KEY = 1;
-  private static final int KEY_VALUE_VALUE = 2;
-
-  /** Export*ServiceRequest.resource_*, Resource*.resource, Resource.attributes. */
-  private static final int REQUEST_RESOURCE_BLOCKS = 1;
-
-  private static final int BLOCK_RESOURCE = 1;
-  private static final int RESOURCE_ATTRIBUTES = 1;
 
   /** Deep nesting: from past any sane limit to far past a thread's stack. */
   private static final int MIN_NESTING = 200;
@@ -255,16 +242,20 @@ final class ProtoMutator {
     byte[] buffer = new byte[depth * 2 * (1 + MAX_VARINT_BYTES) + 16];
     int start = buffer.length;
     buffer[--start] = 'x';
-    start = prependHeader(buffer, start, ANY_VALUE_STRING, 1);
+    start = prependHeader(buffer, start, OtlpFields.AnyValue.STRING_VALUE, 1);
     for (int i = 0; i < depth; i++) {
-      start = prependHeader(buffer, start, ARRAY_VALUES, buffer.length - start);
-      start = prependHeader(buffer, start, ANY_VALUE_ARRAY, buffer.length - start);
+      start = prependHeader(buffer, start, OtlpFields.ArrayValue.VALUES, buffer.length - start);
+      start = prependHeader(buffer, start, OtlpFields.AnyValue.ARRAY_VALUE, buffer.length - start);
     }
     byte[] value = Arrays.copyOfRange(buffer, start, buffer.length);
     byte[] keyValue =
-        concat(message(KEY_VALUE_KEY, new byte[] {'k'}), message(KEY_VALUE_VALUE, value));
-    byte[] block = message(BLOCK_RESOURCE, message(RESOURCE_ATTRIBUTES, keyValue));
-    return concat(bytes, message(REQUEST_RESOURCE_BLOCKS, block));
+        concat(
+            message(OtlpFields.KeyValue.KEY, new byte[] {'k'}),
+            message(OtlpFields.KeyValue.VALUE, value));
+    byte[] block =
+        message(
+            OtlpFields.ResourceBlock.RESOURCE, message(OtlpFields.Resource.ATTRIBUTES, keyValue));
+    return concat(bytes, message(OtlpFields.Request.RESOURCE_BLOCKS, block));
   }
 
   /** Writes a field's tag and length in front of {@code start}; returns the new start. */

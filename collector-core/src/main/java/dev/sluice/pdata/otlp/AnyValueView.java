@@ -1,5 +1,7 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.wire.WireType;
 
 /**
@@ -11,19 +13,8 @@ import dev.sluice.pdata.wire.WireType;
  * BatchView}).
  */
 public final class AnyValueView {
-  private static final int STRING_VALUE = 1;
-  private static final int BOOL_VALUE = 2;
-  private static final int INT_VALUE = 3;
-  private static final int DOUBLE_VALUE = 4;
-  private static final int ARRAY_VALUE = 5;
-  private static final int KVLIST_VALUE = 6;
-  private static final int BYTES_VALUE = 7;
-  private static final int STRING_VALUE_STRINDEX = 8;
 
-  private static final int STRING_TAG = WireType.tag(STRING_VALUE, WireType.LEN);
-
-  /** {@code ArrayValue.values} and {@code KeyValueList.values}. */
-  private static final int VALUES = 1;
+  private static final int STRING_TAG = WireType.tag(AnyValue.STRING_VALUE, WireType.LEN);
 
   // Indexed by field number: the type each oneof member stands for.
   private static final ValueType[] TYPES = {
@@ -69,7 +60,7 @@ public final class AnyValueView {
       int tag = (int) ViewWire.varint(bytes, p);
       p = ViewWire.skipVarint(bytes, p);
       int field = ViewWire.fieldNumber(tag);
-      if (field >= STRING_VALUE && field <= STRING_VALUE_STRINDEX) {
+      if (field >= AnyValue.STRING_VALUE && field <= AnyValue.STRING_VALUE_STRINDEX) {
         type = TYPES[field];
         valueAt = p;
       }
@@ -146,9 +137,9 @@ public final class AnyValueView {
           bytes,
           ViewWire.payloadStart(bytes, valueAt),
           ViewWire.payloadEnd(bytes, valueAt),
-          VALUES);
+          KeyValueList.VALUES);
     } else {
-      cursor.wrap(MessageView.NO_BYTES, 0, 0, VALUES);
+      cursor.wrap(MessageView.NO_BYTES, 0, 0, KeyValueList.VALUES);
     }
     return cursor;
   }

@@ -1,5 +1,6 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
 import dev.sluice.pdata.wire.WireType;
 
 /**
@@ -7,7 +8,7 @@ import dev.sluice.pdata.wire.WireType;
  * the caller; valid as long as the value it was pointed from (see {@link BatchView}).
  */
 public final class ArrayCursor {
-  private static final int VALUES_TAG = WireType.tag(1, WireType.LEN);
+  private static final int VALUES_TAG = WireType.tag(ArrayValue.VALUES, WireType.LEN);
 
   private byte[] bytes = MessageView.NO_BYTES;
   private int from;

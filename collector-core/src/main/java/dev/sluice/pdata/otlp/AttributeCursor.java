@@ -1,5 +1,6 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
 import dev.sluice.pdata.wire.WireType;
 
 /**
@@ -19,9 +20,9 @@ import dev.sluice.pdata.wire.WireType;
  * <p>Valid as long as the view that pointed it (see {@link BatchView}).
  */
 public final class AttributeCursor {
-  private static final int KEY_TAG = WireType.tag(1, WireType.LEN);
-  private static final int VALUE_TAG = WireType.tag(2, WireType.LEN);
-  private static final int KEY_STRINDEX_TAG = WireType.tag(3, WireType.VARINT);
+  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(KeyValue.VALUE, WireType.LEN);
+  private static final int KEY_STRINDEX_TAG = WireType.tag(KeyValue.KEY_STRINDEX, WireType.VARINT);
   private static final int VARINT_PAYLOAD_MASK = 0x7F;
   private static final int VARINT_PAYLOAD_BITS = 7;
 

@@ -1,7 +1,16 @@
 package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.ExponentialHistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.HistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.InstrumentationScope;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.LogRecord;
 import dev.sluice.pdata.otlp.OtlpFields.Metric;
+import dev.sluice.pdata.otlp.OtlpFields.NumberDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.Resource;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
+import dev.sluice.pdata.otlp.OtlpFields.SummaryDataPoint;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.Varint;
 import dev.sluice.pdata.wire.WireReader;
@@ -31,20 +40,8 @@ import java.util.List;
  * thread: it keeps scratch buffers, so editing allocates nothing once they have grown.
  */
 public final class AttributeEditor {
-  // Where attributes are in each message type.
-  private static final int SPAN_ATTRIBUTES = 9;
-  private static final int LOG_RECORD_ATTRIBUTES = 6;
-  private static final int NUMBER_POINT_ATTRIBUTES = 7;
-  private static final int HISTOGRAM_POINT_ATTRIBUTES = 9;
-  private static final int EXPONENTIAL_HISTOGRAM_POINT_ATTRIBUTES = 1;
-  private static final int SUMMARY_POINT_ATTRIBUTES = 7;
-  private static final int RESOURCE_ATTRIBUTES = 1;
-  private static final int SCOPE_ATTRIBUTES = 3;
 
-  // KeyValue's fields.
-  private static final int KEY = 1;
-  private static final int VALUE = 2;
-  private static final int KEY_TAG = WireType.tag(KEY, WireType.LEN);
+  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
 
   /** Items were validated at the edge; groups in unknown fields nest no deeper. */
   private static final int MAX_GROUP_DEPTH = 100;
@@ -100,9 +97,9 @@ public final class AttributeEditor {
 
   private static byte[] entry(byte[] key, byte[] anyValue) {
     ProtoWriter out = new ProtoWriter();
-    out.writeLengthDelimitedHeader(KEY, key.length);
+    out.writeLengthDelimitedHeader(KeyValue.KEY, key.length);
     out.writeBytes(key, 0, key.length);
-    out.writeLengthDelimitedHeader(VALUE, anyValue.length);
+    out.writeLengthDelimitedHeader(KeyValue.VALUE, anyValue.length);
     out.writeBytes(anyValue, 0, anyValue.length);
     return out.toByteArray();
   }
@@ -131,7 +128,7 @@ public final class AttributeEditor {
       return false;
     }
     item.childOf(true);
-    if (!apply(item.childArray, item.childOffset, item.childLength, RESOURCE_ATTRIBUTES)) {
+    if (!apply(item.childArray, item.childOffset, item.childLength, Resource.ATTRIBUTES)) {
       return false;
     }
     item.replaceResource(result.array(), 0, result.size());
@@ -144,7 +141,8 @@ public final class AttributeEditor {
       return false;
     }
     item.childOf(false);
-    if (!apply(item.childArray, item.childOffset, item.childLength, SCOPE_ATTRIBUTES)) {
+    if (!apply(
+        item.childArray, item.childOffset, item.childLength, InstrumentationScope.ATTRIBUTES)) {
       return false;
     }
     item.replaceScope(result.array(), 0, result.size());
@@ -154,18 +152,18 @@ public final class AttributeEditor {
   /** The field number of the item's attributes in its message type. */
   static int attributesField(BatchItem item) {
     return switch (item.signal()) {
-      case TRACES -> SPAN_ATTRIBUTES;
-      case LOGS -> LOG_RECORD_ATTRIBUTES;
+      case TRACES -> Span.ATTRIBUTES;
+      case LOGS -> LogRecord.ATTRIBUTES;
       case METRICS -> pointAttributesField(item.metricDataField());
     };
   }
 
   private static int pointAttributesField(int dataField) {
     return switch (dataField) {
-      case Metric.HISTOGRAM -> HISTOGRAM_POINT_ATTRIBUTES;
-      case Metric.EXPONENTIAL_HISTOGRAM -> EXPONENTIAL_HISTOGRAM_POINT_ATTRIBUTES;
-      case Metric.SUMMARY -> SUMMARY_POINT_ATTRIBUTES;
-      default -> NUMBER_POINT_ATTRIBUTES;
+      case Metric.HISTOGRAM -> HistogramDataPoint.ATTRIBUTES;
+      case Metric.EXPONENTIAL_HISTOGRAM -> ExponentialHistogramDataPoint.ATTRIBUTES;
+      case Metric.SUMMARY -> SummaryDataPoint.ATTRIBUTES;
+      default -> NumberDataPoint.ATTRIBUTES;
     };
   }
 
@@ -274,9 +272,9 @@ public final class AttributeEditor {
         keyFieldBytes += keyReader.position() - fieldStart;
       }
     }
-    int newKeyField = Varint.lengthDelimitedSize(KEY, newKey.length);
+    int newKeyField = Varint.lengthDelimitedSize(KeyValue.KEY, newKey.length);
     out.writeLengthDelimitedHeader(attributesField, length - keyFieldBytes + newKeyField);
-    out.writeLengthDelimitedHeader(KEY, newKey.length);
+    out.writeLengthDelimitedHeader(KeyValue.KEY, newKey.length);
     out.writeBytes(newKey, 0, newKey.length);
     keyReader.wrap(src, start, length);
     while (keyReader.hasRemaining()) {

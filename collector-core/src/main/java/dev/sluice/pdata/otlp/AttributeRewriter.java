@@ -2,6 +2,8 @@ package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.AttributeActions.Action;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.Resource;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -33,17 +35,9 @@ import java.util.regex.Matcher;
  * double to or from a string, or an array or map to a string.
  */
 public final class AttributeRewriter {
-  private static final int RESOURCE_ATTRIBUTES = 1;
   private static final int SHA256_BYTES = 32;
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   private static final int INITIAL_TEXT_BYTES = 128;
-
-  // AnyValue's fields.
-  private static final int STRING_VALUE = 1;
-  private static final int BOOL_VALUE = 2;
-  private static final int INT_VALUE = 3;
-  private static final int DOUBLE_VALUE = 4;
-  private static final int BYTES_VALUE = 7;
 
   private final Action[] actions;
   private final Matcher[] matchers;
@@ -144,7 +138,7 @@ public final class AttributeRewriter {
       return false;
     }
     item.childOf(true);
-    if (!rewrite(item.childArray, item.childOffset, item.childLength, RESOURCE_ATTRIBUTES)) {
+    if (!rewrite(item.childArray, item.childOffset, item.childLength, Resource.ATTRIBUTES)) {
       return false;
     }
     ProtoWriter out = table.output();
@@ -352,11 +346,12 @@ public final class AttributeRewriter {
     switch (to) {
       case INT -> {
         switch (type) {
-          case DOUBLE -> table.setVarint(i, INT_VALUE, ValueFormats.goInt64(member.asDouble()));
-          case BOOL -> table.setVarint(i, INT_VALUE, member.bits != 0 ? 1 : 0);
+          case DOUBLE ->
+              table.setVarint(i, AnyValue.INT_VALUE, ValueFormats.goInt64(member.asDouble()));
+          case BOOL -> table.setVarint(i, AnyValue.INT_VALUE, member.bits != 0 ? 1 : 0);
           case STRING -> {
             if (ValueFormats.parseGoInt(bytes, member.start, member.length, parsedInt)) {
-              table.setVarint(i, INT_VALUE, parsedInt[0]);
+              table.setVarint(i, AnyValue.INT_VALUE, parsedInt[0]);
             } else {
               unconverted++;
             }
@@ -427,19 +422,21 @@ public final class AttributeRewriter {
         int tag = reader.readTag();
         int field = tag >>> 3;
         int wire = tag & 7;
-        if (field == STRING_VALUE && wire == WireType.LEN) {
+        if (field == AnyValue.STRING_VALUE && wire == WireType.LEN) {
           lengthDelimited(reader, ValueType.STRING);
-        } else if (field == BYTES_VALUE && wire == WireType.LEN) {
+        } else if (field == AnyValue.BYTES_VALUE && wire == WireType.LEN) {
           lengthDelimited(reader, ValueType.BYTES);
-        } else if ((field == 5 || field == 6) && wire == WireType.LEN) {
-          lengthDelimited(reader, field == 5 ? ValueType.ARRAY : ValueType.KVLIST);
-        } else if (field == BOOL_VALUE && wire == WireType.VARINT) {
+        } else if ((field == AnyValue.ARRAY_VALUE || field == AnyValue.KVLIST_VALUE)
+            && wire == WireType.LEN) {
+          lengthDelimited(
+              reader, field == AnyValue.ARRAY_VALUE ? ValueType.ARRAY : ValueType.KVLIST);
+        } else if (field == AnyValue.BOOL_VALUE && wire == WireType.VARINT) {
           type = ValueType.BOOL;
           bits = reader.readVarint64();
-        } else if (field == INT_VALUE && wire == WireType.VARINT) {
+        } else if (field == AnyValue.INT_VALUE && wire == WireType.VARINT) {
           type = ValueType.INT;
           bits = reader.readVarint64();
-        } else if (field == DOUBLE_VALUE && wire == WireType.I64) {
+        } else if (field == AnyValue.DOUBLE_VALUE && wire == WireType.I64) {
           type = ValueType.DOUBLE;
           bits = reader.readFixed64();
         } else {

@@ -1,6 +1,8 @@
 package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.Varint;
 import dev.sluice.pdata.wire.WireReader;
@@ -26,13 +28,8 @@ final class AttributeTable {
   private static final byte CHANGED = 1;
   private static final byte DELETED = 2;
 
-  // KeyValue's and AnyValue's fields.
-  private static final int KEY = 1;
-  private static final int VALUE = 2;
-  private static final int KEY_TAG = WireType.tag(KEY, WireType.LEN);
-  private static final int VALUE_TAG = WireType.tag(VALUE, WireType.LEN);
-  private static final int STRING_VALUE = 1;
-  private static final int DOUBLE_VALUE = 4;
+  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(KeyValue.VALUE, WireType.LEN);
 
   /** Items were validated at the edge; groups in unknown fields nest no deeper. */
   private static final int MAX_GROUP_DEPTH = 100;
@@ -389,7 +386,7 @@ final class AttributeTable {
   void setString(int i, byte[] text, int offset, int length) {
     scratch.ensureRemaining(length + 2 * Integer.BYTES);
     int start = scratch.size();
-    scratch.writeLengthDelimitedHeader(STRING_VALUE, length);
+    scratch.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, length);
     scratch.writeBytes(text, offset, length);
     point(i, SCRATCH, start, scratch.size() - start);
   }
@@ -410,7 +407,7 @@ final class AttributeTable {
 
   void setDouble(int i, double value) {
     int start = scratch.size();
-    scratch.writeTag(DOUBLE_VALUE, WireType.I64);
+    scratch.writeTag(AnyValue.DOUBLE_VALUE, WireType.I64);
     scratch.writeFixed64(Double.doubleToRawLongBits(value));
     point(i, SCRATCH, start, scratch.size() - start);
   }
@@ -450,11 +447,12 @@ final class AttributeTable {
     int keyBytes = keyLength[i];
     int valueBytes = valueLength[i];
     int entryBytes =
-        Varint.lengthDelimitedSize(KEY, keyBytes) + Varint.lengthDelimitedSize(VALUE, valueBytes);
+        Varint.lengthDelimitedSize(KeyValue.KEY, keyBytes)
+            + Varint.lengthDelimitedSize(KeyValue.VALUE, valueBytes);
     output.writeLengthDelimitedHeader(attributesField, entryBytes);
-    output.writeLengthDelimitedHeader(KEY, keyBytes);
+    output.writeLengthDelimitedHeader(KeyValue.KEY, keyBytes);
     output.writeBytes(bytes(keyBuffer[i]), keyOffset[i], keyBytes);
-    output.writeLengthDelimitedHeader(VALUE, valueBytes);
+    output.writeLengthDelimitedHeader(KeyValue.VALUE, valueBytes);
     output.writeBytes(bytes(valueBuffer[i]), valueOffset[i], valueBytes);
   }
 

@@ -1,5 +1,9 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.Varint;
 import dev.sluice.pdata.wire.WireType;
@@ -12,21 +16,6 @@ import java.util.Map;
  * when the editor is configured, so that editing items only copies bytes.
  */
 public final class AttributeValue {
-  // AnyValue's fields.
-  private static final int STRING_VALUE = 1;
-  private static final int BOOL_VALUE = 2;
-  private static final int INT_VALUE = 3;
-  private static final int DOUBLE_VALUE = 4;
-  private static final int ARRAY_VALUE = 5;
-  private static final int KVLIST_VALUE = 6;
-  private static final int BYTES_VALUE = 7;
-
-  /** {@code ArrayValue.values} and {@code KeyValueList.values}. */
-  private static final int VALUES = 1;
-
-  // KeyValue's fields.
-  private static final int KEY = 1;
-  private static final int VALUE = 2;
 
   private final byte[] anyValue;
 
@@ -37,35 +26,35 @@ public final class AttributeValue {
   public static AttributeValue string(String value) {
     byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
     ProtoWriter out = new ProtoWriter();
-    out.writeLengthDelimitedHeader(STRING_VALUE, utf8.length);
+    out.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, utf8.length);
     out.writeBytes(utf8, 0, utf8.length);
     return new AttributeValue(out.toByteArray());
   }
 
   public static AttributeValue bool(boolean value) {
     ProtoWriter out = new ProtoWriter();
-    out.writeTag(BOOL_VALUE, WireType.VARINT);
+    out.writeTag(AnyValue.BOOL_VALUE, WireType.VARINT);
     out.writeVarint32(value ? 1 : 0);
     return new AttributeValue(out.toByteArray());
   }
 
   public static AttributeValue integer(long value) {
     ProtoWriter out = new ProtoWriter();
-    out.writeTag(INT_VALUE, WireType.VARINT);
+    out.writeTag(AnyValue.INT_VALUE, WireType.VARINT);
     out.writeVarint64(value);
     return new AttributeValue(out.toByteArray());
   }
 
   public static AttributeValue floating(double value) {
     ProtoWriter out = new ProtoWriter();
-    out.writeTag(DOUBLE_VALUE, WireType.I64);
+    out.writeTag(AnyValue.DOUBLE_VALUE, WireType.I64);
     out.writeFixed64(Double.doubleToRawLongBits(value));
     return new AttributeValue(out.toByteArray());
   }
 
   public static AttributeValue bytes(byte[] value) {
     ProtoWriter out = new ProtoWriter();
-    out.writeLengthDelimitedHeader(BYTES_VALUE, value.length);
+    out.writeLengthDelimitedHeader(AnyValue.BYTES_VALUE, value.length);
     out.writeBytes(value, 0, value.length);
     return new AttributeValue(out.toByteArray());
   }
@@ -73,9 +62,9 @@ public final class AttributeValue {
   /** An {@code array_value} of the elements, in order. */
   public static AttributeValue array(List<AttributeValue> elements) {
     ProtoWriter out = new ProtoWriter();
-    int mark = out.beginLengthDelimited(ARRAY_VALUE);
+    int mark = out.beginLengthDelimited(AnyValue.ARRAY_VALUE);
     for (AttributeValue element : elements) {
-      out.writeLengthDelimitedHeader(VALUES, element.anyValue.length);
+      out.writeLengthDelimitedHeader(ArrayValue.VALUES, element.anyValue.length);
       out.writeBytes(element.anyValue, 0, element.anyValue.length);
     }
     out.endLengthDelimited(mark);
@@ -85,17 +74,17 @@ public final class AttributeValue {
   /** A {@code kvlist_value} of the entries, in the map's order. */
   public static AttributeValue kvlist(Map<String, AttributeValue> entries) {
     ProtoWriter out = new ProtoWriter();
-    int mark = out.beginLengthDelimited(KVLIST_VALUE);
+    int mark = out.beginLengthDelimited(AnyValue.KVLIST_VALUE);
     for (Map.Entry<String, AttributeValue> entry : entries.entrySet()) {
       byte[] key = entry.getKey().getBytes(StandardCharsets.UTF_8);
       byte[] value = entry.getValue().anyValue;
       int entryBytes =
-          Varint.lengthDelimitedSize(KEY, key.length)
-              + Varint.lengthDelimitedSize(VALUE, value.length);
-      out.writeLengthDelimitedHeader(VALUES, entryBytes);
-      out.writeLengthDelimitedHeader(KEY, key.length);
+          Varint.lengthDelimitedSize(KeyValue.KEY, key.length)
+              + Varint.lengthDelimitedSize(KeyValue.VALUE, value.length);
+      out.writeLengthDelimitedHeader(KeyValueList.VALUES, entryBytes);
+      out.writeLengthDelimitedHeader(KeyValue.KEY, key.length);
       out.writeBytes(key, 0, key.length);
-      out.writeLengthDelimitedHeader(VALUE, value.length);
+      out.writeLengthDelimitedHeader(KeyValue.VALUE, value.length);
       out.writeBytes(value, 0, value.length);
     }
     out.endLengthDelimited(mark);

@@ -2,6 +2,8 @@ package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.otlp.AttributeActions.Action;
 import dev.sluice.pdata.otlp.AttributeActions.Kind;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.Varint;
 import dev.sluice.pdata.wire.WireType;
@@ -32,11 +34,8 @@ final class ConstantAttributeEdits {
   /** {@link #plan}: the message has a field of a shape this pass leaves to the general path. */
   static final int NOT_HANDLED = -2;
 
-  // KeyValue's fields.
-  private static final int KEY = 1;
-  private static final int VALUE = 2;
-  private static final int KEY_TAG = WireType.tag(KEY, WireType.LEN);
-  private static final int VALUE_TAG = WireType.tag(VALUE, WireType.LEN);
+  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
+  private static final int VALUE_TAG = WireType.tag(KeyValue.VALUE, WireType.LEN);
 
   /** Attributes fields below this have one-byte tags, the only ones this pass compares. */
   private static final int ONE_BYTE_TAG_FIELDS = 16;
@@ -49,9 +48,6 @@ final class ConstantAttributeEdits {
 
   /** Where an entry's key length is, from its tag, when every length takes one byte. */
   private static final int KEY_LENGTH_AT = 2 * TAG_AND_SHORT_LENGTH_BYTES - 1;
-
-  /** Span's attributes field, whose entries {@link WireValidator} checks in its span loop. */
-  private static final int SPAN_ATTRIBUTES = 9;
 
   /** The lowest one-byte tag with a field number (1): lower ones are field 0, which is invalid. */
   private static final int FIRST_ONE_BYTE_TAG = 1 << 3;
@@ -146,7 +142,7 @@ final class ConstantAttributeEdits {
     if (attributesField <= 0 || attributesField >= ONE_BYTE_TAG_FIELDS) {
       return NOT_HANDLED;
     }
-    boolean byKeyLength = commonSpan && attributesField == SPAN_ATTRIBUTES;
+    boolean byKeyLength = commonSpan && attributesField == Span.ATTRIBUTES;
     byte[][] fieldEntries = entriesFor(attributesField);
     int attributeTag = WireType.tag(attributesField, WireType.LEN);
     found = 0;
@@ -358,12 +354,12 @@ final class ConstantAttributeEdits {
       }
       writer.reset();
       int entryBytes =
-          Varint.lengthDelimitedSize(KEY, keys[a].length)
-              + Varint.lengthDelimitedSize(VALUE, values[a].length);
+          Varint.lengthDelimitedSize(KeyValue.KEY, keys[a].length)
+              + Varint.lengthDelimitedSize(KeyValue.VALUE, values[a].length);
       writer.writeLengthDelimitedHeader(attributesField, entryBytes);
-      writer.writeLengthDelimitedHeader(KEY, keys[a].length);
+      writer.writeLengthDelimitedHeader(KeyValue.KEY, keys[a].length);
       writer.writeBytes(keys[a], 0, keys[a].length);
-      writer.writeLengthDelimitedHeader(VALUE, values[a].length);
+      writer.writeLengthDelimitedHeader(KeyValue.VALUE, values[a].length);
       writer.writeBytes(values[a], 0, values[a].length);
       made[a] = writer.toByteArray();
     }

@@ -1,5 +1,13 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.Buckets;
+import dev.sluice.pdata.otlp.OtlpFields.DataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.ExponentialHistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.HistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.NumberDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.SummaryDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.ValueAtQuantile;
+
 /**
  * A cursor over the data points a {@link MetricView} covers, reading the current one in place. One
  * class serves the four kinds of data point: the accessors of other kinds give defaults (0, false,
@@ -12,39 +20,7 @@ package dev.sluice.pdata.otlp;
  * walks the elements before it.
  */
 public final class DataPointView extends MessageView {
-  private static final int START_TIME_UNIX_NANO = 2;
-  private static final int TIME_UNIX_NANO = 3;
-  private static final int COUNT = 4;
-  private static final int SUM = 5;
-
-  private static final int NUMBER_AS_DOUBLE = 4;
-  private static final int NUMBER_AS_INT = 6;
-
-  private static final int HISTOGRAM_BUCKET_COUNTS = 6;
-  private static final int HISTOGRAM_EXPLICIT_BOUNDS = 7;
-
-  private static final int EXP_SCALE = 6;
-  private static final int EXP_ZERO_COUNT = 7;
-  private static final int EXP_POSITIVE = 8;
-  private static final int EXP_NEGATIVE = 9;
-  private static final int EXP_ZERO_THRESHOLD = 14;
-  private static final int BUCKETS_OFFSET = 1;
-  private static final int BUCKETS_COUNTS = 2;
-
-  private static final int SUMMARY_QUANTILE_VALUES = 6;
-  private static final int QUANTILE = 1;
-  private static final int QUANTILE_VALUE = 2;
-
-  // Fields whose number differs between the kinds of data point.
-  private static final int NUMBER_AND_SUMMARY_ATTRIBUTES = 7;
-  private static final int HISTOGRAM_ATTRIBUTES = 9;
-  private static final int EXP_ATTRIBUTES = 1;
-  private static final int NUMBER_AND_SUMMARY_FLAGS = 8;
-  private static final int HISTOGRAMS_FLAGS = 10;
-  private static final int HISTOGRAM_MIN = 11;
-  private static final int EXP_MIN = 12;
-
-  private static final int MAX_FIELD_NUMBER = EXP_ZERO_THRESHOLD;
+  private static final int MAX_FIELD_NUMBER = ExponentialHistogramDataPoint.ZERO_THRESHOLD;
 
   private OtlpIndex index;
   // Replacements for the points, looked up first in `first`, then in `second` (either may be null).
@@ -53,7 +29,9 @@ public final class DataPointView extends MessageView {
   private MetricType type = MetricType.EMPTY;
   private int row;
   private int rowEnd;
-  private final PlainMessage nested = new PlainMessage(BUCKETS_COUNTS);
+  // Reads a point's nested messages: Buckets and ValueAtQuantile.
+  private final PlainMessage nested =
+      new PlainMessage(Math.max(Buckets.BUCKET_COUNTS, ValueAtQuantile.VALUE));
 
   public DataPointView() {
     super(MAX_FIELD_NUMBER);
@@ -130,11 +108,11 @@ public final class DataPointView extends MessageView {
   }
 
   public long startTimeUnixNano() {
-    return fixed64(START_TIME_UNIX_NANO);
+    return fixed64(DataPoint.START_TIME_UNIX_NANO);
   }
 
   public long timeUnixNano() {
-    return fixed64(TIME_UNIX_NANO);
+    return fixed64(DataPoint.TIME_UNIX_NANO);
   }
 
   /** {@code DataPointFlags}. */
@@ -146,26 +124,28 @@ public final class DataPointView extends MessageView {
 
   /** Whether a number data point holds {@code as_double} (last one on the wire wins). */
   public boolean isDouble() {
-    return type.ordinal() <= MetricType.SUM.ordinal() && at(NUMBER_AS_DOUBLE) > at(NUMBER_AS_INT);
+    return type.ordinal() <= MetricType.SUM.ordinal()
+        && at(NumberDataPoint.AS_DOUBLE) > at(NumberDataPoint.AS_INT);
   }
 
   /** Whether a number data point holds {@code as_int}. */
   public boolean isInt() {
-    return type.ordinal() <= MetricType.SUM.ordinal() && at(NUMBER_AS_INT) > at(NUMBER_AS_DOUBLE);
+    return type.ordinal() <= MetricType.SUM.ordinal()
+        && at(NumberDataPoint.AS_INT) > at(NumberDataPoint.AS_DOUBLE);
   }
 
   public double doubleValue() {
-    return isDouble() ? double64(NUMBER_AS_DOUBLE) : 0;
+    return isDouble() ? double64(NumberDataPoint.AS_DOUBLE) : 0;
   }
 
   public long intValue() {
-    return isInt() ? fixed64(NUMBER_AS_INT) : 0;
+    return isInt() ? fixed64(NumberDataPoint.AS_INT) : 0;
   }
 
   // Histograms, exponential histograms, summaries.
 
   public long count() {
-    return hasCountAndSum() ? fixed64(COUNT) : 0;
+    return hasCountAndSum() ? fixed64(DataPoint.COUNT) : 0;
   }
 
   /**
@@ -173,11 +153,11 @@ public final class DataPointView extends MessageView {
    * there this says whether it is other than 0.
    */
   public boolean hasSum() {
-    return hasCountAndSum() && has(SUM);
+    return hasCountAndSum() && has(DataPoint.SUM);
   }
 
   public double sum() {
-    return hasCountAndSum() ? double64(SUM) : 0;
+    return hasCountAndSum() ? double64(DataPoint.SUM) : 0;
   }
 
   public boolean hasMin() {
@@ -189,91 +169,91 @@ public final class DataPointView extends MessageView {
   }
 
   public boolean hasMax() {
-    return minField() > 0 && has(minField() + 1);
+    return maxField() > 0 && has(maxField());
   }
 
   public double max() {
-    return minField() > 0 ? double64(minField() + 1) : 0;
+    return maxField() > 0 ? double64(maxField()) : 0;
   }
 
   // Histograms.
 
   public int bucketCountsCount() {
-    return type == MetricType.HISTOGRAM ? fixed64Count(HISTOGRAM_BUCKET_COUNTS) : 0;
+    return type == MetricType.HISTOGRAM ? fixed64Count(HistogramDataPoint.BUCKET_COUNTS) : 0;
   }
 
   public long bucketCount(int index) {
-    return type == MetricType.HISTOGRAM ? fixed64At(HISTOGRAM_BUCKET_COUNTS, index) : 0;
+    return type == MetricType.HISTOGRAM ? fixed64At(HistogramDataPoint.BUCKET_COUNTS, index) : 0;
   }
 
   public int explicitBoundsCount() {
-    return type == MetricType.HISTOGRAM ? fixed64Count(HISTOGRAM_EXPLICIT_BOUNDS) : 0;
+    return type == MetricType.HISTOGRAM ? fixed64Count(HistogramDataPoint.EXPLICIT_BOUNDS) : 0;
   }
 
   public double explicitBound(int index) {
     return type == MetricType.HISTOGRAM
-        ? Double.longBitsToDouble(fixed64At(HISTOGRAM_EXPLICIT_BOUNDS, index))
+        ? Double.longBitsToDouble(fixed64At(HistogramDataPoint.EXPLICIT_BOUNDS, index))
         : 0;
   }
 
   // Exponential histograms.
 
   public int scale() {
-    return isExponential() ? ViewWire.zigzag32(varint(EXP_SCALE)) : 0;
+    return isExponential() ? ViewWire.zigzag32(varint(ExponentialHistogramDataPoint.SCALE)) : 0;
   }
 
   public long zeroCount() {
-    return isExponential() ? fixed64(EXP_ZERO_COUNT) : 0;
+    return isExponential() ? fixed64(ExponentialHistogramDataPoint.ZERO_COUNT) : 0;
   }
 
   public double zeroThreshold() {
-    return isExponential() ? double64(EXP_ZERO_THRESHOLD) : 0;
+    return isExponential() ? double64(ExponentialHistogramDataPoint.ZERO_THRESHOLD) : 0;
   }
 
   /** {@code positive.offset}. */
   public int positiveOffset() {
-    return bucketsOffset(EXP_POSITIVE);
+    return bucketsOffset(ExponentialHistogramDataPoint.POSITIVE);
   }
 
   public int positiveBucketCountsCount() {
-    return bucketsCount(EXP_POSITIVE);
+    return bucketsCount(ExponentialHistogramDataPoint.POSITIVE);
   }
 
   public long positiveBucketCount(int index) {
-    return bucketsAt(EXP_POSITIVE, index);
+    return bucketsAt(ExponentialHistogramDataPoint.POSITIVE, index);
   }
 
   /** {@code negative.offset}. */
   public int negativeOffset() {
-    return bucketsOffset(EXP_NEGATIVE);
+    return bucketsOffset(ExponentialHistogramDataPoint.NEGATIVE);
   }
 
   public int negativeBucketCountsCount() {
-    return bucketsCount(EXP_NEGATIVE);
+    return bucketsCount(ExponentialHistogramDataPoint.NEGATIVE);
   }
 
   public long negativeBucketCount(int index) {
-    return bucketsAt(EXP_NEGATIVE, index);
+    return bucketsAt(ExponentialHistogramDataPoint.NEGATIVE, index);
   }
 
   // Summaries.
 
   public int quantileValuesCount() {
-    return type == MetricType.SUMMARY ? messageCount(SUMMARY_QUANTILE_VALUES) : 0;
+    return type == MetricType.SUMMARY ? messageCount(SummaryDataPoint.QUANTILE_VALUES) : 0;
   }
 
   /** {@code quantile_values[index].quantile}. */
   public double quantile(int index) {
-    return quantileField(index, QUANTILE);
+    return quantileField(index, ValueAtQuantile.QUANTILE);
   }
 
   /** {@code quantile_values[index].value}. */
   public double quantileValue(int index) {
-    return quantileField(index, QUANTILE_VALUE);
+    return quantileField(index, ValueAtQuantile.VALUE);
   }
 
   private double quantileField(int index, int field) {
-    int p = type == MetricType.SUMMARY ? messageAt(SUMMARY_QUANTILE_VALUES, index) : -1;
+    int p = type == MetricType.SUMMARY ? messageAt(SummaryDataPoint.QUANTILE_VALUES, index) : -1;
     if (p < 0) {
       return 0;
     }
@@ -284,27 +264,48 @@ public final class DataPointView extends MessageView {
   private int attributesField() {
     switch (type) {
       case HISTOGRAM:
-        return HISTOGRAM_ATTRIBUTES;
+        return HistogramDataPoint.ATTRIBUTES;
       case EXPONENTIAL_HISTOGRAM:
-        return EXP_ATTRIBUTES;
+        return ExponentialHistogramDataPoint.ATTRIBUTES;
+      case SUMMARY:
+        return SummaryDataPoint.ATTRIBUTES;
       default:
-        return NUMBER_AND_SUMMARY_ATTRIBUTES;
+        return NumberDataPoint.ATTRIBUTES;
     }
   }
 
   private int flagsField() {
-    return type == MetricType.HISTOGRAM || type == MetricType.EXPONENTIAL_HISTOGRAM
-        ? HISTOGRAMS_FLAGS
-        : NUMBER_AND_SUMMARY_FLAGS;
+    switch (type) {
+      case HISTOGRAM:
+        return HistogramDataPoint.FLAGS;
+      case EXPONENTIAL_HISTOGRAM:
+        return ExponentialHistogramDataPoint.FLAGS;
+      case SUMMARY:
+        return SummaryDataPoint.FLAGS;
+      default:
+        return NumberDataPoint.FLAGS;
+    }
   }
 
-  /** The field number of {@code min} ({@code max} follows it), or 0 where there is none. */
+  /** The field number of {@code min}, or 0 where there is none. */
   private int minField() {
     switch (type) {
       case HISTOGRAM:
-        return HISTOGRAM_MIN;
+        return HistogramDataPoint.MIN;
       case EXPONENTIAL_HISTOGRAM:
-        return EXP_MIN;
+        return ExponentialHistogramDataPoint.MIN;
+      default:
+        return 0;
+    }
+  }
+
+  /** The field number of {@code max}, or 0 where there is none. */
+  private int maxField() {
+    switch (type) {
+      case HISTOGRAM:
+        return HistogramDataPoint.MAX;
+      case EXPONENTIAL_HISTOGRAM:
+        return ExponentialHistogramDataPoint.MAX;
       default:
         return 0;
     }
@@ -320,7 +321,7 @@ public final class DataPointView extends MessageView {
 
   private int bucketsOffset(int field) {
     return isExponential()
-        ? ViewWire.zigzag32(nested.wrapField(this, field).varint(BUCKETS_OFFSET))
+        ? ViewWire.zigzag32(nested.wrapField(this, field).varint(Buckets.OFFSET))
         : 0;
   }
 
@@ -329,13 +330,13 @@ public final class DataPointView extends MessageView {
       return 0;
     }
     PlainMessage buckets = nested.wrapField(this, field);
-    return buckets.varintCount(BUCKETS_COUNTS);
+    return buckets.varintCount(Buckets.BUCKET_COUNTS);
   }
 
   private long bucketsAt(int field, int index) {
     if (!isExponential()) {
       return 0;
     }
-    return nested.wrapField(this, field).varintAt(BUCKETS_COUNTS, index);
+    return nested.wrapField(this, field).varintAt(Buckets.BUCKET_COUNTS, index);
   }
 }

@@ -1,5 +1,6 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.LogRecord;
 import dev.sluice.pdata.wire.ProtoWriter;
 
 /**
@@ -7,24 +8,13 @@ import dev.sluice.pdata.wire.ProtoWriter;
  * visit.
  */
 public final class LogRecordView extends ItemView {
-  private static final int TIME_UNIX_NANO = 1;
-  private static final int SEVERITY_NUMBER = 2;
-  private static final int SEVERITY_TEXT = 3;
-  private static final int BODY = 5;
-  private static final int ATTRIBUTES = 6;
-  private static final int DROPPED_ATTRIBUTES_COUNT = 7;
-  private static final int FLAGS = 8;
-  private static final int TRACE_ID = 9;
-  private static final int SPAN_ID = 10;
-  private static final int OBSERVED_TIME_UNIX_NANO = 11;
-  private static final int EVENT_NAME = 12;
 
   private final TextView severityText = new TextView();
   private final TextView eventName = new TextView();
   private final AnyValueView body = new AnyValueView();
 
   LogRecordView() {
-    super(EVENT_NAME);
+    super(LogRecord.EVENT_NAME);
   }
 
   @Override
@@ -36,25 +26,25 @@ public final class LogRecordView extends ItemView {
   }
 
   public long timeUnixNano() {
-    return fixed64(TIME_UNIX_NANO);
+    return fixed64(LogRecord.TIME_UNIX_NANO);
   }
 
   public long observedTimeUnixNano() {
-    return fixed64(OBSERVED_TIME_UNIX_NANO);
+    return fixed64(LogRecord.OBSERVED_TIME_UNIX_NANO);
   }
 
   /** {@code SeverityNumber} as its number (0 unspecified, 1-4 trace, ..., 21-24 fatal). */
   public int severityNumber() {
-    return (int) varint(SEVERITY_NUMBER);
+    return (int) varint(LogRecord.SEVERITY_NUMBER);
   }
 
   public TextView severityText() {
-    return text(SEVERITY_TEXT, severityText);
+    return text(LogRecord.SEVERITY_TEXT, severityText);
   }
 
   /** The body; {@link ValueType#EMPTY} when the record has none. */
   public AnyValueView body() {
-    int p = at(BODY);
+    int p = at(LogRecord.BODY);
     if (p < 0) {
       body.clear();
     } else {
@@ -65,41 +55,41 @@ public final class LogRecordView extends ItemView {
 
   /** Points {@code cursor} at the record's attributes. */
   public AttributeCursor attributes(AttributeCursor cursor) {
-    return attributes(ATTRIBUTES, cursor);
+    return attributes(LogRecord.ATTRIBUTES, cursor);
   }
 
   public int droppedAttributesCount() {
-    return (int) varint(DROPPED_ATTRIBUTES_COUNT);
+    return (int) varint(LogRecord.DROPPED_ATTRIBUTES_COUNT);
   }
 
   public int flags() {
-    return fixed32(FLAGS);
+    return fixed32(LogRecord.FLAGS);
   }
 
   /** Copies the trace ID into {@code destination[0..16)}; false (and zeros) when it is empty. */
   public boolean copyTraceId(byte[] destination) {
-    return copyId(TRACE_ID, destination, SpanView.TRACE_ID_BYTES);
+    return copyId(LogRecord.TRACE_ID, destination, SpanView.TRACE_ID_BYTES);
   }
 
   public long traceIdHigh() {
-    return idLong(TRACE_ID, SpanView.TRACE_ID_BYTES, 0);
+    return idLong(LogRecord.TRACE_ID, SpanView.TRACE_ID_BYTES, 0);
   }
 
   public long traceIdLow() {
-    return idLong(TRACE_ID, SpanView.TRACE_ID_BYTES, Long.BYTES);
+    return idLong(LogRecord.TRACE_ID, SpanView.TRACE_ID_BYTES, Long.BYTES);
   }
 
   /** Copies the span ID into {@code destination[0..8)}; false (and zeros) when it is empty. */
   public boolean copySpanId(byte[] destination) {
-    return copyId(SPAN_ID, destination, SpanView.SPAN_ID_BYTES);
+    return copyId(LogRecord.SPAN_ID, destination, SpanView.SPAN_ID_BYTES);
   }
 
   public long spanIdLong() {
-    return idLong(SPAN_ID, SpanView.SPAN_ID_BYTES, 0);
+    return idLong(LogRecord.SPAN_ID, SpanView.SPAN_ID_BYTES, 0);
   }
 
   public TextView eventName() {
-    return text(EVENT_NAME, eventName);
+    return text(LogRecord.EVENT_NAME, eventName);
   }
 
   /** Appends the record's {@code LogRecord} message (without a tag or length) to {@code out}. */

@@ -1,6 +1,8 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.Metric;
 import dev.sluice.pdata.otlp.OtlpFields.MetricData;
+import dev.sluice.pdata.otlp.OtlpFields.Sum;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireType;
 
@@ -10,11 +12,6 @@ import dev.sluice.pdata.wire.WireType;
  * only those. Handed to visitors by {@link BatchView}; valid only during that visit.
  */
 public final class MetricView extends MessageView {
-  private static final int NAME = OtlpFields.Metric.NAME;
-  private static final int DESCRIPTION = OtlpFields.Metric.DESCRIPTION;
-  private static final int UNIT = OtlpFields.Metric.UNIT;
-  private static final int METADATA = OtlpFields.Metric.METADATA;
-
   private final TextView name = new TextView();
   private final TextView description = new TextView();
   private final TextView unit = new TextView();
@@ -29,7 +26,7 @@ public final class MetricView extends MessageView {
   private Overlay header;
 
   MetricView() {
-    super(METADATA);
+    super(Metric.METADATA);
   }
 
   /**
@@ -96,7 +93,7 @@ public final class MetricView extends MessageView {
   }
 
   public TextView name() {
-    return text(NAME, name);
+    return text(Metric.NAME, name);
   }
 
   public boolean nameEquals(CharSequence text) {
@@ -108,11 +105,11 @@ public final class MetricView extends MessageView {
   }
 
   public TextView description() {
-    return text(DESCRIPTION, description);
+    return text(Metric.DESCRIPTION, description);
   }
 
   public TextView unit() {
-    return text(UNIT, unit);
+    return text(Metric.UNIT, unit);
   }
 
   public MetricType type() {
@@ -132,12 +129,12 @@ public final class MetricView extends MessageView {
 
   /** {@code Sum.is_monotonic} (false for other types). */
   public boolean isMonotonic() {
-    return type() == MetricType.SUM && dataHeaderVarint(MetricData.IS_MONOTONIC) != 0;
+    return type() == MetricType.SUM && dataHeaderVarint(Sum.IS_MONOTONIC) != 0;
   }
 
   /** Points {@code cursor} at the metric's {@code metadata}. */
   public AttributeCursor metadata(AttributeCursor cursor) {
-    return attributes(METADATA, cursor);
+    return attributes(Metric.METADATA, cursor);
   }
 
   /** Data points this view covers (all of the metric's, unless a slice cut it). */

@@ -1,5 +1,6 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.Resource;
 import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
 
 /**
@@ -7,13 +8,11 @@ import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
  * in place. Handed to visitors by {@link BatchView}; valid only during that visit.
  */
 public final class ResourceView extends MessageView {
-  private static final int ATTRIBUTES = 1;
-  private static final int DROPPED_ATTRIBUTES_COUNT = 2;
 
   private final TextView schemaUrl = new TextView();
 
   ResourceView() {
-    super(DROPPED_ATTRIBUTES_COUNT);
+    super(Resource.DROPPED_ATTRIBUTES_COUNT);
   }
 
   /**
@@ -57,11 +56,11 @@ public final class ResourceView extends MessageView {
 
   /** Points {@code cursor} at the resource's attributes. */
   public AttributeCursor attributes(AttributeCursor cursor) {
-    return attributes(ATTRIBUTES, cursor);
+    return attributes(Resource.ATTRIBUTES, cursor);
   }
 
   public int droppedAttributesCount() {
-    return (int) varint(DROPPED_ATTRIBUTES_COUNT);
+    return (int) varint(Resource.DROPPED_ATTRIBUTES_COUNT);
   }
 
   /** The resource block's {@code schema_url}. */

@@ -1,5 +1,6 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.InstrumentationScope;
 import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
 
 /**
@@ -8,17 +9,13 @@ import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
  * that visit.
  */
 public final class ScopeView extends MessageView {
-  private static final int NAME = 1;
-  private static final int VERSION = 2;
-  private static final int ATTRIBUTES = 3;
-  private static final int DROPPED_ATTRIBUTES_COUNT = 4;
 
   private final TextView name = new TextView();
   private final TextView version = new TextView();
   private final TextView schemaUrl = new TextView();
 
   ScopeView() {
-    super(DROPPED_ATTRIBUTES_COUNT);
+    super(InstrumentationScope.DROPPED_ATTRIBUTES_COUNT);
   }
 
   /**
@@ -63,20 +60,20 @@ public final class ScopeView extends MessageView {
   }
 
   public TextView name() {
-    return text(NAME, name);
+    return text(InstrumentationScope.NAME, name);
   }
 
   public TextView version() {
-    return text(VERSION, version);
+    return text(InstrumentationScope.VERSION, version);
   }
 
   /** Points {@code cursor} at the scope's attributes. */
   public AttributeCursor attributes(AttributeCursor cursor) {
-    return attributes(ATTRIBUTES, cursor);
+    return attributes(InstrumentationScope.ATTRIBUTES, cursor);
   }
 
   public int droppedAttributesCount() {
-    return (int) varint(DROPPED_ATTRIBUTES_COUNT);
+    return (int) varint(InstrumentationScope.DROPPED_ATTRIBUTES_COUNT);
   }
 
   /** The scope block's {@code schema_url}. */

@@ -1,5 +1,7 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpFields.Span;
+import dev.sluice.pdata.otlp.OtlpFields.Status;
 import dev.sluice.pdata.wire.ProtoWriter;
 
 /**
@@ -14,33 +16,13 @@ public final class SpanView extends ItemView {
   /** Bytes of a span ID. */
   public static final int SPAN_ID_BYTES = 8;
 
-  private static final int TRACE_ID = 1;
-  private static final int SPAN_ID = 2;
-  private static final int TRACE_STATE = 3;
-  private static final int PARENT_SPAN_ID = 4;
-  private static final int NAME = 5;
-  private static final int KIND = 6;
-  private static final int START_TIME_UNIX_NANO = 7;
-  private static final int END_TIME_UNIX_NANO = 8;
-  private static final int ATTRIBUTES = 9;
-  private static final int DROPPED_ATTRIBUTES_COUNT = 10;
-  private static final int EVENTS = 11;
-  private static final int DROPPED_EVENTS_COUNT = 12;
-  private static final int LINKS = 13;
-  private static final int DROPPED_LINKS_COUNT = 14;
-  private static final int STATUS = 15;
-  private static final int FLAGS = 16;
-
-  private static final int STATUS_MESSAGE = 2;
-  private static final int STATUS_CODE = 3;
-
   private final TextView name = new TextView();
   private final TextView traceState = new TextView();
   private final TextView statusMessage = new TextView();
-  private final PlainMessage status = new PlainMessage(STATUS_CODE);
+  private final PlainMessage status = new PlainMessage(Status.CODE);
 
   SpanView() {
-    super(FLAGS);
+    super(Span.FLAGS);
   }
 
   @Override
@@ -63,50 +45,50 @@ public final class SpanView extends ItemView {
 
   /** Copies the trace ID into {@code destination[0..16)}; false (and zeros) when it is empty. */
   public boolean copyTraceId(byte[] destination) {
-    return copyId(TRACE_ID, destination, TRACE_ID_BYTES);
+    return copyId(Span.TRACE_ID, destination, TRACE_ID_BYTES);
   }
 
   /** The trace ID's first eight bytes as a big-endian long (0 when empty): for hashing. */
   public long traceIdHigh() {
-    return idLong(TRACE_ID, TRACE_ID_BYTES, 0);
+    return idLong(Span.TRACE_ID, TRACE_ID_BYTES, 0);
   }
 
   /** The trace ID's last eight bytes as a big-endian long (0 when empty). */
   public long traceIdLow() {
-    return idLong(TRACE_ID, TRACE_ID_BYTES, Long.BYTES);
+    return idLong(Span.TRACE_ID, TRACE_ID_BYTES, Long.BYTES);
   }
 
   /** Copies the span ID into {@code destination[0..8)}; false (and zeros) when it is empty. */
   public boolean copySpanId(byte[] destination) {
-    return copyId(SPAN_ID, destination, SPAN_ID_BYTES);
+    return copyId(Span.SPAN_ID, destination, SPAN_ID_BYTES);
   }
 
   /** The span ID as a big-endian long (0 when empty). */
   public long spanIdLong() {
-    return idLong(SPAN_ID, SPAN_ID_BYTES, 0);
+    return idLong(Span.SPAN_ID, SPAN_ID_BYTES, 0);
   }
 
   /** Whether the span has a parent span ID (a root span has none). */
   public boolean hasParentSpanId() {
-    return hasId(PARENT_SPAN_ID, SPAN_ID_BYTES);
+    return hasId(Span.PARENT_SPAN_ID, SPAN_ID_BYTES);
   }
 
   /** Copies the parent span ID into {@code destination[0..8)}; false (and zeros) when empty. */
   public boolean copyParentSpanId(byte[] destination) {
-    return copyId(PARENT_SPAN_ID, destination, SPAN_ID_BYTES);
+    return copyId(Span.PARENT_SPAN_ID, destination, SPAN_ID_BYTES);
   }
 
   /** The parent span ID as a big-endian long (0 when empty). */
   public long parentSpanIdLong() {
-    return idLong(PARENT_SPAN_ID, SPAN_ID_BYTES, 0);
+    return idLong(Span.PARENT_SPAN_ID, SPAN_ID_BYTES, 0);
   }
 
   public TextView traceState() {
-    return text(TRACE_STATE, traceState);
+    return text(Span.TRACE_STATE, traceState);
   }
 
   public TextView name() {
-    return text(NAME, name);
+    return text(Span.NAME, name);
   }
 
   public boolean nameEquals(CharSequence text) {
@@ -119,58 +101,58 @@ public final class SpanView extends ItemView {
 
   /** {@code SpanKind} as its number (0 unspecified, 1 internal, 2 server, ...). */
   public int kind() {
-    return (int) varint(KIND);
+    return (int) varint(Span.KIND);
   }
 
   public long startTimeUnixNano() {
-    return fixed64(START_TIME_UNIX_NANO);
+    return fixed64(Span.START_TIME_UNIX_NANO);
   }
 
   public long endTimeUnixNano() {
-    return fixed64(END_TIME_UNIX_NANO);
+    return fixed64(Span.END_TIME_UNIX_NANO);
   }
 
   /** Points {@code cursor} at the span's attributes. */
   public AttributeCursor attributes(AttributeCursor cursor) {
-    return attributes(ATTRIBUTES, cursor);
+    return attributes(Span.ATTRIBUTES, cursor);
   }
 
   public int droppedAttributesCount() {
-    return (int) varint(DROPPED_ATTRIBUTES_COUNT);
+    return (int) varint(Span.DROPPED_ATTRIBUTES_COUNT);
   }
 
   /** Points {@code events} before the span's first event; {@code events.next()} walks them. */
   public SpanEventView events(SpanEventView events) {
-    events.point(bytes, start, end, EVENTS);
+    events.point(bytes, start, end, Span.EVENTS);
     return events;
   }
 
   public int droppedEventsCount() {
-    return (int) varint(DROPPED_EVENTS_COUNT);
+    return (int) varint(Span.DROPPED_EVENTS_COUNT);
   }
 
   /** Points {@code links} before the span's first link; {@code links.next()} walks them. */
   public SpanLinkView links(SpanLinkView links) {
-    links.point(bytes, start, end, LINKS);
+    links.point(bytes, start, end, Span.LINKS);
     return links;
   }
 
   public int droppedLinksCount() {
-    return (int) varint(DROPPED_LINKS_COUNT);
+    return (int) varint(Span.DROPPED_LINKS_COUNT);
   }
 
   /** {@code Status.code} as its number (0 unset, 1 ok, 2 error). */
   public int statusCode() {
-    return (int) status.wrapField(this, STATUS).varint(STATUS_CODE);
+    return (int) status.wrapField(this, Span.STATUS).varint(Status.CODE);
   }
 
   public TextView statusMessage() {
-    return status.wrapField(this, STATUS).text(STATUS_MESSAGE, statusMessage);
+    return status.wrapField(this, Span.STATUS).text(Status.MESSAGE, statusMessage);
   }
 
   /** {@code flags}: W3C trace flags in the low byte, and whether the parent is remote. */
   public int flags() {
-    return fixed32(FLAGS);
+    return fixed32(Span.FLAGS);
   }
 
   /** Appends the span's {@code Span} message (without a tag or length) to {@code out}. */

@@ -1,6 +1,10 @@
 package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
 import java.math.BigDecimal;
@@ -31,16 +35,6 @@ public final class ValueFormats {
 
   private static final int DECIMAL_DIGITS_MAX = 20;
 
-  private static final int STRING_VALUE = 1;
-  private static final int BOOL_VALUE = 2;
-  private static final int INT_VALUE = 3;
-  private static final int DOUBLE_VALUE = 4;
-  private static final int ARRAY_VALUE = 5;
-  private static final int KVLIST_VALUE = 6;
-  private static final int BYTES_VALUE = 7;
-  private static final int KEY = 1;
-  private static final int VALUE = 2;
-  private static final int VALUES = 1;
   private static final int MAX_GROUP_DEPTH = 100;
 
   private ValueFormats() {}
@@ -308,7 +302,7 @@ public final class ValueFormats {
       int tag = reader.readTag();
       int number = tag >>> 3;
       int wire = tag & 7;
-      if (number >= STRING_VALUE && number <= BYTES_VALUE) {
+      if (number >= AnyValue.STRING_VALUE && number <= AnyValue.BYTES_VALUE) {
         field = number;
         if (wire == WireType.LEN) {
           len = reader.readLength();
@@ -324,28 +318,28 @@ public final class ValueFormats {
       }
     }
     switch (field) {
-      case STRING_VALUE -> quote(new String(b, start, len, StandardCharsets.UTF_8), out);
-      case BOOL_VALUE -> out.append(bits != 0);
-      case INT_VALUE -> out.append(bits);
-      case DOUBLE_VALUE -> {
+      case AnyValue.STRING_VALUE -> quote(new String(b, start, len, StandardCharsets.UTF_8), out);
+      case AnyValue.BOOL_VALUE -> out.append(bits != 0);
+      case AnyValue.INT_VALUE -> out.append(bits);
+      case AnyValue.DOUBLE_VALUE -> {
         double d = Double.longBitsToDouble(bits);
         if (Double.isNaN(d) || Double.isInfinite(d)) {
           return false;
         }
         out.append(goDouble(d));
       }
-      case BYTES_VALUE -> {
+      case AnyValue.BYTES_VALUE -> {
         byte[] encoded = new byte[base64Length(len)];
         base64(b, start, len, encoded, 0);
         out.append('"').append(new String(encoded, StandardCharsets.US_ASCII)).append('"');
       }
-      case ARRAY_VALUE -> {
+      case AnyValue.ARRAY_VALUE -> {
         out.append('[');
         WireReader elements = new WireReader().wrap(b, start, len);
         boolean first = true;
         while (elements.hasRemaining()) {
           int tag = elements.readTag();
-          if (tag != WireType.tag(VALUES, WireType.LEN)) {
+          if (tag != WireType.tag(ArrayValue.VALUES, WireType.LEN)) {
             elements.skipValue(tag, MAX_GROUP_DEPTH);
             continue;
           }
@@ -362,7 +356,7 @@ public final class ValueFormats {
         }
         out.append(']');
       }
-      case KVLIST_VALUE -> {
+      case AnyValue.KVLIST_VALUE -> {
         return writeJsonMap(b, start, len, out);
       }
       default -> out.append("null");
@@ -379,7 +373,7 @@ public final class ValueFormats {
     WireReader reader = new WireReader().wrap(b, start, len);
     while (reader.hasRemaining()) {
       int tag = reader.readTag();
-      if (tag != WireType.tag(VALUES, WireType.LEN)) {
+      if (tag != WireType.tag(KeyValueList.VALUES, WireType.LEN)) {
         reader.skipValue(tag, MAX_GROUP_DEPTH);
         continue;
       }
@@ -392,11 +386,11 @@ public final class ValueFormats {
       int valueLength = 0;
       while (kv.hasRemaining()) {
         int kvTag = kv.readTag();
-        if (kvTag == WireType.tag(KEY, WireType.LEN)) {
+        if (kvTag == WireType.tag(KeyValue.KEY, WireType.LEN)) {
           int keyLength = kv.readLength();
           key = Arrays.copyOfRange(b, kv.position(), kv.position() + keyLength);
           kv.position(kv.position() + keyLength);
-        } else if (kvTag == WireType.tag(VALUE, WireType.LEN)) {
+        } else if (kvTag == WireType.tag(KeyValue.VALUE, WireType.LEN)) {
           valueLength = kv.readLength();
           valueStart = kv.position();
           kv.position(valueStart + valueLength);

@@ -1,7 +1,13 @@
 package dev.sluice.pdata.otlp;
 
+import static dev.sluice.pdata.wire.WireType.TYPE_BITS;
+
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.MalformedOtlpException.Kind;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
+import dev.sluice.pdata.otlp.OtlpFields.Status;
 import dev.sluice.pdata.wire.Utf8;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -42,6 +48,30 @@ final class WireValidator {
       HIGH_MASKS[n] = n <= 8 ? 0 : n == 16 ? -1L : (1L << (8 * (n - 8))) - 1;
     }
   }
+
+  // The tags the loops of KeyValue, AnyValue and Span test first, as constants a switch can take.
+  private static final int KEY_TAG = KeyValue.KEY << TYPE_BITS | WireType.LEN;
+  private static final int VALUE_TAG = KeyValue.VALUE << TYPE_BITS | WireType.LEN;
+  private static final int STRING_VALUE_TAG = AnyValue.STRING_VALUE << TYPE_BITS | WireType.LEN;
+  private static final int BOOL_VALUE_TAG = AnyValue.BOOL_VALUE << TYPE_BITS | WireType.VARINT;
+  private static final int INT_VALUE_TAG = AnyValue.INT_VALUE << TYPE_BITS | WireType.VARINT;
+  private static final int DOUBLE_VALUE_TAG = AnyValue.DOUBLE_VALUE << TYPE_BITS | WireType.I64;
+  private static final int TRACE_ID_TAG = Span.TRACE_ID << TYPE_BITS | WireType.LEN;
+  private static final int SPAN_ID_TAG = Span.SPAN_ID << TYPE_BITS | WireType.LEN;
+  private static final int TRACE_STATE_TAG = Span.TRACE_STATE << TYPE_BITS | WireType.LEN;
+  private static final int PARENT_SPAN_ID_TAG = Span.PARENT_SPAN_ID << TYPE_BITS | WireType.LEN;
+  private static final int NAME_TAG = Span.NAME << TYPE_BITS | WireType.LEN;
+  private static final int KIND_TAG = Span.KIND << TYPE_BITS | WireType.VARINT;
+  private static final int START_TIME_TAG = Span.START_TIME_UNIX_NANO << TYPE_BITS | WireType.I64;
+  private static final int END_TIME_TAG = Span.END_TIME_UNIX_NANO << TYPE_BITS | WireType.I64;
+  private static final int ATTRIBUTES_TAG = Span.ATTRIBUTES << TYPE_BITS | WireType.LEN;
+  private static final int STATUS_TAG = Span.STATUS << TYPE_BITS | WireType.LEN;
+  private static final int STATUS_CODE_TAG = Status.CODE << TYPE_BITS | WireType.VARINT;
+
+  // Span.flags has a tag of two bytes (a varint of 7 bits per byte).
+  private static final int FLAGS_TAG = Span.FLAGS << TYPE_BITS | WireType.I32;
+  private static final byte FLAGS_TAG_FIRST_BYTE = (byte) (FLAGS_TAG & 0x7F | 0x80);
+  private static final int FLAGS_TAG_SECOND_BYTE = FLAGS_TAG >>> 7;
 
   private static final MessageTable KEY_VALUE = MessageTable.of(OtlpSchema.KEY_VALUE);
   private static final MessageTable ANY_VALUE = MessageTable.of(OtlpSchema.ANY_VALUE);
@@ -273,13 +303,13 @@ final class WireValidator {
    * {@code KeyValue} at {@code [s, e)} is.
    */
   private static int keyValueShape(byte[] b, int s, int e) {
-    if (e - s < 4 || b[s] != 0x0A) {
+    if (e - s < 4 || b[s] != KEY_TAG) {
       return NOT_SIMPLE;
     }
     int keyLength = b[s + 1];
     int keyStart = s + 2;
     int valueTag = keyStart + keyLength;
-    if (keyLength < 0 || valueTag + 2 > e || b[valueTag] != 0x12) {
+    if (keyLength < 0 || valueTag + 2 > e || b[valueTag] != VALUE_TAG) {
       return NOT_SIMPLE;
     }
     int valueLength = b[valueTag + 1];
@@ -288,11 +318,11 @@ final class WireValidator {
       return NOT_SIMPLE;
     }
     int tag = b[v];
-    if (tag == 0x0A) {
+    if (tag == STRING_VALUE_TAG) {
       int stringLength = v + 1 < e ? b[v + 1] : -1;
       return stringLength < 0 || v + 2 + stringLength != e ? NOT_SIMPLE : TEXT;
     }
-    if (tag == 0x18 || tag == 0x10) {
+    if (tag == INT_VALUE_TAG || tag == BOOL_VALUE_TAG) {
       // A varint of up to 10 bytes that ends exactly at e.
       int last = e - 1;
       if (last <= v || last - v > 10 || b[last] < 0) {
@@ -303,7 +333,7 @@ final class WireValidator {
           return NOT_SIMPLE;
         }
       }
-    } else if (tag != 0x21 || v + 9 != e) {
+    } else if (tag != DOUBLE_VALUE_TAG || v + 9 != e) {
       return NOT_SIMPLE;
     }
     return isAscii(b, keyStart, keyLength) ? CHECKED : NOT_SIMPLE;
@@ -355,37 +385,37 @@ final class WireValidator {
       int fieldEnd = -1;
       boolean text = false;
       switch (tag) {
-        case 0x0A: // trace_id
-          if ((length == 16 || length == 0) && next <= end) {
+        case TRACE_ID_TAG:
+          if ((length == SpanView.TRACE_ID_BYTES || length == 0) && next <= end) {
             fieldEnd = next;
           }
           break;
-        case 0x12: // span_id
-        case 0x22: // parent_span_id
-          if ((length == 8 || length == 0) && next <= end) {
+        case SPAN_ID_TAG:
+        case PARENT_SPAN_ID_TAG:
+          if ((length == SpanView.SPAN_ID_BYTES || length == 0) && next <= end) {
             fieldEnd = next;
           }
           break;
-        case 0x1A: // trace_state
-        case 0x2A: // name
+        case TRACE_STATE_TAG:
+        case NAME_TAG:
           if (length >= 0 && next <= end) {
             fieldEnd = next;
             text = true;
           }
           break;
-        case 0x30: // kind, a one-byte varint
+        case KIND_TAG: // a one-byte varint
           if (length >= 0) {
             fieldEnd = p + 2;
             text = true;
           }
           break;
-        case 0x39: // start_time_unix_nano
-        case 0x41: // end_time_unix_nano
+        case START_TIME_TAG:
+        case END_TIME_TAG:
           if (end - p >= 9) {
             fieldEnd = p + 9;
           }
           break;
-        case 0x4A: // attributes
+        case ATTRIBUTES_TAG:
           if (length >= 0 && next <= end && depth + 2 <= maxDepth) {
             int shape = keyValueShape(b, p + 2, next);
             if (shape != NOT_SIMPLE) {
@@ -394,15 +424,15 @@ final class WireValidator {
             }
           }
           break;
-        case 0x7A: // status: empty, or a one-byte code alone
+        case STATUS_TAG: // empty, or a one-byte code alone
           if (next <= end
               && depth < maxDepth
-              && (length == 0 || (length == 2 && b[p + 2] == 0x18 && b[p + 3] >= 0))) {
+              && (length == 0 || (length == 2 && b[p + 2] == STATUS_CODE_TAG && b[p + 3] >= 0))) {
             fieldEnd = next;
           }
           break;
-        case (byte) 0x85: // flags, a two-byte tag
-          if (length == 0x01 && end - p >= 6) {
+        case FLAGS_TAG_FIRST_BYTE:
+          if (length == FLAGS_TAG_SECOND_BYTE && end - p >= 6) {
             fieldEnd = p + 6;
           }
           break;
@@ -444,7 +474,7 @@ final class WireValidator {
     final byte[] b = bytes;
     while (p < end) {
       int tag = b[p];
-      if (tag != 0x0A && tag != 0x12) {
+      if (tag != KEY_TAG && tag != VALUE_TAG) {
         message(KEY_VALUE, p, end, depth);
         return;
       }
@@ -460,7 +490,7 @@ final class WireValidator {
         q = lengthEnd;
       }
       int valueEnd = q + length;
-      if (tag == 0x0A) {
+      if (tag == KEY_TAG) {
         string(q, length, depth);
       } else {
         if (depth >= maxDepth) {
@@ -483,7 +513,7 @@ final class WireValidator {
     while (p < end) {
       int tag = b[p];
       int q = p + 1;
-      if (tag == 0x0A) {
+      if (tag == STRING_VALUE_TAG) {
         int length;
         if (q < end && (length = b[q]) >= 0) {
           q++;
@@ -496,7 +526,7 @@ final class WireValidator {
         }
         string(q, length, depth);
         p = q + length;
-      } else if (tag == 0x18 || tag == 0x10) {
+      } else if (tag == INT_VALUE_TAG || tag == BOOL_VALUE_TAG) {
         p = q < end && b[q] >= 0 ? q + 1 : varintSlow(q, end, depth);
       } else {
         message(ANY_VALUE, p, end, depth);

@@ -9,13 +9,16 @@ public final class WireType {
   public static final int EGROUP = 4;
   public static final int I32 = 5;
 
+  /** A tag is {@code fieldNumber << TYPE_BITS | wireType}. */
+  public static final int TYPE_BITS = 3;
+
   /** The largest field number protobuf allows (2^29 - 1). */
   public static final int MAX_FIELD_NUMBER = (1 << 29) - 1;
 
   private WireType() {}
 
   public static int tag(int fieldNumber, int wireType) {
-    return (fieldNumber << 3) | wireType;
+    return (fieldNumber << TYPE_BITS) | wireType;
   }
 
   public static String name(int wireType) {

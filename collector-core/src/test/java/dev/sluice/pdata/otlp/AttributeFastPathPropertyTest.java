@@ -190,9 +190,9 @@ class AttributeFastPathPropertyTest {
 
   /** One request holding the two spans, under one resource and one scope. */
   private static byte[] request(byte[] first, byte[] second) {
-    byte[] scope = fields(2, first, second);
-    byte[] resource = fields(2, scope);
-    return fields(1, resource);
+    byte[] scope = fields(OtlpFields.ScopeSpans.SPANS, first, second);
+    byte[] resource = fields(OtlpFields.ResourceSpans.SCOPE_SPANS, scope);
+    return fields(OtlpFields.TracesRequest.RESOURCE_SPANS, resource);
   }
 
   /** Each payload as a length-delimited field {@code field}, in order. */
@@ -232,7 +232,7 @@ class AttributeFastPathPropertyTest {
 
   /** The message {@code span[0, length)} as the rewriter leaves it, malformed or not. */
   private static byte[] rewritten(AttributeRewriter rewriter, byte[] span, int length) {
-    boolean changed = rewriter.rewrite(span, 0, length, AttributeLists.SPAN_ATTRIBUTES);
+    boolean changed = rewriter.rewrite(span, 0, length, OtlpFields.Span.ATTRIBUTES);
     return changed ? rewriter.output().toByteArray() : Arrays.copyOf(span, length);
   }
 
@@ -256,9 +256,9 @@ class AttributeFastPathPropertyTest {
                     false)));
     byte[] odd = spanWith(AttributeLists.Shape.VALUE_FIRST, "a", AttributeValue.string("prod"));
 
-    assertThat(edits.plan(common, 0, common.length, AttributeLists.SPAN_ATTRIBUTES, false))
+    assertThat(edits.plan(common, 0, common.length, OtlpFields.Span.ATTRIBUTES, false))
         .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), common).length);
-    assertThat(edits.plan(odd, 0, odd.length, AttributeLists.SPAN_ATTRIBUTES, false))
+    assertThat(edits.plan(odd, 0, odd.length, OtlpFields.Span.ATTRIBUTES, false))
         .isEqualTo(ConstantAttributeEdits.NOT_HANDLED);
   }
 
@@ -337,8 +337,11 @@ class AttributeFastPathPropertyTest {
         AttributeActions.builder().upsert("a", AttributeValue.string("prod")).build();
     AttributeRewriter general = new AttributeRewriter(actions, false, false);
 
-    assertThat(new AttributeRewriter(actions).rewrite(span, 0, span.length, 9)).isFalse();
-    assertThat(general.rewrite(span, 0, span.length, 9)).isTrue();
+    assertThat(
+            new AttributeRewriter(actions)
+                .rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES))
+        .isFalse();
+    assertThat(general.rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES)).isTrue();
     assertThat(general.output().toByteArray()).isEqualTo(span);
   }
 
@@ -350,7 +353,7 @@ class AttributeFastPathPropertyTest {
         AttributeActions.builder().upsert("a", AttributeValue.string("prod")).build();
     AttributeRewriter fast = new AttributeRewriter(actions);
 
-    assertThat(fast.rewrite(span, 0, span.length, 9)).isTrue();
+    assertThat(fast.rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES)).isTrue();
     assertThat(fast.output().toByteArray())
         .hasSize(span.length - 1)
         .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
@@ -366,7 +369,7 @@ class AttributeFastPathPropertyTest {
 
   private static AttributeCursor cursor(byte[] span) {
     AttributeCursor cursor = new AttributeCursor();
-    cursor.wrap(span, 0, span.length, AttributeLists.SPAN_ATTRIBUTES);
+    cursor.wrap(span, 0, span.length, OtlpFields.Span.ATTRIBUTES);
     return cursor;
   }
 
@@ -383,7 +386,7 @@ class AttributeFastPathPropertyTest {
 
   /** The span as the rewriter leaves it: its output when it changed something, else the span. */
   static byte[] rewritten(AttributeRewriter rewriter, byte[] span) {
-    boolean changed = rewriter.rewrite(span, 0, span.length, AttributeLists.SPAN_ATTRIBUTES);
+    boolean changed = rewriter.rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES);
     assertThat(rewriter.malformedCount()).isZero();
     return changed ? rewriter.output().toByteArray() : span.clone();
   }

@@ -1,5 +1,8 @@
 package dev.sluice.pdata.otlp;
 
+import dev.sluice.pdata.otlp.OtlpEnums.SpanKind;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -15,8 +18,6 @@ import net.jqwik.api.Combinators;
  * fields of the span.
  */
 final class AttributeLists {
-  static final int SPAN_ATTRIBUTES = 9;
-
   private static final String LONG_KEY = "k".repeat(70);
 
   /** A key whose length takes two varint bytes. */
@@ -98,27 +99,28 @@ final class AttributeLists {
 
   static byte[] span(List<Entry> entries) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    lengthDelimited(out, 5, utf8("GET /"), false);
-    fixed(out, 7, Long.BYTES); // start_time_unix_nano
+    lengthDelimited(out, Span.NAME, utf8("GET /"), false);
+    fixed(out, Span.START_TIME_UNIX_NANO, Long.BYTES);
     for (Entry entry : entries) {
       if (entry.otherField()) {
         switch (entry.key().length() % 5) {
-          case 0 -> varintField(out, 6, 2); // kind
+          case 0 -> varintField(out, Span.KIND, SpanKind.SERVER);
           case 1 -> varintField(out, 100, Long.MAX_VALUE); // unknown: a two-byte tag, 9 bytes
-          case 2 -> fixed(out, 16, Integer.BYTES); // flags: a fixed32 with a two-byte tag
+          case 2 -> fixed(out, Span.FLAGS, Integer.BYTES); // a fixed32 with a two-byte tag
           case 3 -> {
             // kind with its tag padded to two bytes
-            paddedVarint(out, 6 << 3);
-            varint(out, 2);
+            paddedVarint(out, Span.KIND << 3);
+            varint(out, SpanKind.SERVER);
           }
-          default -> fixed(out, 14, Integer.BYTES); // a fixed32 where the span has none
+          // dropped_links_count as a fixed32, a wire type the span does not give it
+          default -> fixed(out, Span.DROPPED_LINKS_COUNT, Integer.BYTES);
         }
         continue;
       }
       lengthDelimited(
-          out, SPAN_ATTRIBUTES, entry(entry), entry.shape() == Shape.PADDED_ENTRY_LENGTH);
+          out, Span.ATTRIBUTES, entry(entry), entry.shape() == Shape.PADDED_ENTRY_LENGTH);
     }
-    lengthDelimited(out, 15, new byte[0], false); // status
+    lengthDelimited(out, Span.STATUS, new byte[0], false);
     return out.toByteArray();
   }
 
@@ -127,34 +129,34 @@ final class AttributeLists {
     byte[] key = utf8(entry.key());
     switch (entry.shape()) {
       case VALUE_FIRST -> {
-        lengthDelimited(out, 2, entry.value(), false);
-        lengthDelimited(out, 1, key, false);
+        lengthDelimited(out, KeyValue.VALUE, entry.value(), false);
+        lengthDelimited(out, KeyValue.KEY, key, false);
       }
       case TWO_KEYS -> {
-        lengthDelimited(out, 1, utf8("ab"), false);
-        lengthDelimited(out, 1, key, false);
-        lengthDelimited(out, 2, entry.value(), false);
+        lengthDelimited(out, KeyValue.KEY, utf8("ab"), false);
+        lengthDelimited(out, KeyValue.KEY, key, false);
+        lengthDelimited(out, KeyValue.VALUE, entry.value(), false);
       }
       case KEY_AFTER_VALUE -> {
         // The last key field is the entry's key.
-        lengthDelimited(out, 1, utf8("ab"), false);
-        lengthDelimited(out, 2, entry.value(), false);
-        lengthDelimited(out, 1, key, false);
+        lengthDelimited(out, KeyValue.KEY, utf8("ab"), false);
+        lengthDelimited(out, KeyValue.VALUE, entry.value(), false);
+        lengthDelimited(out, KeyValue.KEY, key, false);
       }
-      case NO_KEY -> lengthDelimited(out, 2, entry.value(), false);
-      case NO_VALUE -> lengthDelimited(out, 1, key, false);
+      case NO_KEY -> lengthDelimited(out, KeyValue.VALUE, entry.value(), false);
+      case NO_VALUE -> lengthDelimited(out, KeyValue.KEY, key, false);
       case PADDED_KEY_LENGTH -> {
-        lengthDelimited(out, 1, key, true);
-        lengthDelimited(out, 2, entry.value(), false);
+        lengthDelimited(out, KeyValue.KEY, key, true);
+        lengthDelimited(out, KeyValue.VALUE, entry.value(), false);
       }
       case UNKNOWN_FIELD -> {
-        lengthDelimited(out, 1, key, false);
-        lengthDelimited(out, 2, entry.value(), false);
-        varintField(out, 7, 1);
+        lengthDelimited(out, KeyValue.KEY, key, false);
+        lengthDelimited(out, KeyValue.VALUE, entry.value(), false);
+        varintField(out, 7, 1); // not a KeyValue field
       }
       default -> {
-        lengthDelimited(out, 1, key, false);
-        lengthDelimited(out, 2, entry.value(), false);
+        lengthDelimited(out, KeyValue.KEY, key, false);
+        lengthDelimited(out, KeyValue.VALUE, entry.value(), false);
       }
     }
     return out.toByteArray();

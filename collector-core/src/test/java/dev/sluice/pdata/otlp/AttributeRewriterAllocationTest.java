@@ -83,7 +83,8 @@ class AttributeRewriterAllocationTest {
     long[] changed = {0};
     ItemVisitor visitor =
         item -> {
-          if (rewriter.rewrite(item.array(), item.offset(), item.length(), 9)) {
+          if (rewriter.rewrite(
+              item.array(), item.offset(), item.length(), OtlpFields.Span.ATTRIBUTES)) {
             changed[0]++;
           }
         };

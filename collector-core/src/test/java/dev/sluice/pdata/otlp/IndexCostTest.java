@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.MalformedOtlpException.Kind;
+import dev.sluice.pdata.otlp.OtlpFields.Request;
+import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
+import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
 import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.WireType;
 import dev.sluice.testkit.AllocationBound;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -22,6 +26,13 @@ class IndexCostTest {
               "CjGLgprxAQoYChYKDHNlcnZpY2UubmFtZRIGCgRmdXp6EtQBChEKCmZ1enotc2NvcGUSAzEuMBK+AQoQOLTmUuRNp/I3DZ4mDicTZRIIUKSjptB/XAwqCkdFVCAvYXBpLzAwAjkAACo2/pyXF0EA4R88/pyXF0oUCgtodHRwLm1ldGhvZBIFCgNHRVRKFwoQaHR0cC5zdGF0o6bQf1wMKgpHRVQgL2FwaW8SCSEAAAAAAADgP0p1c19jb2RlEgOYyAFKCAoCb2sSAhABShIKBXJhdPo3DZ4mDicTZRIIUKSjptB/XAwqCkdFVCAvYXBpbxIJIQAAAAAAAOA/ShAKBHRleHQSCAoGaMOpbGxvWhcRhPAkOf6clxcaA2V2dCIHCgHaEgIYAHoIEgRmaf9uZRgB");
 
   private static final int MIB = 1 << 20;
+
+  // The fields that lead from a request into its first resource block, scope block and item.
+  private static final int[] IN_RESOURCE_BLOCK = {Request.RESOURCE_BLOCKS};
+  private static final int[] IN_SCOPE_BLOCK = {Request.RESOURCE_BLOCKS, ResourceBlock.SCOPE_BLOCKS};
+  private static final int[] IN_ITEM = {
+    Request.RESOURCE_BLOCKS, ResourceBlock.SCOPE_BLOCKS, ScopeBlock.ITEMS
+  };
 
   private static OtlpIndexer warmIndexer() throws Exception {
     OtlpIndexer indexer = new OtlpIndexer();
@@ -42,7 +53,7 @@ class IndexCostTest {
     return (MalformedOtlpException) outcome.thrown();
   }
 
-  /** {@code count} copies of {@code field}, wrapped as field 1 of each level in {@code levels}. */
+  /** {@code count} copies of {@code field}, wrapped in a field of each number in {@code levels}. */
   private static byte[] repeated(byte[] field, int count, int... levels) {
     ProtoWriter out = new ProtoWriter();
     for (int i = 0; i < count; i++) {
@@ -70,7 +81,7 @@ class IndexCostTest {
   void namesTheLargestFieldNumberInAPath() throws Exception {
     // A span holding field 2^29 - 1 (a five-byte tag, wire type LEN) whose length overruns.
     byte[] span = {(byte) 0xFA, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 0x7F};
-    byte[] request = repeated(span, 1, 1, 2, 2);
+    byte[] request = repeated(span, 1, IN_ITEM);
 
     MalformedOtlpException e = refused(index(warmIndexer(), Signal.TRACES, request));
 
@@ -88,7 +99,7 @@ class IndexCostTest {
       span.writeBytes(good, 0, good.length);
     }
     span.writeBytes(bad, 0, bad.length);
-    byte[] request = repeated(span.toByteArray(), 1, 1, 2, 2);
+    byte[] request = repeated(span.toByteArray(), 1, IN_ITEM);
 
     MalformedOtlpException e = refused(index(warmIndexer(), Signal.TRACES, request));
 
@@ -105,7 +116,7 @@ class IndexCostTest {
     for (int i = 0; i < 5000; i++) {
       span.writeBytes(new byte[] {0x1A, 0x01, 'x'}, 0, 3);
     }
-    byte[] request = repeated(span.toByteArray(), 1, 1, 2, 2);
+    byte[] request = repeated(span.toByteArray(), 1, IN_ITEM);
 
     MalformedOtlpException e = refused(index(warmIndexer(), Signal.TRACES, request));
 
@@ -127,7 +138,7 @@ class IndexCostTest {
   @Test
   void acceptsAMegabyteOfSmallSpansWithinTheBoundOnAFreshIndexer() throws Exception {
     // Spans of 5 bytes (a one-letter name): 8 bytes of index each, in tables that grow by chunks.
-    byte[] request = repeated(new byte[] {0x12, 0x03, 0x2A, 0x01, 'a'}, MIB / 5, 1, 2);
+    byte[] request = repeated(new byte[] {0x12, 0x03, 0x2A, 0x01, 'a'}, MIB / 5, IN_SCOPE_BLOCK);
 
     AllocationBound.Outcome outcome = index(warmIndexer(), Signal.TRACES, request);
 
@@ -137,7 +148,7 @@ class IndexCostTest {
   @Test
   void refusesAMegabyteOfEmptyScopeBlocksAtTheIndexBudget() throws Exception {
     // Each empty scope block is 2 bytes of input and 36 bytes of index.
-    byte[] request = repeated(new byte[] {0x12, 0x00}, MIB / 2, 1);
+    byte[] request = repeated(new byte[] {0x12, 0x00}, MIB / 2, IN_RESOURCE_BLOCK);
 
     MalformedOtlpException e = refused(index(warmIndexer(), Signal.TRACES, request));
 
@@ -147,7 +158,7 @@ class IndexCostTest {
 
   @Test
   void refusesAMegabyteOfEmptyMetricsAtTheIndexBudget() throws Exception {
-    byte[] request = repeated(new byte[] {0x12, 0x00}, MIB / 2, 1, 2);
+    byte[] request = repeated(new byte[] {0x12, 0x00}, MIB / 2, IN_SCOPE_BLOCK);
 
     MalformedOtlpException e = refused(index(warmIndexer(), Signal.METRICS, request));
 
@@ -157,7 +168,7 @@ class IndexCostTest {
   @Test
   void refusesAMegabyteOfHeaderFieldsAtTheIndexBudget() throws Exception {
     // Unknown varint fields in one resource block's header: 2 bytes of input, 12 of index each.
-    byte[] request = repeated(new byte[] {(byte) 0x78, 0x00}, MIB / 2, 1);
+    byte[] request = repeated(new byte[] {(byte) 0x78, 0x00}, MIB / 2, IN_RESOURCE_BLOCK);
 
     MalformedOtlpException e = refused(index(warmIndexer(), Signal.LOGS, request));
 
@@ -167,9 +178,9 @@ class IndexCostTest {
   @Test
   void refusesOverBudgetRequestsAlsoOnceTheTablesHaveGrown() throws Exception {
     OtlpIndexer indexer = warmIndexer();
-    byte[] big = repeated(new byte[] {0x12, 0x03, 0x2A, 0x01, 'a'}, MIB / 5, 1, 2);
+    byte[] big = repeated(new byte[] {0x12, 0x03, 0x2A, 0x01, 'a'}, MIB / 5, IN_SCOPE_BLOCK);
     indexer.index(Signal.TRACES, big);
-    byte[] scopes = repeated(new byte[] {0x12, 0x00}, 64 << 10, 1);
+    byte[] scopes = repeated(new byte[] {0x12, 0x00}, 64 << 10, IN_RESOURCE_BLOCK);
 
     // The tables have room for all the rows now; the budget counts rows, not room.
     MalformedOtlpException e = refused(index(indexer, Signal.TRACES, scopes));
@@ -185,17 +196,17 @@ class IndexCostTest {
     byte[] point = {0x19, 1, 2, 3, 4, 5, 6, 7, 8, 0x31, 5, 0, 0, 0, 0, 0, 0, 0};
     byte[] metric = new byte[2 + 3 + 2 + 2 + point.length];
     int p = 0;
-    metric[p++] = 0x12;
+    metric[p++] = (byte) WireType.tag(ScopeBlock.ITEMS, WireType.LEN);
     metric[p++] = (byte) (metric.length - 2);
-    metric[p++] = 0x0A;
+    metric[p++] = (byte) WireType.tag(OtlpFields.Metric.NAME, WireType.LEN);
     metric[p++] = 0x01;
     metric[p++] = 'm';
-    metric[p++] = 0x2A; // gauge
+    metric[p++] = (byte) WireType.tag(OtlpFields.Metric.GAUGE, WireType.LEN);
     metric[p++] = (byte) (2 + point.length);
-    metric[p++] = 0x0A; // data_points
+    metric[p++] = (byte) WireType.tag(OtlpFields.Gauge.DATA_POINTS, WireType.LEN);
     metric[p++] = (byte) point.length;
     System.arraycopy(point, 0, metric, p, point.length);
-    byte[] request = repeated(metric, 10_000, 1, 2);
+    byte[] request = repeated(metric, 10_000, IN_SCOPE_BLOCK);
 
     AllocationBound.Outcome outcome = index(warmIndexer(), Signal.METRICS, request);
 
@@ -207,9 +218,16 @@ class IndexCostTest {
     // An AnyValue whose string is not UTF-8, at the bottom of 400 arrays in arrays.
     byte[] value = {0x0A, 0x01, (byte) 0xFF};
     for (int i = 0; i < 400; i++) {
-      value = repeated(value, 1, 5, 1); // array_value { values { ... } }
+      value = repeated(value, 1, OtlpFields.AnyValue.ARRAY_VALUE, OtlpFields.ArrayValue.VALUES);
     }
-    byte[] request = repeated(repeated(value, 1, 2), 1, 1, 2, 2, 9);
+    byte[] request =
+        repeated(
+            repeated(value, 1, OtlpFields.KeyValue.VALUE),
+            1,
+            Request.RESOURCE_BLOCKS,
+            ResourceBlock.SCOPE_BLOCKS,
+            ScopeBlock.ITEMS,
+            OtlpFields.Span.ATTRIBUTES);
     OtlpIndexer deep = new OtlpIndexer(new IndexLimits(MIB, 1000));
     deep.index(Signal.TRACES, OtlpIndexerFuzzTest.validRequest(Signal.TRACES));
 

@@ -12,6 +12,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import com.google.protobuf.UnknownFieldSet;
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.wire.WireType;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -344,7 +345,7 @@ class MalformedInputTest {
     // spans[1].name sent as a varint.
     byte[] span0 = OtlpTestData.span(0).toByteArray();
     byte[] span1 = spanAfterMarker("MARK", new byte[] {0x28, 0x07});
-    byte[] request = field(1, field(2, concat(field(2, span0), field(2, span1))));
+    byte[] request = requestWithItems(span0, span1);
     assertRejected(
         Signal.TRACES,
         request,
@@ -355,8 +356,8 @@ class MalformedInputTest {
     assertProtobufAccepts(Signal.TRACES, request);
 
     // A message sent as a fixed64: the scope of a scope block.
-    byte[] scopeBlock = encode(out -> out.writeFixed64(1, 5));
-    byte[] request2 = field(1, field(2, scopeBlock));
+    byte[] scopeBlock = encode(out -> out.writeFixed64(OtlpFields.ScopeBlock.SCOPE, 5));
+    byte[] request2 = requestWithScopeBlock(scopeBlock);
     assertRejected(
         Signal.TRACES,
         request2,
@@ -627,16 +628,19 @@ class MalformedInputTest {
   private static byte[] nestedAnyValues(int depth) {
     ReverseWriter out = new ReverseWriter();
     if (depth % 2 == 1) {
-      out.prepend(encode(o -> o.writeString(1, "x"))); // the innermost AnyValue's string
+      out.prepend(encode(o -> o.writeString(OtlpFields.AnyValue.STRING_VALUE, "x")));
     }
     for (int d = depth; d >= 5; d--) {
       // ArrayValue in AnyValue.array_value; AnyValue in ArrayValue.values, or KeyValue.value.
-      out.wrap(d % 2 == 0 ? 5 : d == 5 ? 2 : 1);
+      out.wrap(
+          d % 2 == 0
+              ? OtlpFields.AnyValue.ARRAY_VALUE
+              : d == 5 ? OtlpFields.KeyValue.VALUE : OtlpFields.ArrayValue.VALUES);
     }
-    out.wrap(9); // KeyValue in Span.attributes
-    out.wrap(2); // Span in ScopeSpans.spans
-    out.wrap(2); // ScopeSpans in ResourceSpans.scope_spans
-    out.wrap(1); // ResourceSpans in the request
+    out.wrap(OtlpFields.Span.ATTRIBUTES);
+    out.wrap(OtlpFields.ScopeSpans.SPANS);
+    out.wrap(OtlpFields.ResourceSpans.SCOPE_SPANS);
+    out.wrap(OtlpFields.TracesRequest.RESOURCE_SPANS);
     return out.toByteArray();
   }
 
@@ -728,13 +732,15 @@ class MalformedInputTest {
   void wireTypesSixAndSeven() {
     for (int wireType : new int[] {6, 7}) {
       byte[] request =
-          traceRequestWithSpan(spanAfterMarker("MARK", new byte[] {(byte) (9 << 3 | wireType), 0}));
+          traceRequestWithSpan(
+              spanAfterMarker(
+                  "MARK", new byte[] {(byte) (OtlpFields.Span.ATTRIBUTES << 3 | wireType), 0}));
       assertRejected(
           Signal.TRACES,
           request,
           SPAN0,
           indexOf(request, "MARK") + 4,
-          "invalid wire type " + wireType + " for field 9");
+          "invalid wire type " + wireType + " for field " + OtlpFields.Span.ATTRIBUTES);
       assertProtobufRejects(Signal.TRACES, request);
     }
     // In the request itself: an unknown field number with wire type 7.
@@ -759,7 +765,7 @@ class MalformedInputTest {
             });
     byte[] span = concat(OtlpTestData.span(3).toByteArray(), group);
     byte[] other = OtlpTestData.span(4).toByteArray();
-    byte[] request = field(1, field(2, concat(field(2, other), field(2, span), field(2, other))));
+    byte[] request = requestWithItems(other, span, other);
     OtlpIndex index = indexer.index(Signal.TRACES, request);
     assertThat(index.itemCount()).isEqualTo(3);
     byte[] marshaled = OtlpMarshaler.toByteArray(Batch.of(index));
@@ -850,12 +856,14 @@ class MalformedInputTest {
             .setCount(3)
             .build();
     byte[] packed = new byte[2 + 12];
-    packed[0] = 0x32; // bucket_counts, length-delimited
+    packed[0] = (byte) WireType.tag(OtlpFields.HistogramDataPoint.BUCKET_COUNTS, WireType.LEN);
     packed[1] = 12;
     byte[] metric =
         concat(
-            encode(out -> out.writeString(1, "h")),
-            field(9, field(1, concat(point.toByteArray(), packed))));
+            encode(out -> out.writeString(OtlpFields.Metric.NAME, "h")),
+            field(
+                OtlpFields.Metric.HISTOGRAM,
+                field(OtlpFields.Histogram.DATA_POINTS, concat(point.toByteArray(), packed))));
     byte[] request = metricRequestWithMetric(metric);
     // protobuf-java wrote count (4) before the attribute (9); the packed field follows.
     int lengthAt = indexOf(request, new byte[] {'P', 0x12, 0x00, 0x32, 12}) + 4;
@@ -875,28 +883,36 @@ class MalformedInputTest {
     byte[] histogramPoint =
         encode(
             out -> {
-              out.writeFixed64(4, 6);
-              out.writeFixed64(6, 1);
-              out.writeFixed64(6, 5);
-              out.writeDouble(7, 0.5);
-              out.writeFixed64(6, 9); // packed and unpacked may even mix
+              out.writeFixed64(OtlpFields.HistogramDataPoint.COUNT, 6);
+              out.writeFixed64(OtlpFields.HistogramDataPoint.BUCKET_COUNTS, 1);
+              out.writeFixed64(OtlpFields.HistogramDataPoint.BUCKET_COUNTS, 5);
+              out.writeDouble(OtlpFields.HistogramDataPoint.EXPLICIT_BOUNDS, 0.5);
+              // packed and unpacked may even mix
+              out.writeFixed64(OtlpFields.HistogramDataPoint.BUCKET_COUNTS, 9);
             });
     byte[] buckets =
         encode(
             out -> {
-              out.writeSInt32(1, -4);
-              out.writeUInt64(2, 3);
-              out.writeUInt64(2, 1L << 40);
+              out.writeSInt32(OtlpFields.Buckets.OFFSET, -4);
+              out.writeUInt64(OtlpFields.Buckets.BUCKET_COUNTS, 3);
+              out.writeUInt64(OtlpFields.Buckets.BUCKET_COUNTS, 1L << 40);
             });
-    byte[] expPoint = concat(encode(out -> out.writeFixed64(4, 4)), field(8, buckets));
-    byte[] metrics =
+    byte[] expPoint =
         concat(
-            field(
-                2,
-                concat(encode(out -> out.writeString(1, "h")), field(9, field(1, histogramPoint)))),
-            field(
-                2, concat(encode(out -> out.writeString(1, "e")), field(10, field(1, expPoint)))));
-    byte[] request = field(1, field(2, metrics));
+            encode(out -> out.writeFixed64(OtlpFields.ExponentialHistogramDataPoint.COUNT, 4)),
+            field(OtlpFields.ExponentialHistogramDataPoint.POSITIVE, buckets));
+    byte[] request =
+        requestWithItems(
+            concat(
+                encode(out -> out.writeString(OtlpFields.Metric.NAME, "h")),
+                field(
+                    OtlpFields.Metric.HISTOGRAM,
+                    field(OtlpFields.Histogram.DATA_POINTS, histogramPoint))),
+            concat(
+                encode(out -> out.writeString(OtlpFields.Metric.NAME, "e")),
+                field(
+                    OtlpFields.Metric.EXPONENTIAL_HISTOGRAM,
+                    field(OtlpFields.ExponentialHistogram.DATA_POINTS, expPoint))));
     OtlpIndex index = indexer.index(Signal.METRICS, request);
     assertThat(index.unitCount()).isEqualTo(2);
     ExportMetricsServiceRequest parsed = ExportMetricsServiceRequest.parseFrom(request);
@@ -939,10 +955,13 @@ class MalformedInputTest {
     byte[] sum =
         Sum.newBuilder().addDataPoints(OtlpTestData.numberPoint(2, true)).build().toByteArray();
     byte[] metric =
-        concat(encode(out -> out.writeString(1, "MARKM")), field(5, gauge), field(7, sum));
+        concat(
+            encode(out -> out.writeString(OtlpFields.Metric.NAME, "MARKM")),
+            field(OtlpFields.Metric.GAUGE, gauge),
+            field(OtlpFields.Metric.SUM, sum));
     byte[] second = Metric.newBuilder().setName("ok").build().toByteArray();
-    byte[] request = field(1, field(2, concat(field(2, second), field(2, metric))));
-    int sumAt = indexOf(request, "MARKM") + 5 + field(5, gauge).length;
+    byte[] request = requestWithItems(second, metric);
+    int sumAt = indexOf(request, "MARKM") + 5 + field(OtlpFields.Metric.GAUGE, gauge).length;
     assertRejected(
         Signal.METRICS,
         request,
@@ -1100,19 +1119,35 @@ class MalformedInputTest {
     return encode(out -> out.writeByteArray(number, payload));
   }
 
+  /** A request with one resource block whose one scope block's bytes are {@code scopeBlock}. */
+  private static byte[] requestWithScopeBlock(byte[] scopeBlock) {
+    return field(
+        OtlpFields.Request.RESOURCE_BLOCKS,
+        field(OtlpFields.ResourceBlock.SCOPE_BLOCKS, scopeBlock));
+  }
+
+  /** A request with one resource block and one scope block holding the given items, in order. */
+  private static byte[] requestWithItems(byte[]... items) {
+    byte[][] fields = new byte[items.length][];
+    for (int i = 0; i < items.length; i++) {
+      fields[i] = field(OtlpFields.ScopeBlock.ITEMS, items[i]);
+    }
+    return requestWithScopeBlock(concat(fields));
+  }
+
   /** A traces request with one resource block, one scope block and the given span bytes. */
   private static byte[] traceRequestWithSpan(byte[] span) {
-    return field(1, field(2, field(2, span)));
+    return requestWithItems(span);
   }
 
   /** A metrics request with one resource block, one scope block and the given metric bytes. */
   private static byte[] metricRequestWithMetric(byte[] metric) {
-    return field(1, field(2, field(2, metric)));
+    return requestWithItems(metric);
   }
 
   /** A span that starts with a trace_state of {@code marker}, then the given bytes. */
   private static byte[] spanAfterMarker(String marker, byte[] rest) {
-    return concat(encode(out -> out.writeString(3, marker)), rest);
+    return concat(encode(out -> out.writeString(OtlpFields.Span.TRACE_STATE, marker)), rest);
   }
 
   /** Where {@code needle} occurs in {@code haystack}; it must occur exactly once. */
@@ -1176,7 +1211,7 @@ class MalformedInputTest {
     byte[] span =
         encode(
             out -> {
-              out.writeTag(5, 2);
+              out.writeTag(OtlpFields.Span.NAME, WireType.LEN);
               out.writeUInt64NoTag(Integer.MIN_VALUE); // ten bytes, negative
               out.writeRawBytes(new byte[] {'a', 'b', 'c'});
             });
@@ -1197,8 +1232,8 @@ class MalformedInputTest {
     byte[] span =
         encode(
             out -> {
-              out.writeString(5, "ab");
-              out.writeTag(3, 2);
+              out.writeString(OtlpFields.Span.NAME, "ab");
+              out.writeTag(OtlpFields.Span.TRACE_STATE, WireType.LEN);
               out.writeUInt64NoTag(-15L);
             });
     byte[] request = traceRequestWithSpan(span);

@@ -4,33 +4,61 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.EnumDescriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** Checks the hand-written OTLP schema against the descriptors protobuf-java generates. */
+/**
+ * Checks the OTLP schema the build generates ({@code src/build/java/SchemaGenerator.java}: the
+ * table {@link OtlpSchema}, the field numbers {@link OtlpFields} and the enum values {@link
+ * OtlpEnums}) against protobuf-java's descriptors, field by field, read here by code of its own.
+ */
 class OtlpSchemaTest {
+  /** The classes of OtlpFields named otherwise than their message ("Span.Event" is SpanEvent). */
+  private static final Map<String, String> RENAMED =
+      Map.ofEntries(
+          Map.entry("ExportTraceServiceRequest", "TracesRequest"),
+          Map.entry("ExportMetricsServiceRequest", "MetricsRequest"),
+          Map.entry("ExportLogsServiceRequest", "LogsRequest"),
+          Map.entry("ExportTraceServiceResponse", "TracesResponse"),
+          Map.entry("ExportMetricsServiceResponse", "MetricsResponse"),
+          Map.entry("ExportLogsServiceResponse", "LogsResponse"),
+          Map.entry("ExportTracePartialSuccess", "TracesPartialSuccess"),
+          Map.entry("ExportMetricsPartialSuccess", "MetricsPartialSuccess"),
+          Map.entry("ExportLogsPartialSuccess", "LogsPartialSuccess"),
+          Map.entry("ExponentialHistogramDataPoint.Buckets", "Buckets"),
+          Map.entry("SummaryDataPoint.ValueAtQuantile", "ValueAtQuantile"));
 
   /** Every message reachable from the three export requests, by short name ("Span.Event"). */
   private static Map<String, Descriptor> reachableDescriptors() {
+    return reachableFrom(
+        ExportTraceServiceRequest.getDescriptor(),
+        ExportMetricsServiceRequest.getDescriptor(),
+        ExportLogsServiceRequest.getDescriptor());
+  }
+
+  /** Every message reachable from {@code roots}, by short name. */
+  private static Map<String, Descriptor> reachableFrom(Descriptor... roots) {
     Map<String, Descriptor> byName = new LinkedHashMap<>();
-    Deque<Descriptor> queue =
-        new ArrayDeque<>(
-            List.of(
-                ExportTraceServiceRequest.getDescriptor(),
-                ExportMetricsServiceRequest.getDescriptor(),
-                ExportLogsServiceRequest.getDescriptor()));
+    Deque<Descriptor> queue = new ArrayDeque<>(List.of(roots));
     while (!queue.isEmpty()) {
       Descriptor d = queue.poll();
       if (byName.putIfAbsent(shortName(d), d) != null) {
@@ -111,6 +139,74 @@ class OtlpSchemaTest {
       compare(schema, d, problems);
     }
     assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void everyFieldNumberConstantMatchesItsDescriptor() {
+    Map<String, Descriptor> messages = new LinkedHashMap<>(reachableDescriptors());
+    messages.putAll(
+        reachableFrom(
+            ExportTraceServiceResponse.getDescriptor(),
+            ExportMetricsServiceResponse.getDescriptor(),
+            ExportLogsServiceResponse.getDescriptor()));
+    List<String> problems = new ArrayList<>();
+    for (Map.Entry<String, Descriptor> m : messages.entrySet()) {
+      String name = RENAMED.getOrDefault(m.getKey(), m.getKey().replace(".", ""));
+      Map<String, Integer> expected = new TreeMap<>();
+      for (FieldDescriptor f : m.getValue().getFields()) {
+        expected.put(f.getName().toUpperCase(Locale.ROOT), f.getNumber());
+      }
+      check(problems, m.getKey(), "field numbers", constants(OtlpFields.class, name), expected);
+    }
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void everyEnumValueConstantMatchesItsDescriptor() {
+    List<String> problems = new ArrayList<>();
+    Map<String, EnumDescriptor> enums = new LinkedHashMap<>();
+    for (Descriptor d : reachableDescriptors().values()) {
+      for (EnumDescriptor e : d.getFile().getEnumTypes()) {
+        enums.putIfAbsent(e.getName(), e);
+      }
+      for (EnumDescriptor e : d.getEnumTypes()) {
+        enums.putIfAbsent(e.getName(), e);
+      }
+    }
+    for (EnumDescriptor e : enums.values()) {
+      String prefix = e.getName().replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+      Map<String, Integer> expected = new TreeMap<>();
+      for (EnumValueDescriptor v : e.getValues()) {
+        expected.put(v.getName().substring(prefix.length() + 1), v.getNumber());
+      }
+      check(problems, e.getFullName(), "values", constants(OtlpEnums.class, e.getName()), expected);
+    }
+    assertThat(problems).isEmpty();
+    List<String> classes = new ArrayList<>();
+    for (Class<?> nested : OtlpEnums.class.getDeclaredClasses()) {
+      classes.add(nested.getSimpleName());
+    }
+    assertThat(classes).containsExactlyInAnyOrderElementsOf(enums.keySet());
+  }
+
+  /** The int constants of the nested class {@code name} of {@code outer}, by name. */
+  private static Map<String, Integer> constants(Class<?> outer, String name) {
+    Map<String, Integer> found = new TreeMap<>();
+    for (Class<?> nested : outer.getDeclaredClasses()) {
+      if (!nested.getSimpleName().equals(name)) {
+        continue;
+      }
+      for (Field field : nested.getDeclaredFields()) {
+        if (field.getType() == int.class && Modifier.isStatic(field.getModifiers())) {
+          try {
+            found.put(field.getName(), field.getInt(null));
+          } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+          }
+        }
+      }
+    }
+    return found;
   }
 
   private static void compare(MessageSchema schema, Descriptor d, List<String> problems) {

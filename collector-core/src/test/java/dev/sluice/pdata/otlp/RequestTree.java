@@ -15,14 +15,10 @@ import java.util.List;
 /**
  * The three export requests seen through protobuf-java as one shape: request, resource blocks,
  * scope blocks, items, and for metrics data points. What the property tests compare Sluice's output
- * with; independent of Sluice's own code.
+ * with; independent of Sluice's own code but for the field numbers, generated from the same
+ * descriptors.
  */
 final class RequestTree {
-  /** The field number of the children at every level: resource blocks, scope blocks, items. */
-  private static final int CHILDREN = 1;
-
-  private static final int BLOCK_CHILDREN = 2;
-
   private RequestTree() {}
 
   static Message defaultRequest(Signal signal) {
@@ -46,15 +42,15 @@ final class RequestTree {
   }
 
   static List<Message> resourceBlocks(Message request) {
-    return children(request, CHILDREN);
+    return children(request, OtlpFields.Request.RESOURCE_BLOCKS);
   }
 
   static List<Message> scopeBlocks(Message resourceBlock) {
-    return children(resourceBlock, BLOCK_CHILDREN);
+    return children(resourceBlock, OtlpFields.ResourceBlock.SCOPE_BLOCKS);
   }
 
   static List<Message> items(Message scopeBlock) {
-    return children(scopeBlock, BLOCK_CHILDREN);
+    return children(scopeBlock, OtlpFields.ScopeBlock.ITEMS);
   }
 
   @SuppressWarnings("unchecked")
@@ -63,9 +59,16 @@ final class RequestTree {
     return (List<Message>) message.getField(field);
   }
 
+  /** The field of a block's children: a resource block's scope blocks, a scope block's items. */
+  private static int childrenField(Message block) {
+    return block.getDescriptorForType().getName().startsWith("Scope")
+        ? OtlpFields.ScopeBlock.ITEMS
+        : OtlpFields.ResourceBlock.SCOPE_BLOCKS;
+  }
+
   /** A resource or scope block without its children: its header, unknown fields included. */
   static Message header(Message block) {
-    FieldDescriptor field = block.getDescriptorForType().findFieldByNumber(BLOCK_CHILDREN);
+    FieldDescriptor field = block.getDescriptorForType().findFieldByNumber(childrenField(block));
     return block.toBuilder().clearField(field).build();
   }
 
@@ -76,7 +79,7 @@ final class RequestTree {
   /** A block with the given header and children. */
   static Message block(Message header, List<? extends Message> children) {
     Message.Builder builder = header.toBuilder();
-    FieldDescriptor field = header.getDescriptorForType().findFieldByNumber(BLOCK_CHILDREN);
+    FieldDescriptor field = header.getDescriptorForType().findFieldByNumber(childrenField(header));
     for (Message child : children) {
       builder.addRepeatedField(field, child);
     }
@@ -85,7 +88,8 @@ final class RequestTree {
 
   static Message request(Signal signal, List<Message> resourceBlocks) {
     Message.Builder builder = defaultRequest(signal).toBuilder();
-    FieldDescriptor field = builder.getDescriptorForType().findFieldByNumber(CHILDREN);
+    FieldDescriptor field =
+        builder.getDescriptorForType().findFieldByNumber(OtlpFields.Request.RESOURCE_BLOCKS);
     for (Message block : resourceBlocks) {
       builder.addRepeatedField(field, block);
     }
@@ -174,7 +178,8 @@ final class RequestTree {
     }
     Metric empty = builder.build();
     Message.Builder data = dataMessage(empty).toBuilder();
-    FieldDescriptor pointsField = data.getDescriptorForType().findFieldByNumber(1);
+    FieldDescriptor pointsField =
+        data.getDescriptorForType().findFieldByNumber(OtlpFields.MetricData.DATA_POINTS);
     for (Message point : points.subList(from, to)) {
       data.addRepeatedField(pointsField, point);
     }

@@ -2,6 +2,8 @@ package dev.sluice.exporter.otlp;
 
 import dev.sluice.component.ExportResult;
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.PartialSuccess;
+import dev.sluice.pdata.otlp.OtlpFields.Response;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
 import io.grpc.Metadata;
@@ -61,7 +63,7 @@ final class GrpcAnswers {
     try {
       while (in.hasRemaining()) {
         int tag = in.readTag();
-        if (tag == WireType.tag(1, WireType.LEN)) {
+        if (tag == WireType.tag(Response.PARTIAL_SUCCESS, WireType.LEN)) {
           int length = in.readLength();
           return partialSuccess(response, in.position(), length);
         }
@@ -80,9 +82,9 @@ final class GrpcAnswers {
     String message = "";
     while (in.hasRemaining()) {
       int tag = in.readTag();
-      if (tag == WireType.tag(1, WireType.VARINT)) {
+      if (tag == WireType.tag(PartialSuccess.REJECTED, WireType.VARINT)) {
         rejected = in.readVarint64();
-      } else if (tag == WireType.tag(2, WireType.LEN)) {
+      } else if (tag == WireType.tag(PartialSuccess.ERROR_MESSAGE, WireType.LEN)) {
         int n = in.readLength();
         message = new String(bytes, in.position(), n, StandardCharsets.UTF_8);
         in.position(in.position() + n);

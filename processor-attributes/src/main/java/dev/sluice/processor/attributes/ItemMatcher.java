@@ -4,6 +4,7 @@ import dev.sluice.component.attributeactions.GoPattern;
 import dev.sluice.pdata.otlp.AnyValueView;
 import dev.sluice.pdata.otlp.AttributeCursor;
 import dev.sluice.pdata.otlp.BatchItem;
+import dev.sluice.pdata.otlp.OtlpEnums.SpanKind;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.otlp.Utf8Chars;
@@ -28,14 +29,16 @@ final class ItemMatcher {
   private static final byte[] NO_SERVICE_NAME = utf8("<nil-service-name>");
 
   // Indexed by Span.kind, as Go's traceutil.SpanKindStr names them.
-  private static final byte[][] SPAN_KIND_NAMES = {
-    utf8("SPAN_KIND_UNSPECIFIED"),
-    utf8("SPAN_KIND_INTERNAL"),
-    utf8("SPAN_KIND_SERVER"),
-    utf8("SPAN_KIND_CLIENT"),
-    utf8("SPAN_KIND_PRODUCER"),
-    utf8("SPAN_KIND_CONSUMER")
-  };
+  private static final byte[][] SPAN_KIND_NAMES = new byte[SpanKind.CONSUMER + 1][];
+
+  static {
+    SPAN_KIND_NAMES[SpanKind.UNSPECIFIED] = utf8("SPAN_KIND_UNSPECIFIED");
+    SPAN_KIND_NAMES[SpanKind.INTERNAL] = utf8("SPAN_KIND_INTERNAL");
+    SPAN_KIND_NAMES[SpanKind.SERVER] = utf8("SPAN_KIND_SERVER");
+    SPAN_KIND_NAMES[SpanKind.CLIENT] = utf8("SPAN_KIND_CLIENT");
+    SPAN_KIND_NAMES[SpanKind.PRODUCER] = utf8("SPAN_KIND_PRODUCER");
+    SPAN_KIND_NAMES[SpanKind.CONSUMER] = utf8("SPAN_KIND_CONSUMER");
+  }
 
   private static final byte[] NONE = new byte[0];
   private static final byte[] TRUE = utf8("true");

@@ -2,6 +2,7 @@ package dev.sluice.processor.attributes;
 
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.Validatable;
+import dev.sluice.pdata.otlp.OtlpEnums.SeverityNumber;
 import java.util.Locale;
 
 /**
@@ -11,8 +12,18 @@ import java.util.Locale;
  */
 public record LogSeverityNumber(Object min, boolean matchUndefined) implements Validatable {
   private static final String[] NAMES = {"trace", "debug", "info", "warn", "error", "fatal"};
-  private static final int LEVELS_PER_NAME = 4;
-  private static final int MAX = NAMES.length * LEVELS_PER_NAME;
+
+  /** The number of each name's first level: {@code info} is INFO, {@code info2} INFO + 1, ... */
+  private static final int[] FIRST_LEVELS = {
+    SeverityNumber.TRACE,
+    SeverityNumber.DEBUG,
+    SeverityNumber.INFO,
+    SeverityNumber.WARN,
+    SeverityNumber.ERROR,
+    SeverityNumber.FATAL
+  };
+
+  private static final int MAX = SeverityNumber.FATAL4;
 
   @Override
   public void validate(ConfigProblems problems) {
@@ -40,10 +51,10 @@ public record LogSeverityNumber(Object min, boolean matchUndefined) implements V
       }
       String level = text.substring(NAMES[n].length());
       if (level.isEmpty()) {
-        return n * LEVELS_PER_NAME + 1;
+        return FIRST_LEVELS[n];
       }
       if (level.length() == 1 && level.charAt(0) >= '2' && level.charAt(0) <= '4') {
-        return n * LEVELS_PER_NAME + (level.charAt(0) - '0');
+        return FIRST_LEVELS[n] + (level.charAt(0) - '1');
       }
     }
     try {

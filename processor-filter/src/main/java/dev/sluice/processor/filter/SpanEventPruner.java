@@ -1,6 +1,7 @@
 package dev.sluice.processor.filter;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -10,8 +11,7 @@ import dev.sluice.pdata.wire.WireType;
  * its place. Reuses its buffers; the result is valid until the next call.
  */
 final class SpanEventPruner {
-  private static final int SPAN_EVENTS = 11;
-  private static final int EVENTS_TAG = WireType.tag(SPAN_EVENTS, WireType.LEN);
+  private static final int EVENTS_TAG = WireType.tag(Span.EVENTS, WireType.LEN);
 
   /** The span was validated at the edge; groups in its unknown fields nest no deeper. */
   private static final int MAX_GROUP_DEPTH = 100;

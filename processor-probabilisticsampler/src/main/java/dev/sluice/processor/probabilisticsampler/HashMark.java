@@ -1,5 +1,6 @@
 package dev.sluice.processor.probabilisticsampler;
 
+import dev.sluice.pdata.otlp.OtlpFields.Span;
 import dev.sluice.pdata.wire.WireType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
  * one sampler, so it is built once and only the digits are written per span. Immutable.
  */
 final class HashMark {
-  private static final int TRACE_STATE = 3;
   private static final byte[] RANDOMNESS_PREFIX = "ot=rv:".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] THRESHOLD_PREFIX = ";th:".getBytes(StandardCharsets.US_ASCII);
   private static final long THRESHOLD_PREFIX_FIRST = ';';
@@ -64,7 +64,7 @@ final class HashMark {
       throw new AssertionError("a mark of " + n + " bytes");
     }
     field = new byte[HEADER_BYTES + n];
-    field[0] = (byte) WireType.tag(TRACE_STATE, WireType.LEN);
+    field[0] = (byte) WireType.tag(Span.TRACE_STATE, WireType.LEN);
     field[1] = (byte) n;
     System.arraycopy(value, 0, field, HEADER_BYTES, n);
   }

@@ -2,6 +2,9 @@ package dev.sluice.processor.probabilisticsampler;
 
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.BatchItem;
+import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.LogRecord;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -18,11 +21,7 @@ final class SamplingAttributesWriter {
   static final byte[] RANDOMNESS_KEY = "sampling.randomness".getBytes(StandardCharsets.UTF_8);
   static final byte[] THRESHOLD_KEY = "sampling.threshold".getBytes(StandardCharsets.UTF_8);
 
-  private static final int ATTRIBUTES = 6;
-  private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
-  private static final int KEY_VALUE_KEY = 1;
-  private static final int KEY_VALUE_VALUE = 2;
-  private static final int ANY_STRING = 1;
+  private static final int ATTRIBUTES_TAG = WireType.tag(LogRecord.ATTRIBUTES, WireType.LEN);
   private static final int RANDOMNESS = 0;
   private static final int THRESHOLD = 1;
 
@@ -96,7 +95,7 @@ final class SamplingAttributesWriter {
     attributeReader.wrap(record, p, length);
     while (attributeReader.hasRemaining()) {
       int tag = attributeReader.readTag();
-      if (tag == WireType.tag(KEY_VALUE_KEY, WireType.LEN)) {
+      if (tag == WireType.tag(KeyValue.KEY, WireType.LEN)) {
         int keyLength = attributeReader.readLength();
         int keyStart = attributeReader.position();
         if (equal(record, keyStart, keyLength, RANDOMNESS_KEY)) {
@@ -120,11 +119,11 @@ final class SamplingAttributesWriter {
   private void writeStringAttribute(byte[] key, int length) {
     int any = 1 + 1 + length; // tag, one length byte (at most 14), the text
     int keyValue = 1 + 1 + key.length + 1 + 1 + any;
-    recordOut.writeLengthDelimitedHeader(ATTRIBUTES, keyValue);
-    recordOut.writeLengthDelimitedHeader(KEY_VALUE_KEY, key.length);
+    recordOut.writeLengthDelimitedHeader(LogRecord.ATTRIBUTES, keyValue);
+    recordOut.writeLengthDelimitedHeader(KeyValue.KEY, key.length);
     recordOut.writeBytes(key, 0, key.length);
-    recordOut.writeLengthDelimitedHeader(KEY_VALUE_VALUE, any);
-    recordOut.writeLengthDelimitedHeader(ANY_STRING, length);
+    recordOut.writeLengthDelimitedHeader(KeyValue.VALUE, any);
+    recordOut.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, length);
     recordOut.writeBytes(valueText, 0, length);
   }
 }

@@ -1,5 +1,8 @@
 package dev.sluice.processor.probabilisticsampler;
 
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
+import dev.sluice.pdata.otlp.SpanView;
 import dev.sluice.pdata.wire.WireType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -14,17 +17,15 @@ import java.util.Arrays;
  * reusable flyweight: the results stay in its fields until the next walk.
  */
 final class SpanFieldWalk {
-  private static final int TRACE_ID_TAG = WireType.tag(1, WireType.LEN);
-  private static final int TRACE_STATE = 3;
-  private static final int TRACE_STATE_TAG = WireType.tag(TRACE_STATE, WireType.LEN);
-  private static final int ATTRIBUTES_TAG = WireType.tag(9, WireType.LEN);
-  private static final byte KEY_TAG = (byte) WireType.tag(1, WireType.LEN);
+  private static final int TRACE_ID_TAG = WireType.tag(Span.TRACE_ID, WireType.LEN);
+  private static final int TRACE_STATE_TAG = WireType.tag(Span.TRACE_STATE, WireType.LEN);
+  private static final int ATTRIBUTES_TAG = WireType.tag(Span.ATTRIBUTES, WireType.LEN);
+  private static final byte KEY_TAG = (byte) WireType.tag(KeyValue.KEY, WireType.LEN);
   private static final byte[] PRIORITY_KEY = SpanPass.PRIORITY_KEY;
 
   /** The least tag of a field numbered {@code trace_state} or higher. */
-  private static final int FIRST_TAG_FROM_TRACE_STATE = WireType.tag(TRACE_STATE, 0);
+  private static final int FIRST_TAG_FROM_TRACE_STATE = WireType.tag(Span.TRACE_STATE, 0);
 
-  private static final int TRACE_ID_BYTES = 16;
   private static final int WIRE_TYPE_MASK = 7;
   private static final int VARINT_PAYLOAD = 0x7F;
 
@@ -148,7 +149,7 @@ final class SpanFieldWalk {
    * the walk goes on through the span's other fields instead of after it.
    */
   private void readTraceId(byte[] span, int p, int length) {
-    boolean full = length == TRACE_ID_BYTES;
+    boolean full = length == SpanView.TRACE_ID_BYTES;
     long high = full ? (long) BIG_ENDIAN_LONGS.get(span, p) : 0;
     long low = full ? (long) BIG_ENDIAN_LONGS.get(span, p + Long.BYTES) : 0;
     traceIdHigh = high;

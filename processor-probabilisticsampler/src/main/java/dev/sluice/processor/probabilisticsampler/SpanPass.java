@@ -5,6 +5,8 @@ import dev.sluice.pdata.otlp.AnyValueView;
 import dev.sluice.pdata.otlp.AttributeCursor;
 import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
 import dev.sluice.pdata.otlp.SpanView;
 import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.wire.ProtoWriter;
@@ -21,11 +23,9 @@ import java.util.Arrays;
  * field copied as bytes. Holds only reusable scratch state.
  */
 final class SpanPass implements ItemVisitor {
-  private static final int TRACE_STATE = 3;
-  private static final int TRACE_STATE_TAG = WireType.tag(TRACE_STATE, WireType.LEN);
-  private static final int ATTRIBUTES = 9;
-  private static final int ATTRIBUTES_TAG = WireType.tag(ATTRIBUTES, WireType.LEN);
-  private static final byte KEY_TAG = (byte) WireType.tag(1, WireType.LEN);
+  private static final int TRACE_STATE_TAG = WireType.tag(Span.TRACE_STATE, WireType.LEN);
+  private static final int ATTRIBUTES_TAG = WireType.tag(Span.ATTRIBUTES, WireType.LEN);
+  private static final byte KEY_TAG = (byte) WireType.tag(KeyValue.KEY, WireType.LEN);
   static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
 
   /** Groups in unknown fields were checked at the edge; none nests deeper than this. */
@@ -412,7 +412,7 @@ final class SpanPass implements ItemVisitor {
             writeTraceStateField(length);
             written = true;
           }
-        } else if (!written && (tag >>> 3) > TRACE_STATE) {
+        } else if (!written && (tag >>> 3) > Span.TRACE_STATE) {
           spanOut.writeBytes(span, run, fieldStart - run);
           run = fieldStart;
           writeTraceStateField(length);
@@ -431,7 +431,7 @@ final class SpanPass implements ItemVisitor {
 
   private void writeTraceStateField(int length) {
     if (length > 0) {
-      spanOut.writeLengthDelimitedHeader(TRACE_STATE, length);
+      spanOut.writeLengthDelimitedHeader(Span.TRACE_STATE, length);
       spanOut.writeBytes(traceStateOut, 0, length);
     }
   }

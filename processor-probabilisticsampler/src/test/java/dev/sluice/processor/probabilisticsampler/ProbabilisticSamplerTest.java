@@ -11,6 +11,7 @@ import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.pdata.otlp.OtlpFields;
 import dev.sluice.pdata.otlp.Signal;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -223,7 +224,13 @@ class ProbabilisticSamplerTest {
             .concat(Span.newBuilder().setTraceState("junk=1").build().toByteString())
             .concat(Span.newBuilder().setTraceState("a=b").build().toByteString())
             .concat(Span.newBuilder().setFlags(0x101).build().toByteString());
-    byte[] request = nest(1, nest(2, nest(2, spanBytes))).toByteArray();
+    byte[] request =
+        nest(
+                OtlpFields.TracesRequest.RESOURCE_SPANS,
+                nest(
+                    OtlpFields.ResourceSpans.SCOPE_SPANS,
+                    nest(OtlpFields.ScopeSpans.SPANS, spanBytes)))
+            .toByteArray();
     SamplerHarness sampler = new SamplerHarness(config("hash_seed", 25, 0), Signal.TRACES);
     List<Span> kept = allSpans(sampler.traces(request));
     assertThat(kept).hasSize(1);
@@ -277,8 +284,17 @@ class ProbabilisticSamplerTest {
             .concat(ByteString.copyFrom(new byte[] {0x0A, 0x11}))
             .concat(ByteString.copyFromUtf8("sampling.priority"));
     ByteString spanBytes =
-        span("late key", KEPT_AT_25, "").build().toByteString().concat(nest(9, keyValue));
-    byte[] request = nest(1, nest(2, nest(2, spanBytes))).toByteArray();
+        span("late key", KEPT_AT_25, "")
+            .build()
+            .toByteString()
+            .concat(nest(OtlpFields.Span.ATTRIBUTES, keyValue));
+    byte[] request =
+        nest(
+                OtlpFields.TracesRequest.RESOURCE_SPANS,
+                nest(
+                    OtlpFields.ResourceSpans.SCOPE_SPANS,
+                    nest(OtlpFields.ScopeSpans.SPANS, spanBytes)))
+            .toByteArray();
     SamplerHarness sampler = new SamplerHarness(config("hash_seed", 100, 0), Signal.TRACES);
     assertThat(allSpans(sampler.traces(request))).isEmpty();
     assertThat(

@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.otlp.OtlpFields;
 import dev.sluice.pdata.otlp.OtlpIndexer;
 import dev.sluice.pdata.otlp.OtlpMarshaler;
 import dev.sluice.pdata.otlp.Signal;
@@ -215,16 +216,19 @@ class SpanFastPathTest {
       }
       spanList.addLengthDelimited(span);
     }
-    UnknownFieldSet scope = UnknownFieldSet.newBuilder().addField(2, spanList.build()).build();
+    UnknownFieldSet scope =
+        UnknownFieldSet.newBuilder()
+            .addField(OtlpFields.ScopeSpans.SPANS, spanList.build())
+            .build();
     UnknownFieldSet resource =
         UnknownFieldSet.newBuilder()
             .addField(
-                2,
+                OtlpFields.ResourceSpans.SCOPE_SPANS,
                 UnknownFieldSet.Field.newBuilder().addLengthDelimited(scope.toByteString()).build())
             .build();
     return UnknownFieldSet.newBuilder()
         .addField(
-            1,
+            OtlpFields.TracesRequest.RESOURCE_SPANS,
             UnknownFieldSet.Field.newBuilder().addLengthDelimited(resource.toByteString()).build())
         .build()
         .toByteArray();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
+import dev.sluice.pdata.otlp.OtlpFields;
 import dev.sluice.pdata.otlp.Signal;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.util.ArrayList;
@@ -22,32 +23,36 @@ class TraceStateRewriteTest {
   /** A trace ID the hash keeps at 25 % with seed 0 (as the Go table records). */
   private static final String KEPT_AT_25 = "ddaa4e85b0d6e28b8f8ea9d349428d8e";
 
-  private static final int TRACE_STATE = 3;
   private static final String NEW_STATE = "ot=rv:e0a00b19c6c7d7;th:c";
 
   /** One field of a span, and its number. */
   private record Field(int number, ByteString bytes) {}
 
   private static Field traceId() {
-    return new Field(1, Span.newBuilder().setTraceId(hex(KEPT_AT_25)).build().toByteString());
+    return new Field(
+        OtlpFields.Span.TRACE_ID,
+        Span.newBuilder().setTraceId(hex(KEPT_AT_25)).build().toByteString());
   }
 
   private static Field spanId() {
     return new Field(
-        2, Span.newBuilder().setSpanId(hex("0102030405060708")).build().toByteString());
+        OtlpFields.Span.SPAN_ID,
+        Span.newBuilder().setSpanId(hex("0102030405060708")).build().toByteString());
   }
 
   private static Field traceState(String value) {
-    return new Field(TRACE_STATE, Span.newBuilder().setTraceState(value).build().toByteString());
+    return new Field(
+        OtlpFields.Span.TRACE_STATE, Span.newBuilder().setTraceState(value).build().toByteString());
   }
 
   private static Field name(String value) {
-    return new Field(5, Span.newBuilder().setName(value).build().toByteString());
+    return new Field(OtlpFields.Span.NAME, Span.newBuilder().setName(value).build().toByteString());
   }
 
   private static Field kind() {
     return new Field(
-        6, Span.newBuilder().setKind(Span.SpanKind.SPAN_KIND_CLIENT).build().toByteString());
+        OtlpFields.Span.KIND,
+        Span.newBuilder().setKind(Span.SpanKind.SPAN_KIND_CLIENT).build().toByteString());
   }
 
   /** Field 999, a varint: a tag of two bytes. */
@@ -86,22 +91,22 @@ class TraceStateRewriteTest {
   private static String lastTraceState(List<Field> fields) throws Exception {
     String state = "";
     for (Field field : fields) {
-      if (field.number() == TRACE_STATE) {
+      if (field.number() == OtlpFields.Span.TRACE_STATE) {
         state = Span.parseFrom(field.bytes()).getTraceState();
       }
     }
     return state;
   }
 
-  /** The span less its trace_state fields, with the new one before the first field from 3 on. */
+  /** The span less its trace_state fields, with the new one before the first later field. */
   private static ByteString expected(List<Field> fields, String state) {
     List<Field> kept = new ArrayList<>();
     int insertAt = -1;
     for (Field field : fields) {
-      if (insertAt < 0 && field.number() >= TRACE_STATE) {
+      if (insertAt < 0 && field.number() >= OtlpFields.Span.TRACE_STATE) {
         insertAt = kept.size();
       }
-      if (field.number() != TRACE_STATE) {
+      if (field.number() != OtlpFields.Span.TRACE_STATE) {
         kept.add(field);
       }
     }
@@ -127,17 +132,19 @@ class TraceStateRewriteTest {
   private static UnknownFieldSet request(ByteString span) {
     UnknownFieldSet scope =
         UnknownFieldSet.newBuilder()
-            .addField(2, UnknownFieldSet.Field.newBuilder().addLengthDelimited(span).build())
+            .addField(
+                OtlpFields.ScopeSpans.SPANS,
+                UnknownFieldSet.Field.newBuilder().addLengthDelimited(span).build())
             .build();
     UnknownFieldSet resource =
         UnknownFieldSet.newBuilder()
             .addField(
-                2,
+                OtlpFields.ResourceSpans.SCOPE_SPANS,
                 UnknownFieldSet.Field.newBuilder().addLengthDelimited(scope.toByteString()).build())
             .build();
     return UnknownFieldSet.newBuilder()
         .addField(
-            1,
+            OtlpFields.TracesRequest.RESOURCE_SPANS,
             UnknownFieldSet.Field.newBuilder().addLengthDelimited(resource.toByteString()).build())
         .build();
   }
@@ -146,10 +153,19 @@ class TraceStateRewriteTest {
   private static ByteString keptSpan(byte[] request) throws Exception {
     assertThat(request).as("the span is kept").isNotNull();
     ByteString resource =
-        UnknownFieldSet.parseFrom(request).getField(1).getLengthDelimitedList().get(0);
+        UnknownFieldSet.parseFrom(request)
+            .getField(OtlpFields.TracesRequest.RESOURCE_SPANS)
+            .getLengthDelimitedList()
+            .get(0);
     ByteString scope =
-        UnknownFieldSet.parseFrom(resource).getField(2).getLengthDelimitedList().get(0);
-    List<ByteString> spans = UnknownFieldSet.parseFrom(scope).getField(2).getLengthDelimitedList();
+        UnknownFieldSet.parseFrom(resource)
+            .getField(OtlpFields.ResourceSpans.SCOPE_SPANS)
+            .getLengthDelimitedList()
+            .get(0);
+    List<ByteString> spans =
+        UnknownFieldSet.parseFrom(scope)
+            .getField(OtlpFields.ScopeSpans.SPANS)
+            .getLengthDelimitedList();
     assertThat(spans).hasSize(1);
     return spans.get(0);
   }
