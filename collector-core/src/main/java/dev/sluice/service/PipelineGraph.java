@@ -53,13 +53,14 @@ import java.util.logging.Logger;
  * <p>Which pipelines are durable, which routing bits a receiver's requests carry and which ends
  * keep the durable exporters' progress is worked out in one place, {@link DurableRouting}.
  *
- * <p>Connectors (not built yet) slot in between the third step and the fourth. A connector is an
- * exporter at the end of some pipelines and a receiver at the start of others; it is made, as a
- * receiver is, once the first stages of the pipelines it feeds exist, and then stands at the end of
- * the pipelines that export to it beside their sending chains (so a fan-out then takes any exporter
- * node, not only a {@link SendingChain}). The third step then builds the pipelines in an order
- * where each comes after the pipelines its connectors feed (today, with no connectors, the order
- * they are given in), and a cycle is refused; the fourth is unchanged.
+ * <p>Connectors (not built yet) slot into the third step. A connector is an exporter at the end of
+ * some pipelines and a receiver at the start of others. The third step then builds the pipelines in
+ * an order where each comes after the pipelines its connectors feed (today, with no connectors, the
+ * order they are given in; a cycle is refused), and makes each connector as a receiver is made,
+ * once the first stages of the pipelines it feeds exist, before the pipelines that export to it;
+ * there it stands at the end beside the sending chains (so a fan-out then takes any exporter node,
+ * not only a {@link SendingChain}). A connector starts after the pipelines it feeds and before
+ * those that export to it, and stops the other way round. The fourth step is unchanged.
  *
  * <p>Starts as the OpenTelemetry Collector does, so that nothing is sent to a part that is not
  * running: {@link #startExtensions}, then {@link #startPipelines}: exporters, processors, the
