@@ -1,10 +1,23 @@
 package dev.sluice.core;
 
+import static com.tngtech.archunit.core.domain.AccessTarget.Predicates.declaredIn;
+import static com.tngtech.archunit.core.domain.JavaAccess.Predicates.target;
+import static com.tngtech.archunit.core.domain.JavaAccess.Predicates.targetOwner;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.sluice.service.DurableEntry;
+import dev.sluice.service.DurableFanout;
+import dev.sluice.service.DurableLog;
+import dev.sluice.service.Fanout;
+import dev.sluice.service.PipelineEntry;
+import dev.sluice.service.PipelineGraph;
+import dev.sluice.service.sender.SendingChain;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * The parts of {@code collector-core} and what each may depend on: the data model and the
  * write-ahead log on nothing of Sluice's, the component API on the data model, OTTL on the data
  * model and the component API, the service on all of those, the gRPC and Kafka support on the data
- * model and the component API. A part that reaches past its line fails here, at build time.
+ * model and the component API. A part that reaches past its line fails here, at build time. Within
+ * the service, the pipelines are wired in one place, the pipeline graph.
  */
 class CoreBoundariesTest {
   private static JavaClasses core;
@@ -87,5 +101,26 @@ class CoreBoundariesTest {
         "dev.sluice.wal..",
         "com.sun.management..",
         "com.sun.net.httpserver..");
+  }
+
+  @Test
+  void onlyThePipelineGraphWiresPipelines() {
+    Class<?>[] parts = {
+      Fanout.class, DurableFanout.class, PipelineEntry.class, DurableEntry.class, SendingChain.class
+    };
+    noClasses()
+        .that()
+        .doNotBelongToAnyOf(PipelineGraph.class)
+        // A part may call its own constructors (one delegating to another, its nested classes').
+        .and()
+        .doNotBelongToAnyOf(parts)
+        .should()
+        .callConstructorWhere(targetOwner(belongToAnyOf(parts)))
+        .orShould()
+        .callMethodWhere(target(declaredIn(DurableLog.class).and(name("open"))))
+        .because(
+            "sending chains, fan-outs, entries and the write-ahead log are put together by the"
+                + " pipeline graph, where the durable routing is worked out once")
+        .check(core);
   }
 }

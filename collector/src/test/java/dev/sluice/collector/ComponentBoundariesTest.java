@@ -6,6 +6,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.sluice.service.DurableEntry;
+import dev.sluice.service.DurableFanout;
+import dev.sluice.service.DurableLayout;
+import dev.sluice.service.DurableLog;
+import dev.sluice.service.Fanout;
+import dev.sluice.service.PipelineEntry;
+import dev.sluice.service.sender.SendingChain;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * extension-*} module, all on this module's class path) may use of the core: never the service or
  * the write-ahead log, whose work is the service's; and the data model's wire reader and writer
  * ({@code dev.sluice.pdata.wire}) only where they still do, a list that only shrinks as the data
- * model's public face grows.
+ * model's public face grows. The distribution ({@code dev.sluice.collector}) hands the pipeline
+ * graph to the service and builds none of its parts itself.
  */
 class ComponentBoundariesTest {
   private static final String[] COMPONENTS = {
@@ -70,6 +78,27 @@ class ComponentBoundariesTest {
         .dependOnClassesThat()
         .resideInAnyPackage("dev.sluice.service..", "dev.sluice.wal..", "dev.sluice.collector..")
         .because("a component is written against the component API; the service runs it")
+        .check(sluice);
+  }
+
+  @Test
+  void theDistributionLeavesThePipelineGraphToTheService() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.sluice.collector..")
+        .should()
+        .dependOnClassesThat()
+        .belongToAnyOf(
+            Fanout.class,
+            DurableFanout.class,
+            PipelineEntry.class,
+            DurableEntry.class,
+            DurableLog.class,
+            DurableLayout.class,
+            SendingChain.class)
+        .because(
+            "the service's PipelineGraph builds and runs the pipelines; the distribution maps its"
+                + " configuration to it")
         .check(sluice);
   }
 

@@ -1,4 +1,4 @@
-package dev.sluice.collector;
+package dev.sluice.service;
 
 import dev.sluice.component.AuthReference;
 import dev.sluice.component.ConfigProblems;

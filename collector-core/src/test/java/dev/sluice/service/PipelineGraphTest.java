@@ -1,0 +1,371 @@
+package dev.sluice.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.sluice.component.Admission;
+import dev.sluice.component.CollectorStatus;
+import dev.sluice.component.ComponentId;
+import dev.sluice.component.ExportResult;
+import dev.sluice.component.QueueConfig;
+import dev.sluice.component.RequestConsumer;
+import dev.sluice.component.Scheduler;
+import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.PipelineFixture;
+import dev.sluice.testkit.RecordingExporter;
+import dev.sluice.testkit.SequencedSpans;
+import dev.sluice.testkit.TestComponents;
+import dev.sluice.testkit.TestComponents.Journal;
+import dev.sluice.testkit.TestComponents.ProcessorConfig;
+import dev.sluice.testkit.TestComponents.TestReceiver;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The pipeline graph built from pipelines of the test kit's components: what feeds what, which
+ * parts are shared, the order of starts and stops, and which receivers' requests are logged.
+ */
+class PipelineGraphTest {
+  private static final int SPANS = 10;
+  private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  @TempDir Path directory;
+
+  private final Journal journal = new Journal();
+  private final TestComponents.TestExporters exporterFactory = TestComponents.exporters(journal);
+  private final TestComponents.TestProcessors processorFactory = TestComponents.processors(journal);
+  private final List<String> fatal = new CopyOnWriteArrayList<>();
+  private final List<PipelineGraph> running = new ArrayList<>();
+  private MetricRegistry metrics;
+
+  @AfterEach
+  void stopWhatRuns() throws InterruptedException {
+    for (PipelineGraph graph : running) {
+      graph.shutdown(System.nanoTime() + DEADLINE_NANOS);
+    }
+    assertThat(fatal).isEmpty();
+  }
+
+  private ComponentSpec receiver(String id) {
+    return new ComponentSpec(
+        ComponentId.parse(id), TestComponents.receivers(journal), new TestComponents.NoConfig());
+  }
+
+  private ComponentSpec processor(String id, boolean holds) {
+    return new ComponentSpec(ComponentId.parse(id), processorFactory, new ProcessorConfig(holds));
+  }
+
+  /** An exporter with a queue of 100 requests, logged in {@code storage} when not null. */
+  private ComponentSpec exporter(String id, String storage) {
+    QueueConfig queue =
+        new QueueConfig(true, 1, 100, QueueConfig.Sizer.REQUESTS, false, false, storage);
+    return new ComponentSpec(
+        ComponentId.parse(id),
+        exporterFactory,
+        PipelineFixture.config(queue, PipelineFixture.fastRetry()));
+  }
+
+  private ComponentSpec storage(String id) {
+    return new ComponentSpec(
+        ComponentId.parse(id),
+        TestComponents.storages(journal),
+        new TestComponents.StorageConfig(directory.resolve(id.replace('/', '-'))));
+  }
+
+  private static PipelineSpec traces(
+      String name, List<String> receivers, List<String> processors, List<String> exporters) {
+    return new PipelineSpec(name, Signal.TRACES, ids(receivers), ids(processors), ids(exporters));
+  }
+
+  private static List<ComponentId> ids(List<String> ids) {
+    return ids.stream().map(ComponentId::parse).toList();
+  }
+
+  private PipelineGraph graph(
+      List<ComponentSpec> components, List<PipelineSpec> pipelines, List<String> extensions) {
+    metrics = new MetricRegistry();
+    return new PipelineGraph(
+        components,
+        pipelines,
+        ids(extensions),
+        new PipelineGraph.Settings(
+            metrics,
+            Scheduler.shared(),
+            new MemoryBudget(64L << 20, 1_000_000),
+            () -> CollectorStatus.State.RUNNING,
+            100,
+            Integer.MAX_VALUE,
+            fatal::add));
+  }
+
+  private PipelineGraph started(
+      List<ComponentSpec> components, List<PipelineSpec> pipelines, List<String> extensions)
+      throws Exception {
+    PipelineGraph graph = graph(components, pipelines, extensions);
+    running.add(graph);
+    graph.startExtensions();
+    graph.startPipelines();
+    return graph;
+  }
+
+  private static RequestConsumer tracesOf(PipelineGraph graph, String receiver) {
+    return ((TestReceiver) graph.receiver(ComponentId.parse(receiver)))
+        .consumers()
+        .get(Signal.TRACES);
+  }
+
+  /** Spans {@code first..first+9} from {@code receiver}, answered at once. */
+  private static Admission send(PipelineGraph graph, String receiver, int first) {
+    return tracesOf(graph, receiver).consume(SequencedSpans.indexed("svc", first, SPANS));
+  }
+
+  private static List<Integer> numbers(int first) {
+    return IntStream.range(first, first + SPANS).boxed().toList();
+  }
+
+  private static List<Integer> delivered(RecordingExporter exporter) {
+    List<Integer> numbers = new ArrayList<>();
+    exporter
+        .delivered()
+        .forEach(attempt -> numbers.addAll(SequencedSpans.numbers(attempt.request())));
+    return numbers;
+  }
+
+  @Test
+  void aReceiverListedByTwoPipelinesOfOneSignalFeedsBoth() throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(receiver("r"), exporter("x", null), exporter("y", null)),
+            List.of(
+                traces("traces/x", List.of("r"), List.of(), List.of("x")),
+                traces("traces/y", List.of("r"), List.of(), List.of("y"))),
+            List.of());
+
+    TestReceiver r = (TestReceiver) graph.receiver(ComponentId.parse("r"));
+    assertThat(r.consumers()).containsOnlyKeys(Signal.TRACES);
+    assertThat(send(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+
+    for (String id : List.of("x", "y")) {
+      RecordingExporter exporter = exporterFactory.recorder(id);
+      assertThat(exporter.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(delivered(exporter)).containsExactlyElementsOf(numbers(0));
+    }
+    assertThat(graph.receiverCount()).isEqualTo(1);
+  }
+
+  @Test
+  void processorsRunInTheOrderTheirPipelineListsThem() throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(
+                receiver("r"),
+                processor("p/1", false),
+                processor("p/2", false),
+                processor("p/3", false),
+                exporter("x", null)),
+            List.of(traces("traces", List.of("r"), List.of("p/3", "p/1", "p/2"), List.of("x"))),
+            List.of());
+
+    assertThat(send(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+
+    assertThat(journal.events("consume"))
+        .containsExactly("consume processor p/3", "consume processor p/1", "consume processor p/2");
+    assertThat(exporterFactory.recorder("x").awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS))
+        .isTrue();
+  }
+
+  @Test
+  void eachPipelineHasItsOwnInstanceOfAProcessorItLists() throws Exception {
+    started(
+        List.of(receiver("r"), processor("p", false), exporter("x", null), exporter("y", null)),
+        List.of(
+            traces("traces/x", List.of("r"), List.of("p"), List.of("x")),
+            traces("traces/y", List.of("r"), List.of("p"), List.of("y"))),
+        List.of());
+
+    assertThat(processorFactory.made("p")).isEqualTo(2);
+  }
+
+  @Test
+  void anExporterSharedByTwoPipelinesIsOneSendingChain() throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(receiver("r/1"), receiver("r/2"), exporter("x", null)),
+            List.of(
+                traces("traces/1", List.of("r/1"), List.of(), List.of("x")),
+                traces("traces/2", List.of("r/2"), List.of(), List.of("x"))),
+            List.of());
+
+    assertThat(send(graph, "r/1", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(send(graph, "r/2", SPANS)).isEqualTo(Admission.ACCEPTED);
+
+    RecordingExporter x = exporterFactory.recorder("x");
+    assertThat(x.awaitDeliveredUnits(2 * SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(x))
+        .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 2 * SPANS).boxed().toList());
+    assertThat(exporterFactory.made("x")).isEqualTo(1);
+    assertThat(graph.exporterCount()).isEqualTo(1);
+    // One sending queue, whose figures are published once.
+    assertThat(prometheus().lines().filter(line -> line.startsWith("otelcol_exporter_queue_cap")))
+        .containsExactly("otelcol_exporter_queue_capacity{exporter=\"x\"} 100");
+  }
+
+  @Test
+  void startsExportersThenProcessorsThenReceiversAndStopsInTheReverseOrder() throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(
+                receiver("r"),
+                processor("hold/1", true),
+                processor("hold/2", true),
+                exporter("x", null),
+                storage("file_storage")),
+            List.of(traces("traces", List.of("r"), List.of("hold/1", "hold/2"), List.of("x"))),
+            List.of("file_storage"));
+    assertThat(journal.events("start"))
+        .containsExactly(
+            "start extension file_storage",
+            "start exporter x",
+            "start processor hold/1",
+            "start processor hold/2",
+            "start receiver r");
+
+    // Held by the first processor until it stops.
+    assertThat(send(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    RecordingExporter x = exporterFactory.recorder("x");
+    assertThat(x.attempts()).isEmpty();
+
+    running.remove(graph);
+    graph.shutdown(System.nanoTime() + DEADLINE_NANOS);
+
+    assertThat(journal.events("stop"))
+        .containsExactly(
+            "stop receiver r",
+            "stop processor hold/1",
+            "stop processor hold/2",
+            "stop exporter x",
+            "stop extension file_storage");
+    // Each processor flushed into a stage still running, and the exporter drained its queue
+    // before it stopped.
+    assertThat(delivered(x)).containsExactlyElementsOf(numbers(0));
+  }
+
+  @Test
+  void aReceiverFeedingADurablePipelineLogsEachRequestBeforeItIsAnswered() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r/durable"),
+            receiver("r/plain"),
+            exporter("d", "file_storage"),
+            exporter("x", null),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/durable", List.of("r/durable"), List.of(), List.of("d")),
+            traces("traces/plain", List.of("r/plain"), List.of(), List.of("x")));
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+
+    assertThat(tracesOf(first, "r/durable")).isInstanceOf(DurableEntry.class);
+    assertThat(tracesOf(first, "r/plain")).isInstanceOf(PipelineEntry.class);
+
+    // When the answer comes, the log has forced the request to disk and owes it to d.
+    CompletableFuture<Admission> answer = new CompletableFuture<>();
+    CompletableFuture<long[]> logAtAnswer = new CompletableFuture<>();
+    tracesOf(first, "r/durable")
+        .consume(
+            SequencedSpans.indexed("svc", 0, SPANS),
+            admission -> {
+              logAtAnswer.complete(
+                  new long[] {gauge("sluice_wal_fsyncs"), gauge("sluice_wal_records_owed")});
+              answer.complete(admission);
+            });
+    assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo(Admission.ACCEPTED);
+    assertThat(logAtAnswer.get()[0]).as("forces to disk").isPositive();
+    assertThat(logAtAnswer.get()[1]).as("records owed").isEqualTo(1);
+
+    // The other receiver's requests are not logged.
+    assertThat(send(first, "r/plain", SPANS)).isEqualTo(Admission.ACCEPTED);
+    assertThat(exporterFactory.recorder("x").awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS))
+        .isTrue();
+    awaitTrue(() -> gauge("sluice_wal_grouped_records") == 1);
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+
+    // What d had not delivered comes back from the log at the next start.
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter d = exporterFactory.recorder("d");
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+  }
+
+  @Test
+  void durableExportersNamingTwoStoragesAreRefusedBeforeAnythingIsMade() {
+    assertThatThrownBy(
+            () ->
+                graph(
+                    List.of(
+                        receiver("r"),
+                        exporter("d/1", "file_storage/a"),
+                        exporter("d/2", "file_storage/b"),
+                        storage("file_storage/a"),
+                        storage("file_storage/b")),
+                    List.of(
+                        traces("traces/1", List.of("r"), List.of(), List.of("d/1")),
+                        traces("traces/2", List.of("r"), List.of(), List.of("d/2"))),
+                    List.of("file_storage/a", "file_storage/b")))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "durable exporters name two storages, file_storage/a and file_storage/b:"
+                + " Sluice keeps one write-ahead log");
+    assertThat(exporterFactory.made("d/1")).isZero();
+    assertThat(exporterFactory.made("d/2")).isZero();
+  }
+
+  private String prometheus() {
+    StringWriter out = new StringWriter();
+    try {
+      metrics.writePrometheus(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString();
+  }
+
+  /** The value of an unlabelled gauge on the metrics page. */
+  private long gauge(String name) {
+    String prefix = name + " ";
+    return prometheus()
+        .lines()
+        .filter(line -> line.startsWith(prefix))
+        .mapToLong(line -> Long.parseLong(line.substring(prefix.length())))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + name));
+  }
+
+  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("condition not met in 10 s");
+      }
+      Thread.sleep(10);
+    }
+  }
+}
