@@ -13,9 +13,9 @@ import dev.sluice.service.sender.SendingChain;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
+import dev.sluice.testkit.TestStorage;
 import dev.sluice.wal.WriteAheadLog;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -129,32 +129,7 @@ class DurableFanoutTest {
   }
 
   private DurableStorage storage(long maxSizeBytes, long segmentSizeBytes) {
-    return new DurableStorage() {
-      @Override
-      public Path directory() {
-        return directory.resolve("wal");
-      }
-
-      @Override
-      public boolean fsync() {
-        return true;
-      }
-
-      @Override
-      public long maxSizeBytes() {
-        return maxSizeBytes;
-      }
-
-      @Override
-      public long segmentSizeBytes() {
-        return segmentSizeBytes;
-      }
-
-      @Override
-      public Duration commitInterval() {
-        return Duration.ZERO;
-      }
-    };
+    return new TestStorage(directory.resolve("wal"), maxSizeBytes, segmentSizeBytes);
   }
 
   private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {

@@ -12,11 +12,11 @@ import dev.sluice.service.sender.SendingChain;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
+import dev.sluice.testkit.TestStorage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -185,32 +185,7 @@ class LayoutsFileReplayTest {
   }
 
   private DurableStorage storage() {
-    return new DurableStorage() {
-      @Override
-      public Path directory() {
-        return wal();
-      }
-
-      @Override
-      public boolean fsync() {
-        return true;
-      }
-
-      @Override
-      public long maxSizeBytes() {
-        return 64L << 20;
-      }
-
-      @Override
-      public long segmentSizeBytes() {
-        return 1L << 20;
-      }
-
-      @Override
-      public Duration commitInterval() {
-        return Duration.ZERO;
-      }
-    };
+    return new TestStorage(wal());
   }
 
   /** A first run whose requests the log still owes x and y when it stops. */

@@ -6,7 +6,6 @@ import dev.sluice.component.CollectorStatus;
 import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentSettings;
-import dev.sluice.component.DurableStorage;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.ExporterConfig;
@@ -21,7 +20,6 @@ import dev.sluice.component.RequestConsumer;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.Signal;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -315,32 +313,7 @@ public final class TestComponents {
       @Override
       public Extension create(
           ComponentSettings settings, StorageConfig config, CollectorStatus status) {
-        return new DurableStorage() {
-          @Override
-          public Path directory() {
-            return config.directory();
-          }
-
-          @Override
-          public boolean fsync() {
-            return true;
-          }
-
-          @Override
-          public long maxSizeBytes() {
-            return 64L << 20;
-          }
-
-          @Override
-          public long segmentSizeBytes() {
-            return 1L << 20;
-          }
-
-          @Override
-          public Duration commitInterval() {
-            return Duration.ZERO;
-          }
-
+        return new TestStorage(config.directory()) {
           @Override
           public void start() {
             journal.add("start", settings);
