@@ -6,9 +6,8 @@ import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpMarshaler;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
-import java.io.IOException;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -55,12 +54,6 @@ class FunctionProcessorTest {
     return new FunctionProcessor<>(settings, new KeepFirst(keep), Signal.TRACES, function, next);
   }
 
-  private String prometheus() throws IOException {
-    StringWriter out = new StringWriter();
-    metrics.writePrometheus(out);
-    return out.toString();
-  }
-
   private static String incoming(long units) {
     return "otelcol_processor_incoming_items_total{processor=\"filter/first\",otel_signal=\"traces\"} "
         + units;
@@ -82,7 +75,7 @@ class FunctionProcessorTest {
         .isEqualTo(Admission.ACCEPTED);
 
     assertThat(next.spans).containsExactly(0, 1, 2, 3, 10, 11, 12);
-    assertThat(prometheus()).contains(incoming(13)).contains(outgoing(7));
+    assertThat(MetricsText.of(metrics)).contains(incoming(13)).contains(outgoing(7));
   }
 
   @Test
@@ -94,7 +87,7 @@ class FunctionProcessorTest {
         .isEqualTo(Admission.ACCEPTED);
 
     assertThat(next.offers).isZero();
-    assertThat(prometheus()).contains(incoming(5)).contains(outgoing(0));
+    assertThat(MetricsText.of(metrics)).contains(incoming(5)).contains(outgoing(0));
   }
 
   @Test
@@ -107,7 +100,7 @@ class FunctionProcessorTest {
 
     assertThat(batch.unitCount()).isEqualTo(6);
     assertThat(next.offers).isZero();
-    assertThat(prometheus()).contains(incoming(6)).contains(outgoing(0));
+    assertThat(MetricsText.of(metrics)).contains(incoming(6)).contains(outgoing(0));
   }
 
   @Test
@@ -120,7 +113,7 @@ class FunctionProcessorTest {
         .isEqualTo(Admission.FULL);
 
     assertThat(next.offers).isEqualTo(1);
-    assertThat(prometheus()).contains(incoming(5)).contains(outgoing(0));
+    assertThat(MetricsText.of(metrics)).contains(incoming(5)).contains(outgoing(0));
   }
 
   @Test
@@ -139,7 +132,7 @@ class FunctionProcessorTest {
 
     assertThat(batch.unitCount()).isZero();
     assertThat(next.offers).isZero();
-    assertThat(prometheus()).contains(incoming(5)).contains(outgoing(0));
+    assertThat(MetricsText.of(metrics)).contains(incoming(5)).contains(outgoing(0));
   }
 
   @Test
@@ -164,7 +157,7 @@ class FunctionProcessorTest {
 
     assertThat(calls[0]).isEqualTo(1);
     assertThat(next.spans).containsExactly(0, 1, 2);
-    assertThat(prometheus()).contains(outgoing(3));
+    assertThat(MetricsText.of(metrics)).contains(outgoing(3));
   }
 
   @Test

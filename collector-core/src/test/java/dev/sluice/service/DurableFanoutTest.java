@@ -10,6 +10,7 @@ import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.service.sender.SendingChain;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,16 +132,6 @@ class DurableFanoutTest {
     return new TestStorage(directory.resolve("wal"), maxSizeBytes, segmentSizeBytes);
   }
 
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("condition not met in 10 s");
-      }
-      Thread.sleep(10);
-    }
-  }
-
   private static List<Integer> delivered(RecordingExporter exporter) {
     List<Integer> numbers = new ArrayList<>();
     exporter
@@ -160,7 +150,7 @@ class DurableFanoutTest {
     }
     assertThat(first.a.awaitDeliveredUnits(REQUESTS * SPANS_PER_REQUEST, 10, TimeUnit.SECONDS))
         .isTrue();
-    awaitTrue(() -> first.log.log().owedRecords(CONSUMER_A) == 0);
+    Await.until("nothing owed to a", () -> first.log.log().owedRecords(CONSUMER_A) == 0);
     assertThat(first.log.log().owedRecords(CONSUMER_B)).isEqualTo(REQUESTS);
     // A durable exporter's queue is the log, counted in its bytes; the requests are beside.
     assertThat(first.fixture.prometheus())
@@ -175,9 +165,9 @@ class DurableFanoutTest {
     List<Integer> all = IntStream.range(0, REQUESTS * SPANS_PER_REQUEST).boxed().toList();
     assertThat(second.b.awaitDeliveredUnits(all.size(), 10, TimeUnit.SECONDS)).isTrue();
     assertThat(delivered(second.b)).containsExactlyElementsOf(all);
-    awaitTrue(() -> second.log.log().owedRecords() == 0);
+    Await.until("nothing owed", () -> second.log.log().owedRecords() == 0);
     // What the replay owed is counted in, and out once delivered.
-    awaitTrue(() -> second.gauge("otelcol_exporter_queue_size", "b") == 0);
+    Await.until("b's queue empty", () -> second.gauge("otelcol_exporter_queue_size", "b") == 0);
     // a had delivered everything and c has no storage: neither gets a replay.
     assertThat(second.a.attempts()).isEmpty();
     assertThat(second.c.attempts()).isEmpty();
@@ -220,7 +210,7 @@ class DurableFanoutTest {
                   + WriteAheadLog.SEGMENT_HEADER_BYTES
                   + recordBytes(sent * SPANS_PER_REQUEST))
           .isGreaterThan(capacity);
-      awaitTrue(() -> run.gauge("otelcol_exporter_queue_size", "a") == 0);
+      Await.until("a's queue empty", () -> run.gauge("otelcol_exporter_queue_size", "a") == 0);
       // The in-memory queue keeps its figures, in its sizer's unit, under Sluice's names.
       assertThat(run.gauge(SendingChain.MEMORY_QUEUE_CAPACITY, "b")).isEqualTo(MEMORY_QUEUE_SIZE);
       assertThat(run.gauge(SendingChain.MEMORY_QUEUE_SIZE, "b")).isBetween(0L, (long) sent);
@@ -257,7 +247,7 @@ class DurableFanoutTest {
           .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 30).boxed().toList());
       assertThat(delivered(run.c))
           .containsExactlyElementsOf(IntStream.range(20, 30).boxed().toList());
-      awaitTrue(() -> run.budget.usedBytes() == 0);
+      Await.until("the memory budget released", () -> run.budget.usedBytes() == 0);
     } finally {
       run.stop();
     }
@@ -273,7 +263,7 @@ class DurableFanoutTest {
 
       assertThat(run.fanout.consume(batch)).isEqualTo(Admission.ACCEPTED);
 
-      awaitTrue(() -> run.budget.usedBytes() == 0);
+      Await.until("the memory budget released", () -> run.budget.usedBytes() == 0);
       assertThat(run.a.attempts()).isEmpty();
       assertThat(run.b.attempts()).isEmpty();
       assertThat(run.c.attempts()).isEmpty();

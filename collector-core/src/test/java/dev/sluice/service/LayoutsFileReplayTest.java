@@ -9,6 +9,7 @@ import dev.sluice.component.ExportResult;
 import dev.sluice.component.QueueConfig;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.service.sender.SendingChain;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -219,16 +219,6 @@ class LayoutsFileReplayTest {
     return numbers;
   }
 
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("condition not met in 10 s");
-      }
-      Thread.sleep(10);
-    }
-  }
-
   private List<String> pipelineFileWarnings() {
     return warnings.stream()
         .map(LogRecord::getMessage)
@@ -255,7 +245,7 @@ class LayoutsFileReplayTest {
       throws Exception {
     assertThat(second.x.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
     assertThat(second.y.awaitDeliveredUnits(all().size(), 10, TimeUnit.SECONDS)).isTrue();
-    awaitTrue(() -> second.log.log().owedRecords() == 0);
+    Await.until("nothing owed", () -> second.log.log().owedRecords() == 0);
     assertThat(delivered(second.x)).containsExactlyElementsOf(all());
     assertThat(delivered(second.y)).containsExactlyElementsOf(all());
     assertThat(second.z.attempts()).isEmpty();

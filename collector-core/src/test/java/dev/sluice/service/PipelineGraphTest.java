@@ -12,6 +12,8 @@ import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.Await;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
@@ -19,16 +21,12 @@ import dev.sluice.testkit.TestComponents;
 import dev.sluice.testkit.TestComponents.Journal;
 import dev.sluice.testkit.TestComponents.ProcessorConfig;
 import dev.sluice.testkit.TestComponents.TestReceiver;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -219,7 +217,10 @@ class PipelineGraphTest {
     assertThat(exporterFactory.made("x")).isEqualTo(1);
     assertThat(graph.exporterCount()).isEqualTo(1);
     // One sending queue, whose figures are published once.
-    assertThat(prometheus().lines().filter(line -> line.startsWith("otelcol_exporter_queue_cap")))
+    assertThat(
+            MetricsText.of(metrics)
+                .lines()
+                .filter(line -> line.startsWith("otelcol_exporter_queue_cap")))
         .containsExactly("otelcol_exporter_queue_capacity{exporter=\"x\"} 100");
   }
 
@@ -301,7 +302,7 @@ class PipelineGraphTest {
     assertThat(send(first, "r/plain", SPANS)).isEqualTo(Admission.ACCEPTED);
     assertThat(exporterFactory.recorder("x").awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS))
         .isTrue();
-    awaitTrue(() -> gauge("sluice_wal_grouped_records") == 1);
+    Await.until("one record counted in groups", () -> gauge("sluice_wal_grouped_records") == 1);
     assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
 
     running.remove(first);
@@ -338,34 +339,14 @@ class PipelineGraphTest {
     assertThat(exporterFactory.made("d/2")).isZero();
   }
 
-  private String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
   /** The value of an unlabelled gauge on the metrics page. */
   private long gauge(String name) {
     String prefix = name + " ";
-    return prometheus()
+    return MetricsText.of(metrics)
         .lines()
         .filter(line -> line.startsWith(prefix))
         .mapToLong(line -> Long.parseLong(line.substring(prefix.length())))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no " + name));
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("condition not met in 10 s");
-      }
-      Thread.sleep(10);
-    }
   }
 }

@@ -10,9 +10,6 @@ import dev.sluice.component.RetryConfig;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.service.sender.SendingChain;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 
 /** Builds pipeline parts around recording exporters. */
@@ -70,13 +67,8 @@ public final class PipelineFixture {
         true, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(30), 1.5, 0);
   }
 
+  /** The metrics page of the parts built here. */
   public String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
+    return MetricsText.of(metrics);
   }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.testkit;
 
 import dev.sluice.pdata.otlp.RefCheck;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -20,7 +21,6 @@ public final class RefCheckExtension implements AfterEachCallback, AfterAllCallb
   /** How long a test class's leftovers may take to be released by threads still winding down. */
   static final long SETTLE_MILLIS = 5_000;
 
-  private static final long POLL_MILLIS = 10;
   private static final int MAX_REPORTED = 5;
 
   @Override
@@ -55,13 +55,10 @@ public final class RefCheckExtension implements AfterEachCallback, AfterAllCallb
     if (!RefCheck.enabled()) {
       return;
     }
-    long deadline = System.nanoTime() + settleMillis * 1_000_000;
+    boolean released =
+        Await.within(Duration.ofMillis(settleMillis), () -> RefCheck.live().isEmpty());
     List<Throwable> live = RefCheck.live();
-    while (!live.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(POLL_MILLIS);
-      live = RefCheck.live();
-    }
-    if (live.isEmpty()) {
+    if (released || live.isEmpty()) {
       return;
     }
     RefCheck.forgetLive();

@@ -4,6 +4,7 @@ import static dev.sluice.wal.LogHarness.append;
 import static dev.sluice.wal.LogHarness.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testkit.Await;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,16 +52,6 @@ class ConsumerChangesTest {
     @Override
     public String predecessorOf(String consumer) {
       return predecessor;
-    }
-  }
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met in 10 s");
-      }
-      Thread.sleep(10);
     }
   }
 
@@ -125,7 +116,7 @@ class ConsumerChangesTest {
       assertThat(withoutB.opening.persistedWatermarks())
           .containsEntry("a", 300L)
           .containsEntry("b", 0L);
-      awaitTrue(() -> reopened.statistics().segments() <= 1);
+      Await.until("at most 1 segment", () -> reopened.statistics().segments() <= 1);
     } finally {
       reopened.close();
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.sluice.testkit.Await;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -29,16 +30,6 @@ class LogFaultsTest {
   @TempDir Path directory;
   private final LogHarness harness = new LogHarness();
   private final FaultyFileAccess files = new FaultyFileAccess();
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met in 10 s");
-      }
-      Thread.sleep(5);
-    }
-  }
 
   private List<Path> segments(Path in) throws IOException {
     try (Stream<Path> listed = Files.list(in)) {
@@ -246,7 +237,7 @@ class LogFaultsTest {
     }
     // Once every segment but the active one has gone, the figure is the active one's bytes (its
     // file may be padded to a whole block when written directly to the device).
-    awaitTrue(() -> log.statistics().segments() == 1);
+    Await.until("only the active segment", () -> log.statistics().segments() == 1);
     assertThat(log.statistics().sizeBytes()).isLessThanOrEqualTo(4096);
     assertThat(segmentBytesOrFail() - log.statistics().sizeBytes()).isBetween(0L, 4095L);
     log.close();
@@ -289,7 +280,7 @@ class LogFaultsTest {
     for (long sequence : written) {
       log.done(0, sequence);
     }
-    awaitTrue(() -> appendsAgain(log));
+    Await.until("the log taking appends again", () -> appendsAgain(log));
     log.close();
   }
 
@@ -310,7 +301,7 @@ class LogFaultsTest {
     for (LogHarness.Replayed record : harness.replayed) {
       reopened.done(0, record.sequence());
     }
-    awaitTrue(() -> appendsAgain(reopened));
+    Await.until("the log taking appends again", () -> appendsAgain(reopened));
     reopened.close();
   }
 

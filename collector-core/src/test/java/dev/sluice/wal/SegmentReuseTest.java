@@ -4,6 +4,7 @@ import static dev.sluice.wal.LogHarness.append;
 import static dev.sluice.wal.LogHarness.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testkit.Await;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -25,16 +26,6 @@ class SegmentReuseTest {
   @TempDir Path directory;
   private final LogHarness harness = new LogHarness();
   private final FaultyFileAccess files = new FaultyFileAccess();
-
-  private static void awaitTrue(java.util.function.BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met in 10 s");
-      }
-      Thread.sleep(10);
-    }
-  }
 
   private List<Path> filesMatching(String glob) throws IOException {
     List<Path> found = new ArrayList<>();
@@ -61,15 +52,8 @@ class SegmentReuseTest {
   void aDoneSegmentBecomesASpareThatTheNextSegmentReuses() throws Exception {
     WriteAheadLog log = harness.open(options(directory, SEGMENT_BYTES, "a"), files);
     appendDone(log, "first", 100);
-    awaitTrue(() -> log.statistics().segments() <= 2);
-    awaitTrue(
-        () -> {
-          try {
-            return !filesMatching(Segment.SPARE_GLOB).isEmpty();
-          } catch (IOException e) {
-            throw new AssertionError(e);
-          }
-        });
+    Await.until("at most 2 segments", () -> log.statistics().segments() <= 2);
+    Await.until("a spare segment", () -> !filesMatching(Segment.SPARE_GLOB).isEmpty());
     assertThat(filesMatching(Segment.SPARE_GLOB)).hasSizeLessThanOrEqualTo(Segment.MAX_SPARES);
 
     appendDone(log, "second", 100);

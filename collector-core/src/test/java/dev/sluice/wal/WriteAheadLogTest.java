@@ -5,6 +5,7 @@ import static dev.sluice.wal.LogHarness.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.sluice.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,16 +21,6 @@ class WriteAheadLogTest {
   private final LogHarness harness = new LogHarness();
   private final FaultyFileAccess files = new FaultyFileAccess();
 
-  private static void awaitTrue(java.util.function.BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met in 10 s");
-      }
-      Thread.sleep(10);
-    }
-  }
-
   /** Appends {@code n} records, waits for every answer, and returns the figures that follow. */
   private static LogStatistics appendAndAwaitGroups(WriteAheadLog log, int n) throws Exception {
     List<LogHarness.Answer> answers = new ArrayList<>();
@@ -40,7 +31,7 @@ class WriteAheadLogTest {
       answer.await();
     }
     // A group's figures are counted just after its answers are given.
-    awaitTrue(() -> log.statistics().groupedRecords() == n);
+    Await.until(n + " records counted in groups", () -> log.statistics().groupedRecords() == n);
     return log.statistics();
   }
 
@@ -139,7 +130,7 @@ class WriteAheadLogTest {
       log.done(1, sequence);
     }
     // 26 records fill a segment: those past the 240th take 3 segments and part of a fourth.
-    awaitTrue(() -> log.statistics().segments() < 5);
+    Await.until("fewer than 5 segments", () -> log.statistics().segments() < 5);
     log.close();
 
     harness.open(options(directory, 4096, "a", "b"), files).close();
@@ -223,7 +214,7 @@ class WriteAheadLogTest {
     for (long sequence : sequences) {
       log.done(0, sequence);
     }
-    awaitTrue(() -> log.statistics().sizeBytes() <= 4096);
+    Await.until("the log down to 4096 bytes", () -> log.statistics().sizeBytes() <= 4096);
     assertThat(append(log, payload, 1).await()).isGreaterThan(sequences.get(sequences.size() - 1));
     log.close();
   }

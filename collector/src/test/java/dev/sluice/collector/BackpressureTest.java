@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.rpc.RetryInfo;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -70,8 +71,7 @@ class BackpressureTest {
         int expected = accepted;
         assertThat(sink.await(() -> sink.spans() >= expected, 60, TimeUnit.SECONDS)).isTrue();
         assertThat(spanNumbers(sink)).isEqualTo(IntStream.range(0, accepted).boxed().toList());
-        assertThat(TestCollectors.eventually(() -> collector.budget().usedBytes() == 0, 10))
-            .isTrue();
+        Await.until("the memory budget released", () -> collector.budget().usedBytes() == 0);
       } finally {
         channel.shutdownNow();
         collector.shutdown(TimeUnit.SECONDS.toNanos(10));

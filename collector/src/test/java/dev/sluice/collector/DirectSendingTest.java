@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.component.ComponentId;
 import dev.sluice.receiver.otlp.OtlpReceiver;
 import dev.sluice.service.sender.SendingChain;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -178,10 +179,9 @@ class DirectSendingTest {
             .allSatisfy(
                 response -> assertThat(response.headers().firstValue("Retry-After")).isPresent());
         // The sends taken are really waiting at the destination.
-        assertThat(
-                TestCollectors.eventually(
-                    () -> destination.connections() == SendingChain.DIRECT_SENDS, 10))
-            .isTrue();
+        Await.until(
+            "a connection from each sending thread",
+            () -> destination.connections() == SendingChain.DIRECT_SENDS);
       } finally {
         collector.shutdown(TimeUnit.SECONDS.toNanos(2));
       }
@@ -198,7 +198,7 @@ class DirectSendingTest {
 
         assertThat(answers.notFound().statusCode()).isEqualTo(404);
         assertThat(answers.valid()).extracting(HttpResponse::statusCode).containsOnly(200);
-        assertThat(TestCollectors.eventually(() -> destination.connections() >= 1, 10)).isTrue();
+        Await.until("a connection to the destination", () -> destination.connections() >= 1);
         // A later request is answered too, while the batches wait for a free sending thread.
         HttpResponse<String> later =
             client()

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -329,13 +330,13 @@ class DurableLogHostileTest {
         send(first, request(span("good", null)));
         assertThat(sink.await(() -> spanNames(sink).contains("good"), 20, TimeUnit.SECONDS))
             .isTrue();
-        assertThat(TestCollectors.eventually(() -> first.budget().usedBytes() == 0, 10))
+        assertThat(Await.within(Await.DEADLINE, () -> first.budget().usedBytes() == 0))
             .as("memory held: %d", first.budget().usedBytes())
             .isTrue();
         assertThat(
-                TestCollectors.eventually(
-                    () -> TestCollectors.prometheus(first).contains("sluice_wal_records_owed 0"),
-                    10))
+                Await.within(
+                    Await.DEADLINE,
+                    () -> TestCollectors.prometheus(first).contains("sluice_wal_records_owed 0")))
             .as(TestCollectors.prometheus(first))
             .isTrue();
       } finally {
@@ -439,18 +440,16 @@ class DurableLogHostileTest {
         assertThat(sink.await(() -> spanNames(sink).contains("good"), 20, TimeUnit.SECONDS))
             .isTrue();
         assertThat(
-                TestCollectors.eventually(
+                Await.within(
+                    Await.DEADLINE,
                     () ->
                         TestCollectors.prometheus(second)
-                            .contains("sluice_wal_records_set_aside 1"),
-                    20))
+                            .contains("sluice_wal_records_set_aside 1")))
             .as(TestCollectors.prometheus(second))
             .isTrue();
-        assertThat(
-                TestCollectors.eventually(
-                    () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"),
-                    20))
-            .isTrue();
+        Await.until(
+            "nothing owed in the log",
+            () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"));
       } finally {
         second.shutdown(STOP_NANOS);
       }
@@ -545,11 +544,9 @@ class DurableLogHostileTest {
             .as("every request answered OK is delivered")
             .isTrue();
         // The log is done with everything it held: what it replays has been delivered.
-        assertThat(
-                TestCollectors.eventually(
-                    () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"),
-                    30))
-            .isTrue();
+        Await.until(
+            "nothing owed in the log",
+            () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"));
       } finally {
         // Drains every queue: whatever the log still held would be delivered by now.
         second.shutdown(STOP_NANOS);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -71,7 +72,7 @@ class DurablePipelineTest {
         send(first, 0, 10);
         send(first, 10, 10);
         send(first, 20, 10);
-        assertThat(TestCollectors.eventually(() -> down.calls() > 0, 10)).isTrue();
+        Await.until("a call to the failing destination", () -> down.calls() > 0);
         String metrics = TestCollectors.prometheus(first);
         assertThat(metrics).contains("sluice_wal_records_owed 3");
         assertThat(metrics).containsPattern("sluice_wal_fsync_duration_seconds_count [1-9]");

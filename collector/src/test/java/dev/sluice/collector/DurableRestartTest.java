@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -212,11 +213,11 @@ class DurableRestartTest {
               config(pipelines("traces/a", a.endpoint())), Collector.Options.defaults());
       try {
         assertThat(
-                TestCollectors.eventually(
+                Await.within(
+                    Await.DEADLINE,
                     () ->
                         TestCollectors.prometheus(second)
-                            .contains("sluice_wal_replay_dropped " + REQUESTS),
-                    20))
+                            .contains("sluice_wal_replay_dropped " + REQUESTS)))
             .as(TestCollectors.prometheus(second))
             .isTrue();
       } finally {
@@ -244,11 +245,11 @@ class DurableRestartTest {
             .isTrue();
         assertThat(downA.await(() -> downA.calls() > 0, 20, TimeUnit.SECONDS)).isTrue();
         assertThat(
-                TestCollectors.eventually(
+                Await.within(
+                    Await.DEADLINE,
                     () ->
                         TestCollectors.prometheus(first)
-                            .contains("sluice_wal_exporter_records_owed{exporter=\"otlp/b\"} 0"),
-                    10))
+                            .contains("sluice_wal_exporter_records_owed{exporter=\"otlp/b\"} 0")))
             .as(TestCollectors.prometheus(first))
             .isTrue();
       } finally {

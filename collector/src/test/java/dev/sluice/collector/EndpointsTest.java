@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.ComponentId;
 import dev.sluice.extension.healthcheck.HealthCheckExtension;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
@@ -97,13 +98,11 @@ class EndpointsTest {
       } finally {
         channel.shutdownNow();
       }
-      assertThat(
-              TestCollectors.eventually(
-                  () ->
-                      TestCollectors.prometheus(collector)
-                          .contains("otelcol_exporter_sent_spans_total{exporter=\"blackhole\"} 42"),
-                  10))
-          .isTrue();
+      Await.until(
+          "42 spans sent by the blackhole exporter",
+          () ->
+              TestCollectors.prometheus(collector)
+                  .contains("otelcol_exporter_sent_spans_total{exporter=\"blackhole\"} 42"));
 
       HttpResponse<String> response =
           get("http://127.0.0.1:" + collector.metricsPort() + "/metrics");

@@ -2,6 +2,7 @@ package dev.sluice.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.RandomRequests;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
@@ -157,17 +158,14 @@ class FileExporterEndToEndTest {
       } finally {
         channel.shutdownNow();
       }
-      assertThat(
-              TestCollectors.eventually(
-                  () ->
-                      !TestCollectors.prometheus(collector)
-                          .contains(
-                              "sluice_exporter_file_write_failures_total{exporter=\"file\"} 0"),
-                  10))
-          .isTrue();
+      Await.until(
+          "a failed file write counted",
+          () ->
+              !TestCollectors.prometheus(collector)
+                  .contains("sluice_exporter_file_write_failures_total{exporter=\"file\"} 0"));
 
       Files.createDirectory(sub);
-      assertThat(TestCollectors.eventually(() -> Files.exists(file), 10)).isTrue();
+      Await.until("the file written once its directory exists", () -> Files.exists(file));
     } finally {
       collector.shutdown(TimeUnit.SECONDS.toNanos(10));
     }

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.kafka.testkit.KafkaBroker;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,8 +65,9 @@ class KafkaReceiverEndToEndTest {
           TestCollectors.start(config(sink.endpoint()), Collector.Options.defaults());
       try {
         assertThat(
-                TestCollectors.eventually(
-                    () -> sink.spans() >= (long) RECORDS * SPANS_PER_RECORD, 60))
+                Await.within(
+                    Duration.ofSeconds(60),
+                    () -> sink.spans() >= (long) RECORDS * SPANS_PER_RECORD))
             .as("spans at the sink: %d", sink.spans())
             .isTrue();
         Map<Integer, Span> arrived = new HashMap<>();
@@ -81,9 +84,9 @@ class KafkaReceiverEndToEndTest {
           }
         }
         assertThat(arrived).isEqualTo(produced);
-        assertThat(TestCollectors.eventually(() -> committedTotal() == RECORDS + 1L, 30))
-            .as("committed offsets add up to the records, the malformed one included")
-            .isTrue();
+        Await.until(
+            "committed offsets add up to the records, the malformed one included",
+            () -> committedTotal() == RECORDS + 1L);
         assertThat(TestCollectors.prometheus(collector))
             .contains("sluice_receiver_kafka_malformed_records_total{receiver=\"kafka\"} 1")
             .contains(

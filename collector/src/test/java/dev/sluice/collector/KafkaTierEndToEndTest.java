@@ -6,6 +6,7 @@ import dev.sluice.component.ComponentId;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.kafka.testkit.KafkaBroker;
 import dev.sluice.receiver.otlp.OtlpReceiver;
+import dev.sluice.testkit.Await;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -81,7 +82,9 @@ class KafkaTierEndToEndTest {
         int port = ((OtlpReceiver) a.receiver(ComponentId.parse("otlp"))).grpcPort();
         emit("http://127.0.0.1:" + port, "http://" + reference.endpoint());
         assertThat(reference.spans()).isEqualTo(SPANS);
-        assertThat(TestCollectors.eventually(() -> sink.spans() >= SPANS, DELIVERY_TIMEOUT_SECONDS))
+        assertThat(
+                Await.within(
+                    Duration.ofSeconds(DELIVERY_TIMEOUT_SECONDS), () -> sink.spans() >= SPANS))
             .as("spans at B's sink: %d of %d", sink.spans(), SPANS)
             .isTrue();
 
@@ -97,9 +100,9 @@ class KafkaTierEndToEndTest {
         // 120 traces over 4 partitions: every partition carried some, so B read them all.
         assertThat(partitionsByTrace.values().stream().flatMap(Set::stream).distinct().count())
             .isEqualTo(PARTITIONS);
-        assertThat(TestCollectors.eventually(KafkaTierEndToEndTest::groupCommittedEverything, 30))
-            .as("B's group committed the end of every partition")
-            .isTrue();
+        Await.until(
+            "B's group committed the end of every partition",
+            KafkaTierEndToEndTest::groupCommittedEverything);
       } finally {
         if (a != null) {
           a.shutdown(TimeUnit.SECONDS.toNanos(10));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.kafka.testkit.KafkaBroker;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -13,6 +14,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.List;
@@ -78,9 +80,7 @@ class KafkaTierOutageIT {
         channel = TestCollectors.channel(a);
         client.stub = TraceServiceGrpc.newBlockingStub(channel);
         sender.start();
-        assertThat(TestCollectors.eventually(() -> sink.spans() > 0, 30))
-            .as("the tier delivers before the outage")
-            .isTrue();
+        Await.until("the tier delivers before the outage", () -> sink.spans() > 0);
 
         BROKER.stop();
         long acceptedBefore = client.acceptedSpans.get();
@@ -97,8 +97,9 @@ class KafkaTierOutageIT {
         client.stop.set(true);
         sender.join(TimeUnit.SECONDS.toMillis(CALL_DEADLINE_SECONDS * 2));
         assertThat(
-                TestCollectors.eventually(
-                    () -> missing(sink, client.accepted).isEmpty(), DELIVERY_TIMEOUT_SECONDS))
+                Await.within(
+                    Duration.ofSeconds(DELIVERY_TIMEOUT_SECONDS),
+                    () -> missing(sink, client.accepted).isEmpty()))
             .as("every accepted span arrives; missing %s", missing(sink, client.accepted))
             .isTrue();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
@@ -178,13 +179,11 @@ class LoadBalancingDurableTest {
       Collector first = TestCollectors.start(agentConfig(ports), Collector.Options.defaults());
       try {
         send(first, 0, REQUESTS_DURING_OUTAGE);
-        assertThat(
-                TestCollectors.eventually(
-                    () ->
-                        TestCollectors.prometheus(first)
-                            .contains("sluice_wal_records_owed " + REQUESTS_DURING_OUTAGE),
-                    10))
-            .isTrue();
+        Await.until(
+            "the outage's requests owed in the log",
+            () ->
+                TestCollectors.prometheus(first)
+                    .contains("sluice_wal_records_owed " + REQUESTS_DURING_OUTAGE));
       } finally {
         first.shutdown(SHORT_STOP_NANOS);
       }
@@ -196,16 +195,12 @@ class LoadBalancingDurableTest {
       long expected = (long) (REQUESTS_DURING_OUTAGE + REQUESTS_AFTER_RESTART) * SPANS_PER_REQUEST;
       try {
         send(second, REQUESTS_DURING_OUTAGE, REQUESTS_AFTER_RESTART);
-        assertThat(
-                TestCollectors.eventually(
-                    () -> spanIds(sinks, new ArrayList<>()).size() >= expected, 30))
-            .isTrue();
+        Await.until(
+            "every span at the sinks", () -> spanIds(sinks, new ArrayList<>()).size() >= expected);
         // Everything was delivered and the log knows it.
-        assertThat(
-                TestCollectors.eventually(
-                    () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"),
-                    10))
-            .isTrue();
+        Await.until(
+            "nothing owed in the log",
+            () -> TestCollectors.prometheus(second).contains("sluice_wal_records_owed 0"));
       } finally {
         second.shutdown(STOP_NANOS);
       }

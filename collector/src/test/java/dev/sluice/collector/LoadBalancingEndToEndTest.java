@@ -6,6 +6,7 @@ import com.google.protobuf.ByteString;
 import dev.sluice.component.ComponentId;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.receiver.otlp.OtlpReceiver;
+import dev.sluice.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
@@ -16,6 +17,7 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -209,10 +211,8 @@ class LoadBalancingEndToEndTest {
     }
 
     assertThat(accepted).isEqualTo((long) requests * SPANS_PER_REQUEST);
-    assertThat(
-            TestCollectors.eventually(
-                () -> spansAtSinks() >= (long) requests * SPANS_PER_REQUEST, 30))
-        .isTrue();
+    Await.until(
+        "every span at the sinks", () -> spansAtSinks() >= (long) requests * SPANS_PER_REQUEST);
     Arrivals arrivals = arrivals();
     assertThat(arrivals.spanIds()).hasSize(requests * SPANS_PER_REQUEST);
     assertThat(arrivals.duplicates()).isZero();
@@ -260,10 +260,11 @@ class LoadBalancingEndToEndTest {
             },
             "lb-test-sender");
     sender.start();
-    assertThat(TestCollectors.eventually(() -> sent.get() >= stopAfter, 30)).isTrue();
+    Await.until("the requests before the stop sent", () -> sent.get() >= stopAfter);
     // The backend's batches reach its sink a little after the agent answered.
-    assertThat(TestCollectors.eventually(() -> !arrivals().tracesPerSink().get(1).isEmpty(), 30))
-        .isTrue();
+    Await.until(
+        "spans at the sink of the backend to stop",
+        () -> !arrivals().tracesPerSink().get(1).isEmpty());
     Set<String> onStopped = arrivals().tracesPerSink().get(1);
     // Stopped while the agent goes on sending: what the backend took is drained to its sink.
     Collector victim = backends.get(1);
@@ -278,7 +279,7 @@ class LoadBalancingEndToEndTest {
 
     long acceptedSpans = accepted.get();
     boolean allArrived =
-        TestCollectors.eventually(() -> arrivals().spanIds().size() >= acceptedSpans, 60);
+        Await.within(Duration.ofSeconds(60), () -> arrivals().spanIds().size() >= acceptedSpans);
 
     Arrivals arrivals = arrivals();
     System.out.printf(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -21,6 +22,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -276,9 +278,9 @@ class LoadBalancingKillIT {
         }
       }
       boolean allArrived =
-          TestCollectors.eventually(
-              () -> arrivals(sinks).spanIds().keySet().containsAll(accepted),
-              (int) DELIVERY_SECONDS);
+          Await.within(
+              Duration.ofSeconds(DELIVERY_SECONDS),
+              () -> arrivals(sinks).spanIds().keySet().containsAll(accepted));
 
       Arrivals arrivals = arrivals(sinks);
       long replayed = spansUpTo(sinks.get(VICTIM), lastBeforeKill) - victimAtKill;

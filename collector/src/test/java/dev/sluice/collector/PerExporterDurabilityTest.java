@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -184,13 +185,11 @@ class PerExporterDurabilityTest {
         send(first, 0, REQUESTS);
         assertThat(up.await(() -> up.spans() == REQUESTS, 20, TimeUnit.SECONDS)).isTrue();
         assertThat(memory.await(() -> memory.spans() == REQUESTS, 20, TimeUnit.SECONDS)).isTrue();
-        assertThat(
-                TestCollectors.eventually(
-                    () ->
-                        TestCollectors.prometheus(first)
-                            .contains("otelcol_exporter_queue_size{exporter=\"otlp/up\"} 0"),
-                    10))
-            .isTrue();
+        Await.until(
+            "otlp/up's queue empty",
+            () ->
+                TestCollectors.prometheus(first)
+                    .contains("otelcol_exporter_queue_size{exporter=\"otlp/up\"} 0"));
         String metrics = TestCollectors.prometheus(first);
         assertThat(metrics)
             .contains("sluice_wal_exporter_records_owed{exporter=\"otlp/down\"} " + REQUESTS)
@@ -219,7 +218,7 @@ class PerExporterDurabilityTest {
         assertThat(back.await(() -> back.spans() == REQUESTS, 20, TimeUnit.SECONDS)).isTrue();
         assertThat(BackpressureTest.spanNumbers(back))
             .containsExactlyInAnyOrderElementsOf(numbers(0, REQUESTS));
-        assertThat(TestCollectors.eventually(() -> segmentFilesOrFail() <= 1, 10)).isTrue();
+        Await.until("at most one segment file", () -> segmentFilesOrFail() <= 1);
         send(second, REQUESTS, 2);
         assertThat(back.await(() -> back.spans() == REQUESTS + 2, 20, TimeUnit.SECONDS)).isTrue();
         assertThat(up.await(() -> up.spans() == REQUESTS + 2, 20, TimeUnit.SECONDS)).isTrue();
@@ -247,13 +246,11 @@ class PerExporterDurabilityTest {
       try {
         send(first, 0, REQUESTS);
         assertThat(up.await(() -> up.spans() == REQUESTS, 20, TimeUnit.SECONDS)).isTrue();
-        assertThat(
-                TestCollectors.eventually(
-                    () ->
-                        TestCollectors.prometheus(first)
-                            .contains("otelcol_exporter_queue_size{exporter=\"otlp/up\"} 0"),
-                    10))
-            .isTrue();
+        Await.until(
+            "otlp/up's queue empty",
+            () ->
+                TestCollectors.prometheus(first)
+                    .contains("otelcol_exporter_queue_size{exporter=\"otlp/up\"} 0"));
         Thread.sleep(300);
       } finally {
         first.shutdown(SHORT_STOP_NANOS);
@@ -266,7 +263,7 @@ class PerExporterDurabilityTest {
         // What only otlp/down owed is dropped and counted, and its segments go.
         assertThat(TestCollectors.prometheus(second))
             .contains("sluice_wal_replay_dropped " + REQUESTS);
-        assertThat(TestCollectors.eventually(() -> segmentFilesOrFail() <= 1, 10)).isTrue();
+        Await.until("at most one segment file", () -> segmentFilesOrFail() <= 1);
         Thread.sleep(300);
         assertThat(up.spans()).isEqualTo(REQUESTS);
       } finally {

@@ -3,6 +3,7 @@ package dev.sluice.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -47,10 +48,9 @@ class PerExporterKillIT {
         assertThat(up.await(() -> up.spans() == SPANS, 30, TimeUnit.SECONDS)).isTrue();
         // Killed once the log's progress file says otlp/up is done with every request.
         Path progress = dir.resolve("wal").resolve("progress");
-        assertThat(
-                TestCollectors.eventually(
-                    () -> persistedWatermark(progress, "otlp/up") >= REQUESTS, 30))
-            .isTrue();
+        Await.until(
+            "otlp/up's watermark past every request",
+            () -> persistedWatermark(progress, "otlp/up") >= REQUESTS);
       } finally {
         first.destroyForcibly();
         assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();

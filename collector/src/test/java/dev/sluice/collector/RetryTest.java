@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.Any;
 import com.google.rpc.RetryInfo;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -49,13 +50,11 @@ class RetryTest {
         assertThat(BackpressureTest.spanNumbers(sink))
             .isEqualTo(IntStream.range(0, 50).boxed().toList());
         // The sink has the spans before the exporter hears the answer and counts them.
-        assertThat(
-                TestCollectors.eventually(
-                    () ->
-                        TestCollectors.prometheus(collector)
-                            .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 50"),
-                    10))
-            .isTrue();
+        Await.until(
+            "50 spans sent",
+            () ->
+                TestCollectors.prometheus(collector)
+                    .contains("otelcol_exporter_sent_spans_total{exporter=\"otlp\"} 50"));
         assertThat(TestCollectors.prometheus(collector))
             .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 0");
       } finally {
@@ -75,14 +74,11 @@ class RetryTest {
       try {
         send(collector, 20);
 
-        assertThat(
-                TestCollectors.eventually(
-                    () ->
-                        TestCollectors.prometheus(collector)
-                            .contains(
-                                "otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 20"),
-                    30))
-            .isTrue();
+        Await.until(
+            "20 spans counted as failed",
+            () ->
+                TestCollectors.prometheus(collector)
+                    .contains("otelcol_exporter_send_failed_spans_total{exporter=\"otlp\"} 20"));
         Thread.sleep(300);
         assertThat(sink.calls()).isEqualTo(1);
         assertThat(sink.spans()).isZero();

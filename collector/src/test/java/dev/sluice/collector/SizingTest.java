@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
@@ -102,7 +103,7 @@ class SizingTest {
               .export(SequencedSpans.request("svc", i * 100, 100));
         }
         // Every batch is made and queued; with the sink holding each call, two are being sent.
-        assertThat(TestCollectors.eventually(() -> sink.wireSizes().size() == 2, 10)).isTrue();
+        Await.until("two batches being sent", () -> sink.wireSizes().size() == 2);
         Thread.sleep(300);
         assertThat(sink.wireSizes()).hasSize(2);
         sink.release();

@@ -3,11 +3,9 @@ package dev.sluice.collector;
 import dev.sluice.component.ComponentId;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.receiver.otlp.OtlpReceiver;
+import dev.sluice.testkit.MetricsText;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 
 /** Collectors for tests, started from YAML text the way the command line starts them. */
 final class TestCollectors {
@@ -25,27 +23,9 @@ final class TestCollectors {
     return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
-  /** Polls {@code condition} until it holds; false if {@code seconds} pass first. */
-  static boolean eventually(java.util.function.BooleanSupplier condition, int seconds)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
-  }
-
+  /** The metrics page of {@code collector}. */
   static String prometheus(Collector collector) {
-    StringWriter out = new StringWriter();
-    try {
-      collector.metrics().writePrometheus(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
+    return MetricsText.of(collector.metrics());
   }
 
   /**

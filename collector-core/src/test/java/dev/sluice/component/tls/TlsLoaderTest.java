@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.component.TlsClientConfig;
 import dev.sluice.component.TlsServerConfig;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.TestCertificates;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -174,7 +174,7 @@ class TlsLoaderTest {
             logger);
     try {
       Files.writeString(key, "truncated\n");
-      assertThat(awaitRecords(records, 1)).as("the failed reload is logged").isTrue();
+      Await.until("the failed reload logged", () -> records.size() >= 1);
       // Many more reloads fail in this time (every 20 ms); still one line says so.
       Thread.sleep(500);
       assertThat(records)
@@ -192,7 +192,7 @@ class TlsLoaderTest {
       // (Restoring the old key would change nothing: what is loaded is what is on disk again.)
       Files.copy(certs.strangerCert(), cert, StandardCopyOption.REPLACE_EXISTING);
       Files.copy(certs.strangerKey(), key, StandardCopyOption.REPLACE_EXISTING);
-      assertThat(awaitRecords(records, 2)).isTrue();
+      Await.until("the reload logged", () -> records.size() >= 2);
       assertThat(records.get(1).getMessage())
           .isEqualTo("TLS: reloaded cert_file " + cert + " and key_file " + key);
     } finally {
@@ -203,16 +203,6 @@ class TlsLoaderTest {
     Thread.sleep(200);
     assertThat(records).hasSize(2);
     logger.removeHandler(recorder);
-  }
-
-  /** Waits (at most 30 s, however slow the reload thread) for {@code count} records. */
-  private static boolean awaitRecords(List<LogRecord> records, int count)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (records.size() < count && System.nanoTime() - deadline < 0) {
-      Thread.sleep(20);
-    }
-    return records.size() >= count;
   }
 
   @Test

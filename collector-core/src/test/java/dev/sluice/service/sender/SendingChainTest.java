@@ -9,6 +9,7 @@ import dev.sluice.component.QueueConfig;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.SharedBatch;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
@@ -127,10 +128,7 @@ class SendingChainTest {
     // One batch is taken by the consumer (and waits at the closed exporter), two fill the queue.
     assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", 0, 1))))
         .isEqualTo(Admission.ACCEPTED);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (chain.queued() > 0 && deadline - System.nanoTime() > 0) {
-      Thread.sleep(5);
-    }
+    Await.until("the consumer took the first batch", () -> chain.queued() == 0);
     assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", 1, 1))))
         .isEqualTo(Admission.ACCEPTED);
     assertThat(fanout.consume(Batch.of(SequencedSpans.indexed("a", 2, 1))))
@@ -262,10 +260,7 @@ class SendingChainTest {
     exporter.open();
     assertThat(exporter.awaitDeliveredUnits(SendingChain.DIRECT_SENDS, 10, TimeUnit.SECONDS))
         .isTrue();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!chain.hasCapacity() && deadline - System.nanoTime() > 0) {
-      Thread.sleep(5);
-    }
+    Await.until("room in the queue", chain::hasCapacity);
     assertThat(fanout.consume(refused)).isEqualTo(Admission.ACCEPTED);
     assertThat(exporter.awaitDeliveredUnits(SendingChain.DIRECT_SENDS + 1, 10, TimeUnit.SECONDS))
         .isTrue();
@@ -301,19 +296,16 @@ class SendingChainTest {
   }
 
   private static void awaitEverySendingThreadIdle() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (deadline - System.nanoTime() > 0) {
-      List<Thread> sending =
-          Thread.getAllStackTraces().keySet().stream()
-              .filter(t -> t.getName().startsWith("sluice-exporter-otlp-direct-"))
-              .toList();
-      if (sending.size() == SendingChain.DIRECT_SENDS
-          && sending.stream().allMatch(SendingChainTest::waitsForABatch)) {
-        return;
-      }
-      Thread.sleep(1);
-    }
-    throw new AssertionError("the sending threads did not all wait for a batch within 10 s");
+    Await.until(
+        "every sending thread waiting for a batch",
+        () -> {
+          List<Thread> sending =
+              Thread.getAllStackTraces().keySet().stream()
+                  .filter(t -> t.getName().startsWith("sluice-exporter-otlp-direct-"))
+                  .toList();
+          return sending.size() == SendingChain.DIRECT_SENDS
+              && sending.stream().allMatch(SendingChainTest::waitsForABatch);
+        });
   }
 
   /** Whether the thread waits on a condition (for a batch), not for the lock or in a send. */

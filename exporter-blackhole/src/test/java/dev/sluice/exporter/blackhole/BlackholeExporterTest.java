@@ -9,8 +9,8 @@ import dev.sluice.component.ExportResult;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 
 class BlackholeExporterTest {
@@ -32,9 +32,7 @@ class BlackholeExporterTest {
     assertThat(first).isEqualTo(ExportResult.SUCCESS);
     assertThat(exporter.units()).isEqualTo(60);
     assertThat(exporter.bytes()).isEqualTo(2L * request.sourceLength());
-    StringWriter text = new StringWriter();
-    metrics.writePrometheus(text);
-    assertThat(text.toString())
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_exporter_blackhole_items_total{exporter=\"nop/1\"} 60");
   }
 }

@@ -12,6 +12,7 @@ import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.exporter.otlp.OtlpExporterFactory;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.ManualScheduler;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.resource.v1.Resource;
@@ -31,7 +32,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import java.util.zip.CRC32;
@@ -158,17 +158,6 @@ class BackendRetirementTest {
     return exporters.size() - stopped.get() - membership.current().size();
   }
 
-  private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        return false;
-      }
-      Thread.sleep(5);
-    }
-    return true;
-  }
-
   /** One request: two spans of each of {@code traces}, span IDs unique over {@code number}. */
   private static ExportTraceServiceRequest request(List<Integer> traces, int number) {
     ScopeSpans.Builder scope = ScopeSpans.newBuilder();
@@ -277,7 +266,7 @@ class BackendRetirementTest {
     assertThat(results).hasSize(120).allSatisfy(r -> assertThat(r).isEqualTo(ExportResult.SUCCESS));
     assertThat(arrived(sinks)).as("every span arrived").isEqualTo(spanIds(sent));
     // Nothing is in flight now: every removed backend is stopped without its deadline coming.
-    assertThat(eventually(() -> backlog() == 0)).as("all removed backends stopped").isTrue();
+    Await.until("all removed backends stopped", () -> backlog() == 0);
     assertThat(exporters).filteredOn(e -> !e.isStopped).hasSize(membership.current().size());
   }
 
@@ -323,7 +312,9 @@ class BackendRetirementTest {
     }
     CountingExporter first = latest.get(BackendAddress.withPort(names.get(0)));
     CountingExporter second = latest.get(BackendAddress.withPort(names.get(1)));
-    assertThat(eventually(() -> first.inFlight.get() == 1 && second.inFlight.get() == 1)).isTrue();
+    Await.until(
+        "a send in flight at each of the two",
+        () -> first.inFlight.get() == 1 && second.inFlight.get() == 1);
 
     // Both removed at once; one may wait for retirement: the older is cut before this returns.
     resolverListener.accept(List.copyOf(new TreeSet<>(names.subList(2, 4))));
@@ -331,7 +322,7 @@ class BackendRetirementTest {
     assertThat(List.of(first.isStopped, second.isStopped))
         .as("one cut at once, past the bound")
         .containsExactlyInAnyOrder(true, false);
-    assertThat(eventually(() -> results.size() == 1)).as("its send re-routed").isTrue();
+    Await.until("its send re-routed", () -> results.size() == 1);
     assertThat(results.get(0)).isEqualTo(ExportResult.SUCCESS);
 
     // The other one's deadline comes: it is cut, and its send re-routed too.

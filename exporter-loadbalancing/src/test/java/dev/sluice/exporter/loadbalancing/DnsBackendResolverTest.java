@@ -7,6 +7,7 @@ import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.testkit.Await;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -16,7 +17,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,17 +89,6 @@ class DnsBackendResolverTest {
     }
   }
 
-  private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
-  }
-
   private List<String> last() {
     return heard.get(heard.size() - 1);
   }
@@ -112,14 +101,14 @@ class DnsBackendResolverTest {
 
     assertThat(heard).containsExactly(List.of("10.0.0.1:4317", "10.0.0.2:4317"));
     answer.set(addresses("10.0.0.2", "10.0.0.3", "10.0.0.1"));
-    assertThat(eventually(() -> heard.size() == 2)).isTrue();
+    Await.until("the added backend heard", () -> heard.size() == 2);
     assertThat(last()).containsExactly("10.0.0.1:4317", "10.0.0.2:4317", "10.0.0.3:4317");
     answer.set(addresses("10.0.0.3", "10.0.0.1"));
-    assertThat(eventually(() -> heard.size() == 3)).isTrue();
+    Await.until("the removed backend heard", () -> heard.size() == 3);
     assertThat(last()).containsExactly("10.0.0.1:4317", "10.0.0.3:4317");
     // The same answer again is no change.
     int seen = lookups.get();
-    assertThat(eventually(() -> lookups.get() >= seen + 3)).isTrue();
+    Await.until("three more lookups", () -> lookups.get() >= seen + 3);
     assertThat(heard).hasSize(3);
   }
 
@@ -131,14 +120,14 @@ class DnsBackendResolverTest {
 
     answer.set(new UnknownHostException("collectors.test: no such host"));
     int failedFrom = lookups.get();
-    assertThat(eventually(() -> lookups.get() >= failedFrom + 3)).isTrue();
+    Await.until("three failed lookups", () -> lookups.get() >= failedFrom + 3);
     answer.set(LATE);
     int lateFrom = lookups.get();
-    assertThat(eventually(() -> lookups.get() >= lateFrom + 2)).isTrue();
+    Await.until("two late lookups", () -> lookups.get() >= lateFrom + 2);
 
     assertThat(heard).containsExactly(List.of("10.0.0.1:4317"));
     answer.set(addresses("10.0.0.4"));
-    assertThat(eventually(() -> heard.size() == 2)).isTrue();
+    Await.until("the new backend heard", () -> heard.size() == 2);
     assertThat(last()).containsExactly("10.0.0.4:4317");
   }
 
@@ -174,18 +163,17 @@ class DnsBackendResolverTest {
 
       answer.set(addresses("10.0.0.1", "10.0.0.3"));
 
-      assertThat(
-              eventually(
-                  () ->
-                      exporter
-                          .membership()
-                          .current()
-                          .ring()
-                          .backends()
-                          .equals(List.of("10.0.0.1:4317", "10.0.0.3:4317"))))
-          .isTrue();
+      Await.until(
+          "the ring following the lookup",
+          () ->
+              exporter
+                  .membership()
+                  .current()
+                  .ring()
+                  .backends()
+                  .equals(List.of("10.0.0.1:4317", "10.0.0.3:4317")));
       // Marked removed right after the new ring is out.
-      assertThat(eventually(second::removed)).isTrue();
+      Await.until("the dropped backend marked removed", second::removed);
       assertThat(exporter.membership().current().backends()[0].removed()).isFalse();
     } finally {
       exporter.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));

@@ -9,6 +9,7 @@ import dev.sluice.component.TlsClientConfig;
 import dev.sluice.component.TlsServerConfig;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import dev.sluice.testkit.TestCertificates;
 import java.io.IOException;
@@ -35,7 +36,7 @@ abstract class ExporterTlsTestBase {
   static final String ECDSA_AES_128 = "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256";
   static final String ECDSA_AES_256 = "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384";
   static final Duration RELOAD = Duration.ofMillis(100);
-  static final long RELOAD_WAIT_NANOS = TimeUnit.SECONDS.toNanos(20);
+  static final Duration RELOAD_WAIT = Duration.ofSeconds(20);
 
   static TestCertificates certs;
 
@@ -248,7 +249,7 @@ abstract class ExporterTlsTestBase {
     replace(certs.clientCert(), cert);
     replace(certs.clientKey(), key);
 
-    assertThat(deliversWithin(exporter)).isTrue();
+    awaitDelivery(exporter);
   }
 
   @Test
@@ -264,7 +265,7 @@ abstract class ExporterTlsTestBase {
 
     replace(certs.caCert(), ca);
 
-    assertThat(deliversWithin(exporter)).isTrue();
+    awaitDelivery(exporter);
   }
 
   @Test
@@ -323,16 +324,13 @@ abstract class ExporterTlsTestBase {
         System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
   }
 
-  /** Exports until one is delivered (bounded); whether one was. */
-  boolean deliversWithin(Exporter exporter) throws InterruptedException {
-    long deadline = System.nanoTime() + RELOAD_WAIT_NANOS;
-    while (System.nanoTime() - deadline < 0) {
-      if (exportOnce(exporter).equals(ExportResult.SUCCESS)) {
-        return true;
-      }
-      Thread.sleep(RELOAD.toMillis());
-    }
-    return false;
+  /** Exports until one is delivered (bounded). */
+  void awaitDelivery(Exporter exporter) throws InterruptedException {
+    Await.until(
+        "an export delivered",
+        RELOAD_WAIT,
+        RELOAD,
+        () -> exportOnce(exporter).equals(ExportResult.SUCCESS));
   }
 
   Path copy(Path from, String name) throws IOException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.TlsClientConfig;
 import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -24,7 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -84,14 +84,6 @@ class OtlpHttpConnectionsTest {
     }
   }
 
-  private static void eventually(IntSupplier value, int expected) throws InterruptedException {
-    long deadline = inSeconds(30);
-    while (value.getAsInt() != expected && System.nanoTime() - deadline < 0) {
-      Thread.sleep(10);
-    }
-    assertThat(value.getAsInt()).isEqualTo(expected);
-  }
-
   @Test
   void sendsSequentialExportsOnOneKeptAliveConnection() throws Exception {
     List<byte[]> bodies = new CopyOnWriteArrayList<>();
@@ -127,7 +119,7 @@ class OtlpHttpConnectionsTest {
 
     assertThat(server.requests()).isEqualTo(3);
     assertThat(server.accepted()).isEqualTo(3);
-    eventually(server::closed, 3);
+    Await.until("3 connections closed", () -> server.closed() == 3);
   }
 
   @Test
@@ -141,7 +133,7 @@ class OtlpHttpConnectionsTest {
 
     assertThat(server.accepted()).isEqualTo(3);
     // The client closed them.
-    eventually(server::closed, 3);
+    Await.until("3 connections closed", () -> server.closed() == 3);
   }
 
   @Test
@@ -224,7 +216,7 @@ class OtlpHttpConnectionsTest {
     assertThat(tooLarge).isEqualTo(ExportResult.SUCCESS);
     assertThat(next).isEqualTo(ExportResult.SUCCESS);
     assertThat(server.accepted()).isEqualTo(2);
-    eventually(server::closed, 1);
+    Await.until("a connection closed", () -> server.closed() == 1);
   }
 
   @Test
@@ -278,7 +270,7 @@ class OtlpHttpConnectionsTest {
     assertThat(waitedMillis).isGreaterThanOrEqualTo(250L);
     assertThat(next).isEqualTo(ExportResult.SUCCESS);
     assertThat(server.accepted()).isEqualTo(2);
-    eventually(server::closed, 1);
+    Await.until("a connection closed", () -> server.closed() == 1);
   }
 
   @Test
@@ -324,7 +316,7 @@ class OtlpHttpConnectionsTest {
 
     assertThat(List.of(first, later)).containsOnly(200);
     assertThat(server.accepted()).isEqualTo(2);
-    eventually(server::closed, 1);
+    Await.until("a connection closed", () -> server.closed() == 1);
   }
 
   @Test
@@ -335,7 +327,7 @@ class OtlpHttpConnectionsTest {
 
     exporter.shutdown(inSeconds(5));
 
-    eventually(server::closed, 1);
+    Await.until("a connection closed", () -> server.closed() == 1);
     assertThat(exporter.export(batch(10), inSeconds(5)).outcome())
         .isEqualTo(ExportResult.Outcome.RETRYABLE);
   }

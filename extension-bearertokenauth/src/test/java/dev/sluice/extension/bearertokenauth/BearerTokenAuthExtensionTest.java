@@ -9,6 +9,7 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.RequestHeaders;
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,15 +18,12 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BearerTokenAuthExtensionTest {
   private static final String TOKEN = "s3cr3t-token-value";
   private static final long POLL_MILLIS = 20;
-  private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   @TempDir Path dir;
 
@@ -105,7 +103,9 @@ class BearerTokenAuthExtensionTest {
 
       rewrite(file, "second-token\n");
 
-      awaitTrue(() -> auth.authenticate(header("Authorization", "Bearer second-token")));
+      Await.until(
+          "the second token accepted",
+          () -> auth.authenticate(header("Authorization", "Bearer second-token")));
       assertThat(auth.authenticate(header("Authorization", "Bearer first-token"))).isFalse();
       assertThat(auth.requestHeaders()).containsEntry("authorization", "Bearer second-token");
     } finally {
@@ -129,7 +129,9 @@ class BearerTokenAuthExtensionTest {
 
       // And it recovers once the file is back.
       rewrite(file, "next-token");
-      awaitTrue(() -> auth.authenticate(header("Authorization", "Bearer next-token")));
+      Await.until(
+          "the next token accepted",
+          () -> auth.authenticate(header("Authorization", "Bearer next-token")));
     } finally {
       auth.shutdown(0);
     }
@@ -221,13 +223,5 @@ class BearerTokenAuthExtensionTest {
         Files.exists(file) ? Files.getLastModifiedTime(file) : FileTime.from(Instant.EPOCH);
     Files.write(file, content.getBytes(StandardCharsets.UTF_8));
     Files.setLastModifiedTime(file, FileTime.from(before.toInstant().plusSeconds(2)));
-  }
-
-  private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT_NANOS;
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("waited 10 s").isNegative();
-      Thread.sleep(POLL_MILLIS);
-    }
   }
 }

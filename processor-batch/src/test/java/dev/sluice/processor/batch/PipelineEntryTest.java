@@ -8,6 +8,7 @@ import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
 import dev.sluice.service.sender.SendingChain;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.RecordingExporter;
 import dev.sluice.testkit.SequencedSpans;
@@ -59,11 +60,7 @@ class PipelineEntryTest {
     List<Integer> delivered = new ArrayList<>();
     stalled.delivered().forEach(a -> delivered.addAll(SequencedSpans.numbers(a.request())));
     assertThat(delivered).isEqualTo(accepted);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (budget.usedBytes() > 0 && deadline - System.nanoTime() > 0) {
-      Thread.sleep(5);
-    }
-    assertThat(budget.usedBytes()).isZero();
+    Await.until("the memory budget released", () -> budget.usedBytes() == 0);
     batcher.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     exporter.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
   }

@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.MetricsText;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Handler;
@@ -92,18 +92,12 @@ class FilterErrorModeTest {
     return names;
   }
 
-  private static String prometheus(MetricRegistry metrics) throws Exception {
-    StringWriter out = new StringWriter();
-    metrics.writePrometheus(out);
-    return out.toString();
-  }
-
   @Test
   void propagateDropsTheBatchAndLogs() throws Exception {
     MetricRegistry metrics = new MetricRegistry();
     byte[] out = Otlp.filter(yaml("propagate"), Signal.TRACES, request(), metrics);
     assertThat(names(out)).isEmpty();
-    assertThat(prometheus(metrics))
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_processor_filter_condition_errors_total{processor=\"filter\"} 1");
     assertThat(logged)
         .extracting(LogRecord::getMessage)
@@ -116,7 +110,7 @@ class FilterErrorModeTest {
     byte[] out = Otlp.filter(yaml("ignore"), Signal.TRACES, request(), metrics);
     // "short" fails the first condition, then matches the second; the long name matches the first.
     assertThat(names(out)).containsExactly("POST /orders");
-    assertThat(prometheus(metrics))
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_processor_filter_condition_errors_total{processor=\"filter\"} 1")
         .contains("otelcol_processor_filter_spans_filtered_total{processor=\"filter\"} 2");
     assertThat(logged)
@@ -129,7 +123,7 @@ class FilterErrorModeTest {
     MetricRegistry metrics = new MetricRegistry();
     byte[] out = Otlp.filter(yaml("silent"), Signal.TRACES, request(), metrics);
     assertThat(names(out)).containsExactly("POST /orders");
-    assertThat(prometheus(metrics))
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_processor_filter_condition_errors_total{processor=\"filter\"} 1");
     assertThat(logged).isEmpty();
   }

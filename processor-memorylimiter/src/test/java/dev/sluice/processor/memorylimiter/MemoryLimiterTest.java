@@ -13,8 +13,8 @@ import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -103,9 +103,7 @@ class MemoryLimiterTest {
 
     assertThat(limiter.consume(spans(7))).isEqualTo(Admission.FULL);
 
-    StringWriter out = new StringWriter();
-    metrics.writePrometheus(out);
-    assertThat(out.toString())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "otelcol_processor_incoming_items_total{processor=\"memory_limiter\","
                 + "otel_signal=\"traces\"} 7")

@@ -14,15 +14,13 @@ import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndexer;
 import dev.sluice.pdata.otlp.OtlpMarshaler;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.MetricsText;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.trace.v1.Span;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -104,13 +102,7 @@ final class SamplerHarness {
   }
 
   String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
+    return MetricsText.of(metrics);
   }
 
   static ProbabilisticSamplerConfig config(String mode, float percent, long seed) {

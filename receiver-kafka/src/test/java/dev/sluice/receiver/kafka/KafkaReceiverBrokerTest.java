@@ -10,6 +10,8 @@ import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.kafka.testkit.KafkaBroker;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.Await;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -18,10 +20,8 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +47,10 @@ class KafkaReceiverBrokerTest {
   @RegisterExtension static final KafkaBroker BROKER = new KafkaBroker();
 
   private static final long WAIT_SECONDS = 30;
+  private static final Duration WAIT = Duration.ofSeconds(WAIT_SECONDS);
+
+  /** Checks that ask the broker (for committed offsets) are spaced out. */
+  private static final Duration BROKER_POLL = Duration.ofMillis(50);
 
   private static KafkaProducer<byte[], byte[]> producer;
   private static Admin admin;
@@ -106,29 +110,6 @@ class KafkaReceiverBrokerTest {
     return offset == null ? -1 : offset.offset();
   }
 
-  private static void await(String what, Check condition) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!condition.holds()) {
-      assertThat(System.nanoTime() - deadline).as(what).isNegative();
-      Thread.sleep(50);
-    }
-  }
-
-  @FunctionalInterface
-  private interface Check {
-    boolean holds() throws Exception;
-  }
-
-  private String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
   @Test
   void recordsArriveAndAMalformedOneInTheMiddleIsCountedSkippedAndCommitted() throws Exception {
     String topic = "arrive";
@@ -143,8 +124,9 @@ class KafkaReceiverBrokerTest {
 
     assertThat(pipeline.awaitAccepted(4, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
     assertThat(spanNumbers(pipeline.accepted())).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
-    await("offset 5 committed", () -> committed("sluice-test", topic) == 5);
-    assertThat(prometheus())
+    Await.until(
+        "offset 5 committed", WAIT, BROKER_POLL, () -> committed("sluice-test", topic) == 5);
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_receiver_kafka_malformed_records_total{receiver=\"kafka\"} 1")
         .contains(
             "otelcol_receiver_accepted_spans_total{receiver=\"kafka\",transport=\"kafka\"} 8");
@@ -173,7 +155,8 @@ class KafkaReceiverBrokerTest {
     pipeline.refuseWhen(bytes -> false);
     assertThat(pipeline.awaitAccepted(3, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
     assertThat(spanNumbers(pipeline.accepted())).containsExactly(0, 1, 2);
-    await("offset 3 committed", () -> committed("refusing-group", topic) == 3);
+    Await.until(
+        "offset 3 committed", WAIT, BROKER_POLL, () -> committed("refusing-group", topic) == 3);
   }
 
   @Test
@@ -191,10 +174,12 @@ class KafkaReceiverBrokerTest {
     KafkaReceiver receiver = start(config, Map.of(Signal.TRACES, pipeline));
 
     assertThat(pipeline.awaitOffered(3, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    await(
+    Await.until(
         "fetching paused",
+        WAIT,
+        BROKER_POLL,
         () ->
-            prometheus()
+            MetricsText.of(metrics)
                 .contains("sluice_receiver_kafka_fetch_pauses_total{receiver=\"kafka\"} 1"));
     // Time for a fetch past the bound, were one made.
     Thread.sleep(500);
@@ -202,14 +187,15 @@ class KafkaReceiverBrokerTest {
         .as("at most the bound plus one poll's records")
         .isBetween(3, 3 + config.maxPollRecords);
     assertThat(receiver.loop().heldBytes()).isGreaterThanOrEqualTo(config.maxPendingBytes);
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_receiver_kafka_fetch_pauses_total{receiver=\"kafka\"} 1");
 
     pipeline.release();
     assertThat(pipeline.awaitAccepted(20, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
     assertThat(spanNumbers(pipeline.accepted()))
         .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 20).boxed().toList());
-    await("offset 20 committed", () -> committed("bounded-group", topic) == 20);
+    Await.until(
+        "offset 20 committed", WAIT, BROKER_POLL, () -> committed("bounded-group", topic) == 20);
   }
 
   @Test
@@ -342,8 +328,8 @@ class KafkaReceiverBrokerTest {
     assertThat(pipeline.awaitAccepted(2, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
     assertThat(ExportTraceServiceRequest.parseFrom(pipeline.accepted().get(0))).isEqualTo(request);
     assertThat(ExportTraceServiceRequest.parseFrom(pipeline.accepted().get(1))).isEqualTo(request);
-    await("offset 3 committed", () -> committed("json-group", topic) == 3);
-    assertThat(prometheus())
+    Await.until("offset 3 committed", WAIT, BROKER_POLL, () -> committed("json-group", topic) == 3);
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_receiver_kafka_malformed_records_total{receiver=\"kafka\"} 1");
   }
 }

@@ -16,10 +16,11 @@ import dev.sluice.pdata.otlp.OtlpMarshaler;
 import dev.sluice.pdata.otlp.Signal;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
+import dev.sluice.testkit.Await;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,6 +54,10 @@ class KafkaReceiverSetAsideTest {
   @RegisterExtension static final KafkaBroker BROKER = new KafkaBroker();
 
   private static final long WAIT_SECONDS = 30;
+  private static final Duration WAIT = Duration.ofSeconds(WAIT_SECONDS);
+
+  /** Checks that ask the broker (for committed offsets) are spaced out. */
+  private static final Duration BROKER_POLL = Duration.ofMillis(20);
 
   /** Quick retries for the test: waits of at most 100 ms, set aside at the third misfit. */
   private static final PollLoop.RetryLimits LIMITS = new PollLoop.RetryLimits(100, 3);
@@ -132,43 +137,17 @@ class KafkaReceiverSetAsideTest {
     return offset == null ? -1 : offset.offset();
   }
 
-  private String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
   private long setAside(String topic) {
     String series =
         "sluice_receiver_kafka_set_aside_records_total{receiver=\"kafka\",topic=\""
             + topic
             + "\",partition=\"0\"} ";
-    return prometheus()
+    return MetricsText.of(metrics)
         .lines()
         .filter(line -> line.startsWith(series))
         .mapToLong(line -> Long.parseLong(line.substring(series.length()).trim()))
         .findFirst()
         .orElse(0);
-  }
-
-  @FunctionalInterface
-  private interface Check {
-    boolean holds() throws Exception;
-  }
-
-  private static boolean eventually(Check condition) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!condition.holds()) {
-      if (System.nanoTime() - deadline > 0) {
-        return false;
-      }
-      Thread.sleep(20);
-    }
-    return true;
   }
 
   /** The pipelines' last stage: records the span numbers of each batch and lets it go. */
@@ -212,14 +191,15 @@ class KafkaReceiverSetAsideTest {
    * Sends small records one after another, each once the previous one was taken, until {@code done}
    * holds (at most 300): the traffic behind a record that is held back.
    */
-  private static int keepSending(String topic, int firstSpan, List<Integer> taken, Check done)
+  private static int keepSending(
+      String topic, int firstSpan, List<Integer> taken, Await.Condition<Exception> done)
       throws Exception {
     int sent = 0;
     while (!done.holds() && sent < 300) {
       int span = firstSpan + sent;
       send(topic, spans(span, 1));
       sent++;
-      assertThat(eventually(() -> taken.contains(span))).as("span %d taken", span).isTrue();
+      Await.until("span " + span + " taken", WAIT, BROKER_POLL, () -> taken.contains(span));
     }
     return sent;
   }
@@ -246,7 +226,7 @@ class KafkaReceiverSetAsideTest {
         .as("every record but the large one, the ones after it included")
         .containsExactlyElementsOf(IntStream.range(0, 2 + sent).boxed().toList());
     long end = 2 + sent;
-    assertThat(eventually(() -> committed(topic) == end)).as("committed past it").isTrue();
+    Await.until("committed past it", WAIT, BROKER_POLL, () -> committed(topic) == end);
     assertThat(warnings)
         .anySatisfy(
             line ->
@@ -280,7 +260,7 @@ class KafkaReceiverSetAsideTest {
     long offers = pipeline.offered().stream().filter(b -> Arrays.equals(b, poison)).count();
     assertThat(offers).as("retried, a bounded number of times").isGreaterThanOrEqualTo(4);
     long end = 2 + sent;
-    assertThat(eventually(() -> committed(topic) == end)).as("committed past it").isTrue();
+    Await.until("committed past it", WAIT, BROKER_POLL, () -> committed(topic) == end);
     assertThat(pipeline.offered().stream().filter(b -> Arrays.equals(b, poison)).count())
         .as("never offered again")
         .isEqualTo(offers);
@@ -316,15 +296,15 @@ class KafkaReceiverSetAsideTest {
         new PipelineEntry(
             new MemoryBudget(1 << 20, Long.MAX_VALUE / 4), List.of(failingOnSpan1), 20));
     send(topic, spans(0, 1));
-    assertThat(eventually(() -> sink.spans.contains(0))).isTrue();
+    Await.until("span 0 delivered", WAIT, BROKER_POLL, () -> sink.spans.contains(0));
     send(topic, spans(1, 1));
     send(topic, spans(2, 1));
 
-    assertThat(eventually(() -> sink.spans.contains(2))).as("the record after it").isTrue();
+    Await.until("the record after it", WAIT, BROKER_POLL, () -> sink.spans.contains(2));
     assertThat(setAside(topic)).isEqualTo(1);
     assertThat(offers.get()).as("offered once: failing again is certain").isEqualTo(1);
     assertThat(sink.spans).containsExactly(0, 2);
-    assertThat(eventually(() -> committed(topic) == 3)).as("committed past it").isTrue();
+    Await.until("committed past it", WAIT, BROKER_POLL, () -> committed(topic) == 3);
     assertThat(warnings)
         .anySatisfy(
             line ->
@@ -353,23 +333,24 @@ class KafkaReceiverSetAsideTest {
     }
     int total = records;
     // The bound fills, and the records after are refused again and again.
-    assertThat(eventually(() -> !sink.spans.isEmpty())).isTrue();
-    assertThat(
-            eventually(
-                () ->
-                    prometheus()
-                        .lines()
-                        .anyMatch(
-                            l ->
-                                l.startsWith("sluice_receiver_kafka_refused_records_total")
-                                    && Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))
-                                        >= 4L * LIMITS.setAsideAfter())))
-        .isTrue();
+    Await.until("a first batch at the sink", WAIT, BROKER_POLL, () -> !sink.spans.isEmpty());
+    Await.until(
+        "records refused again and again",
+        WAIT,
+        BROKER_POLL,
+        () ->
+            MetricsText.of(metrics)
+                .lines()
+                .anyMatch(
+                    l ->
+                        l.startsWith("sluice_receiver_kafka_refused_records_total")
+                            && Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))
+                                >= 4L * LIMITS.setAsideAfter()));
     assertThat(setAside(topic)).isZero();
     assertThat(committed(topic)).isLessThan(total);
 
     sink.release();
-    assertThat(eventually(() -> committed(topic) == total)).isTrue();
+    Await.until("every record committed", WAIT, BROKER_POLL, () -> committed(topic) == total);
     assertThat(setAside(topic)).isZero();
     assertThat(sink.spans)
         .containsExactlyInAnyOrderElementsOf(IntStream.range(0, total * 20).boxed().toList());
@@ -387,19 +368,20 @@ class KafkaReceiverSetAsideTest {
     send(topic, spans(2, 1));
 
     byte[] first = spans(0, 1);
-    assertThat(
-            eventually(
-                () ->
-                    pipeline.offered().stream().filter(b -> Arrays.equals(b, first)).count()
-                        >= 4L * LIMITS.setAsideAfter()))
-        .isTrue();
+    Await.until(
+        "the first record refused again and again",
+        WAIT,
+        BROKER_POLL,
+        () ->
+            pipeline.offered().stream().filter(b -> Arrays.equals(b, first)).count()
+                >= 4L * LIMITS.setAsideAfter());
     assertThat(setAside(topic)).isZero();
     assertThat(committed(topic)).isLessThanOrEqualTo(0);
 
     pipeline.refuseOnItsOwnWhen(bytes -> false);
     assertThat(pipeline.awaitAccepted(3, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
     assertThat(new AcceptedSpans(pipeline)).containsExactly(0, 1, 2);
-    assertThat(eventually(() -> committed(topic) == 3)).isTrue();
+    Await.until("every record committed", WAIT, BROKER_POLL, () -> committed(topic) == 3);
     assertThat(setAside(topic)).isZero();
   }
 

@@ -7,16 +7,14 @@ import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.Await;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
@@ -125,24 +123,6 @@ class PollLoopTest {
     return mock.commits.getOrDefault(partition, -1L);
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as(what).isNegative();
-      Thread.sleep(5);
-    }
-  }
-
-  private String prometheus() {
-    StringWriter out = new StringWriter();
-    try {
-      metrics.writePrometheus(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toString();
-  }
-
   @Test
   void commitsOnlyUpToTheFirstRecordNotYetAccepted() throws Exception {
     pipeline.hold();
@@ -153,12 +133,12 @@ class PollLoopTest {
     assertThat(pipeline.awaitOffered(5, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
 
     pipeline.answerHeld(2);
-    await("offset 2 committed", () -> committed(P0) == 2);
+    Await.until("offset 2 committed", () -> committed(P0) == 2);
     Thread.sleep(100);
     assertThat(committed(P0)).as("records 2..4 have no answer yet").isEqualTo(2);
 
     pipeline.release();
-    await("offset 5 committed", () -> committed(P0) == 5);
+    Await.until("offset 5 committed", () -> committed(P0) == 5);
   }
 
   @Test
@@ -178,9 +158,9 @@ class PollLoopTest {
     produce(P0, 1, refusedOnce);
     produce(P0, 2, spans(2, 1));
     produce(P1, 0, spans(50, 1));
-    await("the other partition goes on", () -> committed(P1) == 1);
+    Await.until("the other partition goes on", () -> committed(P1) == 1);
     assertThat(pipeline.awaitAccepted(4, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    await("offset 3 committed after the retries", () -> committed(P0) == 3);
+    Await.until("offset 3 committed after the retries", () -> committed(P0) == 3);
 
     List<List<Integer>> offeredSpans =
         pipeline.offered().stream().map(SequencedSpans::numbers).toList();
@@ -189,7 +169,7 @@ class PollLoopTest {
         .isEqualTo(4);
     assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
         .containsExactlyInAnyOrder(0, 100, 2, 50);
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_receiver_kafka_refused_records_total{receiver=\"kafka\"} 3");
   }
 
@@ -201,8 +181,8 @@ class PollLoopTest {
     produce(P0, 0, spans(0, 1));
     produce(P0, 1, refused);
     produce(P0, 2, spans(2, 1));
-    await("offset 1 committed", () -> committed(P0) == 1);
-    await("partition paused", () -> mock.paused().contains(P0));
+    Await.until("offset 1 committed", () -> committed(P0) == 1);
+    Await.until("partition paused", () -> mock.paused().contains(P0));
     Thread.sleep(200);
     assertThat(committed(P0)).isEqualTo(1);
     assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
@@ -210,8 +190,8 @@ class PollLoopTest {
         .containsExactly(0);
 
     pipeline.refuseWhen(bytes -> false);
-    await("offset 3 committed", () -> committed(P0) == 3);
-    await("partition resumed", () -> !mock.paused().contains(P0));
+    Await.until("offset 3 committed", () -> committed(P0) == 3);
+    Await.until("partition resumed", () -> !mock.paused().contains(P0));
   }
 
   @Test
@@ -228,16 +208,16 @@ class PollLoopTest {
     assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
         .as("the records after it go on")
         .containsExactly(0, 2, 3);
-    await("offset 1 committed", () -> committed(P0) == 1);
-    await("offered again", () -> pipeline.offered().size() >= 6);
+    Await.until("offset 1 committed", () -> committed(P0) == 1);
+    Await.until("offered again", () -> pipeline.offered().size() >= 6);
     assertThat(committed(P0)).as("nothing past the held-back record").isEqualTo(1);
     assertThat(mock.paused()).as("fetching goes on behind it").doesNotContain(P0);
 
     pipeline.refuseOnItsOwnWhen(bytes -> false);
-    await("offset 4 committed", () -> committed(P0) == 4);
+    Await.until("offset 4 committed", () -> committed(P0) == 4);
     assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
         .containsExactly(0, 2, 3, 7);
-    assertThat(prometheus()).doesNotContain("sluice_receiver_kafka_set_aside_records");
+    assertThat(MetricsText.of(metrics)).doesNotContain("sluice_receiver_kafka_set_aside_records");
   }
 
   @Test
@@ -247,10 +227,10 @@ class PollLoopTest {
     produce(P0, 1, new byte[] {(byte) 0x0a, (byte) 0x05, 1});
     produce(P0, 2, null);
     produce(P0, 3, spans(2, 2));
-    await("offset 4 committed", () -> committed(P0) == 4);
+    Await.until("offset 4 committed", () -> committed(P0) == 4);
     assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
         .containsExactly(0, 1, 2, 3);
-    String text = prometheus();
+    String text = MetricsText.of(metrics);
     assertThat(text)
         .contains("sluice_receiver_kafka_malformed_records_total{receiver=\"kafka\"} 2");
     assertThat(text)
@@ -270,7 +250,7 @@ class PollLoopTest {
     CountDownLatch revoked = new CountDownLatch(1);
     // Let the loop take the two answers before the rebalance.
     long unanswered = spans(2, 1).length + spans(3, 1).length;
-    await("two answers drained", () -> receiver.loop().heldBytes() == unanswered);
+    Await.until("two answers drained", () -> receiver.loop().heldBytes() == unanswered);
     mock.schedulePollTask(
         () -> {
           mock.rebalance(List.of());
@@ -298,16 +278,16 @@ class PollLoopTest {
       produce(P0, i, spans(i, 1));
     }
     assertThat(pipeline.awaitOffered(3, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    await("every partition paused", () -> mock.paused().contains(P0));
+    Await.until("every partition paused", () -> mock.paused().contains(P0));
     Thread.sleep(200);
     assertThat(pipeline.offered()).as("no fetch past the bound").hasSize(3);
     assertThat(receiver.loop().heldBytes()).isEqualTo(threeRecords);
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains("sluice_receiver_kafka_fetch_pauses_total{receiver=\"kafka\"} 1");
 
     pipeline.release();
     assertThat(pipeline.awaitAccepted(10, WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    await("offset 10 committed", () -> committed(P0) == 10);
+    Await.until("offset 10 committed", () -> committed(P0) == 10);
     assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
         .containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
   }
@@ -325,7 +305,7 @@ class PollLoopTest {
     start(new TestConfig(), P0);
     produce(P0, 0, spans(0, 1));
     produce(P0, 1, spans(1, 1));
-    await("offset 2 committed", () -> committed(P0) == 2);
+    Await.until("offset 2 committed", () -> committed(P0) == 2);
     assertThat(pipeline.accepted().stream().map(SequencedSpans::numbers).flatMap(List::stream))
         .containsExactly(0, 1);
   }
@@ -353,7 +333,7 @@ class PollLoopTest {
     receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
     receiver = null;
     answering.join();
-    await("consumer closed after the drain deadline", mock::closed);
+    Await.until("consumer closed after the drain deadline", mock::closed);
     assertThat(committed(P0)).as("the answered record, not the other").isEqualTo(1);
   }
 }

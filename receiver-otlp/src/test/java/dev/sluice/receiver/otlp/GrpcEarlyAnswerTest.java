@@ -1,6 +1,5 @@
 package dev.sluice.receiver.otlp;
 
-import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +7,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.grpc.OtlpGrpc;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
@@ -92,7 +92,9 @@ class GrpcEarlyAnswerTest {
 
     sendValid();
     assertThat(traces.requests).hasSize(1);
-    awaitTrue(() -> TestReceivers.value(metrics, "sluice_receiver_in_flight_bytes") == 0);
+    Await.until(
+        "no bytes in flight",
+        () -> TestReceivers.value(metrics, "sluice_receiver_in_flight_bytes") == 0);
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.sluice.receiver.otlp;
 
-import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +8,8 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.grpc.OtlpGrpc;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.Await;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -137,7 +138,7 @@ class GrpcEdgeLimitsTest {
     assertThat(retry.getRetryDelay().getSeconds()).isEqualTo(1);
     assertThat(retry.getRetryDelay().getNanos()).isEqualTo(500_000_000);
     assertThat(traces.requests).isEmpty();
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_refused_unread_requests_total{receiver=\"otlp\",transport=\"grpc\","
                 + "reason=\"pipelines_full\"} 1");
@@ -188,7 +189,7 @@ class GrpcEdgeLimitsTest {
     first.partialMessage(1, 3 * MIB, 600 * KIB);
     second.exportHeaders(1);
     second.partialMessage(1, 3 * MIB, 600 * KIB);
-    awaitTrue(() -> inFlightBytes() >= MIB);
+    Await.until("1 MiB in flight", () -> inFlightBytes() >= MIB);
 
     assertThatThrownBy(() -> export(3))
         .isInstanceOfSatisfying(
@@ -201,7 +202,7 @@ class GrpcEdgeLimitsTest {
 
     first.close();
     second.close();
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
     export(3);
     assertThat(traces.requests).hasSize(1);
   }
@@ -217,7 +218,7 @@ class GrpcEdgeLimitsTest {
     RawHttp2 second = raw().handshake();
     first.exportHeaders(1);
     first.partialMessage(1, 3 * MIB, 700 * KIB);
-    awaitTrue(() -> inFlightBytes() >= 700 * KIB);
+    Await.until("700 KiB in flight", () -> inFlightBytes() >= 700 * KIB);
     // The second call starts only now, so that the first one's message began to arrive first: the
     // two connections are read on different event loops, and that call is never refused.
     second.exportHeaders(1);
@@ -230,10 +231,10 @@ class GrpcEdgeLimitsTest {
     assertThat(headers.get("grpc-message").toString()).isEqualTo(EdgeAdmission.IN_FLIGHT_MESSAGE);
     assertThat(headers.contains("grpc-status-details-bin")).isTrue();
     // Once the answer is written the server drops the refused call's bytes, client or no client.
-    awaitTrue(() -> inFlightBytes() == 700 * KIB);
+    Await.until("exactly 700 KiB in flight", () -> inFlightBytes() == 700 * KIB);
     second.close();
     first.close();
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
     assertThat(traces.requests).isEmpty();
   }
 
@@ -282,7 +283,7 @@ class GrpcEdgeLimitsTest {
       assertThat(peakInFlightBytes())
           .isLessThanOrEqualTo(MIB + MIB / 4 + connections * (long) MIB)
           .isLessThan((long) connections * callsPerConnection * body.length);
-      awaitTrue(() -> inFlightBytes() == 0);
+      Await.until("no bytes in flight", () -> inFlightBytes() == 0);
     } finally {
       for (ManagedChannel each : channels) {
         each.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
@@ -297,13 +298,13 @@ class GrpcEdgeLimitsTest {
     try (RawHttp2 client = raw().handshake()) {
       client.exportHeaders(1);
       client.partialMessage(1, 3 * MIB, 200 * KIB);
-      awaitTrue(() -> inFlightBytes() >= 200 * KIB);
+      Await.until("200 KiB in flight", () -> inFlightBytes() >= 200 * KIB);
 
       RawHttp2.Frame answer = client.readOn(1);
 
       assertThat(answer.type()).isEqualTo(RawHttp2.RST_STREAM);
       assertThat(RawHttp2.errorCode(answer)).isEqualTo(0x8); // CANCEL
-      awaitTrue(() -> inFlightBytes() == 0);
+      Await.until("no bytes in flight", () -> inFlightBytes() == 0);
     }
     export(3);
     assertThat(traces.requests).hasSize(1);
@@ -393,7 +394,7 @@ class GrpcEdgeLimitsTest {
     try (RawHttp2 third = raw()) {
       assertThat(third.readUntilClosed()).isFalse();
     }
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_refused_connections_total{receiver=\"otlp\",transport=\"grpc\"} 1");
     // A grpc-java client over the limit sees UNAVAILABLE, which it may retry.
@@ -404,7 +405,8 @@ class GrpcEdgeLimitsTest {
 
     first.close();
     second.close();
-    awaitTrue(
+    Await.until(
+        "a connection taken again once the others closed",
         () -> {
           try {
             export(1);
@@ -442,9 +444,5 @@ class GrpcEdgeLimitsTest {
 
   private long peakInFlightBytes() {
     return TestReceivers.value(metrics, "sluice_receiver_in_flight_peak_bytes");
-  }
-
-  private String prometheus() {
-    return TestReceivers.prometheus(metrics);
   }
 }

@@ -1,9 +1,9 @@
 package dev.sluice.receiver.otlp;
 
-import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -95,7 +95,7 @@ class GrpcInFlightBudgetTest {
           .noneMatch(frame -> frame.type() == RawHttp2.RST_STREAM);
       client.close();
     }
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
   }
 
   /**
@@ -134,10 +134,10 @@ class GrpcInFlightBudgetTest {
     assertThat(answer.type()).isEqualTo(RawHttp2.HEADERS);
     assertThat(leading.decode(answer).get("grpc-status").toString()).isEqualTo("0");
     assertThat(traces.requests).hasSize(1);
-    awaitTrue(() -> inFlightBytes() == first);
+    Await.until("the first call's 600 KiB in flight", () -> inFlightBytes() == first);
     second.close();
     stalled.close();
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
   }
 
   /** The defaults, on loopback, with {@code maxInFlightMib}. */

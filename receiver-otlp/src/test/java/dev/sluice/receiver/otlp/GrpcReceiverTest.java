@@ -13,6 +13,7 @@ import dev.sluice.grpc.ZstdCodec;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.CallOptions;
 import io.grpc.CompressorRegistry;
@@ -32,7 +33,6 @@ import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -88,7 +88,7 @@ class GrpcReceiverTest {
     assertThat(response.hasPartialSuccess()).isFalse();
     assertThat(traces.requests).hasSize(1);
     assertThat(traces.requests.get(0).unitCount()).isEqualTo(25);
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains("otelcol_receiver_accepted_spans_total{receiver=\"otlp\",transport=\"grpc\"} 25");
   }
 
@@ -175,7 +175,7 @@ class GrpcReceiverTest {
                 throw new AssertionError(ex);
               }
             });
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains("otelcol_receiver_refused_spans_total{receiver=\"otlp\",transport=\"grpc\"} 5");
   }
 
@@ -253,11 +253,5 @@ class GrpcReceiverTest {
             .build();
     return ClientCalls.blockingUnaryCall(
         channel, method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), body);
-  }
-
-  private String prometheus() throws Exception {
-    StringWriter out = new StringWriter();
-    metrics.writePrometheus(out);
-    return out.toString();
   }
 }

@@ -3,11 +3,12 @@ package dev.sluice.receiver.otlp;
 import static dev.sluice.receiver.otlp.RawHttp.postHead;
 import static dev.sluice.receiver.otlp.RawHttp.readBody;
 import static dev.sluice.receiver.otlp.RawHttp.readHead;
-import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.testkit.Await;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -96,7 +97,7 @@ class HttpEdgeLimitsTest {
     socket.getOutputStream().write(new byte[64 * 1024]);
     assertThat(socket.getInputStream().read()).isEqualTo(-1);
     assertThat(traces.requests).isEmpty();
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_refused_unread_requests_total{receiver=\"otlp\",transport=\"http\","
                 + "reason=\"pipelines_full\"} 1")
@@ -138,7 +139,7 @@ class HttpEdgeLimitsTest {
     slow.getOutputStream().write(postHead("/v1/traces", large.length, ""));
     slow.getOutputStream().write(large, 0, large.length - 10);
     slow.getOutputStream().flush();
-    awaitTrue(() -> inFlightBytes() >= MIB);
+    Await.until("1 MiB in flight", () -> inFlightBytes() >= MIB);
 
     String refused = send(connect(), spans(3));
 
@@ -146,10 +147,10 @@ class HttpEdgeLimitsTest {
     slow.getOutputStream().write(large, large.length - 10, 10);
     slow.getOutputStream().flush();
     assertThat(readHead(slow.getInputStream())).startsWith("HTTP/1.1 200");
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
     assertThat(send(connect(), spans(3))).startsWith("HTTP/1.1 200");
     assertThat(traces.requests).hasSize(2);
-    assertThat(prometheus()).contains("reason=\"in_flight_bytes\"} 1");
+    assertThat(MetricsText.of(metrics)).contains("reason=\"in_flight_bytes\"} 1");
   }
 
   @Test
@@ -177,7 +178,7 @@ class HttpEdgeLimitsTest {
     assertThat(
             com.google.rpc.Status.parseFrom(readBody(socket.getInputStream(), head)).getMessage())
         .isEqualTo(EdgeAdmission.IN_FLIGHT_MESSAGE);
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
     assertThat(traces.requests).isEmpty();
   }
 
@@ -213,7 +214,7 @@ class HttpEdgeLimitsTest {
     assertThat(head).startsWith("HTTP/1.1 408");
     readBody(socket.getInputStream(), head);
     assertThat(socket.getInputStream().read()).isEqualTo(-1);
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
   }
 
   @Test
@@ -258,11 +259,12 @@ class HttpEdgeLimitsTest {
     Socket third = connect();
 
     assertThat(readOrReset(third)).isEqualTo(-1);
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_refused_connections_total{receiver=\"otlp\",transport=\"http\"} 1");
     first.close();
-    awaitTrue(
+    Await.until(
+        "a new connection taken once another closed",
         () -> {
           try {
             return send(connect(), spans(1)).startsWith("HTTP/1.1 200");
@@ -333,10 +335,6 @@ class HttpEdgeLimitsTest {
 
   private long inFlightBytes() {
     return TestReceivers.value(metrics, "sluice_receiver_in_flight_bytes");
-  }
-
-  private String prometheus() {
-    return TestReceivers.prometheus(metrics);
   }
 
   private static long ms(long millis) {

@@ -3,13 +3,13 @@ package dev.sluice.receiver.otlp;
 import static dev.sluice.receiver.otlp.RawHttp.postHead;
 import static dev.sluice.receiver.otlp.RawHttp.readBody;
 import static dev.sluice.receiver.otlp.RawHttp.readHead;
-import static dev.sluice.receiver.otlp.TestReceivers.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.AuthConfig;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.Host;
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -64,7 +64,7 @@ class HttpInFlightBudgetTest {
       stalled.getOutputStream().flush();
     }
     // Each stalled request's first KiB is counted only once its headers have been read.
-    awaitTrue(() -> inFlightBytes() >= STALLED * KIB);
+    Await.until("a KiB of each stalled request in flight", () -> inFlightBytes() >= STALLED * KIB);
 
     List<Integer> answers = new ArrayList<>();
     for (int i = 0; i < GOOD_REQUESTS; i++) {
@@ -73,12 +73,12 @@ class HttpInFlightBudgetTest {
 
     assertThat(answers).hasSize(GOOD_REQUESTS).containsOnly(200);
     assertThat(traces.requests).hasSize(GOOD_REQUESTS);
-    awaitTrue(() -> inFlightBytes() == STALLED * KIB);
+    Await.until("only the stalled requests' KiB in flight", () -> inFlightBytes() == STALLED * KIB);
     for (Socket stalled : sockets.subList(0, STALLED)) {
       assertThat(stalled.getInputStream().available()).as("still unanswered").isZero();
       stalled.close();
     }
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
   }
 
   @Test
@@ -131,7 +131,7 @@ class HttpInFlightBudgetTest {
     for (Socket socket : stalledSockets) {
       assertThat(readOrReset(socket)).as("closed by the server").isEqualTo(-1);
     }
-    awaitTrue(() -> inFlightBytes() == 0);
+    Await.until("no bytes in flight", () -> inFlightBytes() == 0);
   }
 
   @Test
@@ -151,7 +151,7 @@ class HttpInFlightBudgetTest {
       clients.add(client);
     }
     // 1200 KiB: past the bound, within what the requests being read may take.
-    awaitTrue(() -> inFlightBytes() == 6L * first);
+    Await.until("six requests' first 200 KiB in flight", () -> inFlightBytes() == 6L * first);
 
     // A new request is refused at its headers.
     assertRefused(exchange(connect(), postHead("/v1/traces", body.length, ""), new byte[0]));
@@ -160,15 +160,17 @@ class HttpInFlightBudgetTest {
     passing.getOutputStream().write(body, first, 100 * KIB);
     passing.getOutputStream().flush();
     assertRefused(answer(passing));
-    awaitTrue(() -> inFlightBytes() == 5L * first);
+    Await.until("five requests' first 200 KiB in flight", () -> inFlightBytes() == 5L * first);
     // So does the next one that would: 1000 KiB held, and 400 more do not fit.
     assertRefused(send(clients.get(1), body, first));
-    awaitTrue(() -> inFlightBytes() == 4L * first);
+    Await.until("four requests' first 200 KiB in flight", () -> inFlightBytes() == 4L * first);
     // The others fit one after the other.
     for (int i = 2; i < 6; i++) {
       assertThat(status(send(clients.get(i), body, first))).isEqualTo(200);
       long stillReceiving = 5 - i;
-      awaitTrue(() -> inFlightBytes() == stillReceiving * first);
+      Await.until(
+          "the first 200 KiB of those still being received in flight",
+          () -> inFlightBytes() == stillReceiving * first);
     }
 
     assertThat(traces.requests).hasSize(4);

@@ -7,6 +7,7 @@ import dev.sluice.component.AnswerSink;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -108,7 +109,7 @@ class LateAnswerTest {
     } catch (StatusRuntimeException e) {
       assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     }
-    assertThat(TestReceivers.prometheus(metrics))
+    assertThat(MetricsText.of(metrics))
         .contains("otelcol_receiver_accepted_spans_total{receiver=\"otlp\",transport=\"grpc\"} 5")
         .contains("otelcol_receiver_refused_spans_total{receiver=\"otlp\",transport=\"grpc\"} 5");
   }

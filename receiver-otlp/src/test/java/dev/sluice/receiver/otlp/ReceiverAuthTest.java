@@ -14,6 +14,7 @@ import dev.sluice.component.ServerAuthenticator;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.grpc.OtlpGrpc;
 import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -149,7 +150,7 @@ class ReceiverAuthTest {
             e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
 
     assertThat(traces.requests).hasSize(1);
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_unauthenticated_requests_total{receiver=\"otlp\",transport=\"grpc\"} 2");
   }
@@ -184,7 +185,7 @@ class ReceiverAuthTest {
             });
 
     assertThat(traces.requests).isEmpty();
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_auth_deferred_requests_total{receiver=\"otlp\",transport=\"grpc\"} 1")
         .doesNotContain(
@@ -209,7 +210,7 @@ class ReceiverAuthTest {
       assertThat(status.getMessage()).isNotEmpty().doesNotContain("check-me-later");
     }
     assertThat(traces.requests).isEmpty();
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_auth_deferred_requests_total{receiver=\"otlp\",transport=\"http\"} 1");
   }
@@ -266,7 +267,7 @@ class ReceiverAuthTest {
       assertThat(status.getMessage()).isNotEmpty().doesNotContain("bad");
     }
     assertThat(traces.requests).hasSize(1);
-    assertThat(prometheus())
+    assertThat(MetricsText.of(metrics))
         .contains(
             "sluice_receiver_unauthenticated_requests_total{receiver=\"otlp\",transport=\"http\"} 1");
   }
@@ -386,9 +387,5 @@ class ReceiverAuthTest {
     byte[] body = socket.getInputStream().readNBytes(size);
     assertThat(body).hasSize(size);
     return body;
-  }
-
-  private String prometheus() {
-    return TestReceivers.prometheus(metrics);
   }
 }

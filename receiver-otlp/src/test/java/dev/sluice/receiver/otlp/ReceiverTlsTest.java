@@ -9,6 +9,7 @@ import dev.sluice.component.TlsServerConfig;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.component.tls.TlsLoader;
 import dev.sluice.component.tls.TlsMaterial;
+import dev.sluice.testkit.Await;
 import dev.sluice.testkit.TestCertificates;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +23,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
@@ -45,7 +45,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ReceiverTlsTest {
   private static final Duration RELOAD = Duration.ofMillis(100);
-  private static final long RELOAD_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+  private static final Duration RELOAD_WAIT = Duration.ofSeconds(10);
   private static final String ECDSA_AES_256 = "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384";
   private static final String ECDSA_AES_128 = "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256";
 
@@ -127,7 +127,7 @@ class ReceiverTlsTest {
     replace(certs.strangerCert(), cert);
     replace(certs.strangerKey(), key);
 
-    assertThat(awaitSubject(protocol, port, "CN=sluice-test-stranger")).isTrue();
+    awaitSubject(protocol, port, "CN=sluice-test-stranger");
     assertThat(subject(before.getSession())).isEqualTo("CN=localhost");
     if (protocol == Protocol.HTTP) {
       // The connection made before the reload keeps its session and still serves requests.
@@ -152,7 +152,7 @@ class ReceiverTlsTest {
     assertThat(subject(handshake(protocol, port, "TLSv1.3"))).isEqualTo("CN=localhost");
 
     replace(certs.strangerKey(), key);
-    assertThat(awaitSubject(protocol, port, "CN=sluice-test-stranger")).isTrue();
+    awaitSubject(protocol, port, "CN=sluice-test-stranger");
   }
 
   @ParameterizedTest
@@ -176,7 +176,7 @@ class ReceiverTlsTest {
 
     replace(certs.caCert(), clientCa);
 
-    assertThat(awaitAccepted(protocol, port, client)).isTrue();
+    awaitAccepted(protocol, port, client);
   }
 
   @Test
@@ -199,20 +199,17 @@ class ReceiverTlsTest {
 
     replace(certs.caCert(), clientCa);
 
-    assertThat(awaitAccepted(Protocol.HTTP, port, client)).isTrue();
+    awaitAccepted(Protocol.HTTP, port, client);
   }
 
   /** Waits (bounded) until the server accepts the client certificate. */
-  private static boolean awaitAccepted(Protocol protocol, int port, KeyManager[] client)
+  private static void awaitAccepted(Protocol protocol, int port, KeyManager[] client)
       throws Exception {
-    long deadline = System.nanoTime() + RELOAD_WAIT_NANOS;
-    while (System.nanoTime() - deadline < 0) {
-      Thread.sleep(RELOAD.toMillis());
-      if (acceptsClient(protocol, port, client)) {
-        return true;
-      }
-    }
-    return false;
+    Await.until(
+        "the client certificate accepted",
+        RELOAD_WAIT,
+        RELOAD,
+        () -> acceptsClient(protocol, port, client));
   }
 
   @Test
@@ -378,16 +375,12 @@ class ReceiverTlsTest {
   }
 
   /** Waits (bounded) until new connections present {@code subject}. */
-  private static boolean awaitSubject(Protocol protocol, int port, String subject)
-      throws Exception {
-    long deadline = System.nanoTime() + RELOAD_WAIT_NANOS;
-    while (System.nanoTime() - deadline < 0) {
-      if (subject.equals(subject(handshake(protocol, port, "TLSv1.3")))) {
-        return true;
-      }
-      Thread.sleep(RELOAD.toMillis());
-    }
-    return false;
+  private static void awaitSubject(Protocol protocol, int port, String subject) throws Exception {
+    Await.until(
+        "new connections presenting " + subject,
+        RELOAD_WAIT,
+        RELOAD,
+        () -> subject.equals(subject(handshake(protocol, port, "TLSv1.3"))));
   }
 
   private static String subject(SSLSession session) throws Exception {
