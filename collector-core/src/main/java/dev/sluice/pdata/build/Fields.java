@@ -29,26 +29,44 @@ final class Fields {
 
   /** A string field written even when empty (a oneof member). */
   static void stringAlways(ProtoWriter out, int field, CharSequence value) {
-    int mark = out.beginLengthDelimited(field);
-    utf8(out, value);
-    out.endLengthDelimited(mark);
+    out.writeTag(field, WireType.LEN);
+    out.ensureRemaining(5 + utf8Room(value.length()));
+    byte[] b = out.array();
+    int mark = out.size();
+    int end = endLength(b, mark, utf8(value, b, mark + 1));
+    out.advance(end - mark);
+  }
+
+  /** The most bytes {@code chars} chars take in UTF-8: three each (a surrogate pair takes four). */
+  static int utf8Room(int chars) {
+    if (chars > MAX_STRING_CHARS) {
+      throw new IllegalArgumentException("a string of " + chars + " chars is too long to encode");
+    }
+    return 3 * chars;
   }
 
   /**
-   * Encodes {@code value} as UTF-8 as {@code String.getBytes(UTF_8)} does, which is what
+   * Encodes {@code value} into {@code b} from {@code p}, which has {@link #utf8Room} for it, and
+   * returns where it ends. Encodes as {@code String.getBytes(UTF_8)} does, which is what
    * protobuf-java falls back to for strings that are not well-formed UTF-16: a surrogate without
    * its pair becomes {@code '?'}. The output is therefore always valid UTF-8.
    */
-  static void utf8(ProtoWriter out, CharSequence value) {
+  static int utf8(CharSequence value, byte[] b, int p) {
     int n = value.length();
-    if (n > MAX_STRING_CHARS) {
-      throw new IllegalArgumentException("a string of " + n + " chars is too long to encode");
-    }
-    out.ensureRemaining(3 * n);
-    byte[] b = out.array();
-    int start = out.size();
-    int p = start;
+    // ASCII, nearly all of telemetry, in a loop of its own that the JIT compiles tight: a String
+    // read as a String, the index the loop's own.
     int i = 0;
+    if (value instanceof String text) {
+      while (i < n) {
+        char c = text.charAt(i);
+        if (c >= 0x80) {
+          break;
+        }
+        b[p + i] = (byte) c;
+        i++;
+      }
+      p += i;
+    }
     while (i < n) {
       char c = value.charAt(i++);
       if (c < 0x80) {
@@ -72,7 +90,29 @@ final class Fields {
         b[p++] = '?';
       }
     }
-    out.advance(p - start);
+    return p;
+  }
+
+  /**
+   * Writes the length of a payload that was written from {@code mark + 1} to {@code end}, into the
+   * one byte kept for it at {@code mark}; when it needs more, moves the payload right (the array
+   * has up to four bytes of room for that past {@code end}). Returns where the payload now ends.
+   */
+  static int endLength(byte[] b, int mark, int end) {
+    int length = end - mark - 1;
+    if (length < 0x80) {
+      b[mark] = (byte) length;
+      return end;
+    }
+    int extra = Varint.size32(length) - 1;
+    System.arraycopy(b, mark + 1, b, mark + 1 + extra, length);
+    int p = mark;
+    while ((length & ~0x7F) != 0) {
+      b[p++] = (byte) (length & 0x7F | 0x80);
+      length >>>= 7;
+    }
+    b[p] = (byte) length;
+    return end + extra;
   }
 
   /** A bytes field written whatever its length (IDs are checked first; a oneof member). */

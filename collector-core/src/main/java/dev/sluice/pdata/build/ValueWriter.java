@@ -6,6 +6,9 @@ import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
 import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -40,15 +43,37 @@ public final class ValueWriter {
    */
   public static final int MAX_NESTING = 30;
 
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   private static final byte NONE = 0;
   private static final byte ARRAY = 1;
   private static final byte KVLIST = 2;
+
+  // Every field written here has a number below 16, so a one-byte tag.
+  private static final byte KEY_TAG = tag(KeyValue.KEY, WireType.LEN);
+  private static final byte VALUE_TAG = tag(KeyValue.VALUE, WireType.LEN);
+  private static final byte ELEMENT_TAG = tag(ArrayValue.VALUES, WireType.LEN);
+  private static final byte STRING_TAG = tag(AnyValue.STRING_VALUE, WireType.LEN);
+  private static final byte BOOL_TAG = tag(AnyValue.BOOL_VALUE, WireType.VARINT);
+  private static final byte INT_TAG = tag(AnyValue.INT_VALUE, WireType.VARINT);
+  private static final byte DOUBLE_TAG = tag(AnyValue.DOUBLE_VALUE, WireType.I64);
+  private static final byte BYTES_TAG = tag(AnyValue.BYTES_VALUE, WireType.LEN);
+
+  /** A one-byte length, and the four more it may need ({@link Fields#endLength}). */
+  private static final int LENGTH_ROOM = 5;
+
+  private static final int TAG_AND_LENGTH_ROOM = 1 + LENGTH_ROOM;
 
   private final String owner;
   private final String what;
   private final ProtoWriter out = new ProtoWriter(64);
   private int rootField;
   private boolean open;
+
+  // Where the length of the entry (KeyValue or element) being written goes, and its value's.
+  private int entryMark;
+  private int valueMark;
 
   // Open arrays and key-value lists: the kind at each depth (depth 0 is the list itself, when the
   // writer has one), and the length-delimited fields each opened, to be closed by end().
@@ -71,109 +96,93 @@ public final class ValueWriter {
 
   public ValueWriter put(CharSequence key, CharSequence value) {
     Objects.requireNonNull(value, "value");
-    openEntry(key);
-    Fields.stringAlways(out, AnyValue.STRING_VALUE, value);
-    return closeEntry(2);
+    int p = openEntry(key, TAG_AND_LENGTH_ROOM + Fields.utf8Room(value.length()));
+    return closeEntry(writeString(out.array(), p, value));
   }
 
   public ValueWriter put(CharSequence key, boolean value) {
-    openEntry(key);
-    writeBool(value);
-    return closeEntry(2);
+    int p = openEntry(key, 2);
+    return closeEntry(writeBool(out.array(), p, value));
   }
 
   public ValueWriter put(CharSequence key, long value) {
-    openEntry(key);
-    writeInt(value);
-    return closeEntry(2);
+    int p = openEntry(key, 11);
+    return closeEntry(writeInt(out.array(), p, value));
   }
 
   public ValueWriter put(CharSequence key, double value) {
-    openEntry(key);
-    Fields.doubleAlways(out, AnyValue.DOUBLE_VALUE, value);
-    return closeEntry(2);
+    int p = openEntry(key, 9);
+    return closeEntry(writeDouble(out.array(), p, value));
   }
 
   /** A {@code bytes_value}: the whole array, copied. */
   public ValueWriter put(CharSequence key, byte[] value) {
     Objects.requireNonNull(value, "value");
-    openEntry(key);
-    Fields.bytes(out, AnyValue.BYTES_VALUE, value, value.length);
-    return closeEntry(2);
+    int p = openEntry(key, TAG_AND_LENGTH_ROOM + value.length);
+    return closeEntry(writeBytes(out.array(), p, value));
   }
 
   /** An entry whose value is empty (an {@code AnyValue} with no value set). */
   public ValueWriter putEmpty(CharSequence key) {
-    openEntry(key);
-    return closeEntry(2);
+    return closeEntry(openEntry(key, 0));
   }
 
   /** Opens an array value under {@code key}; {@link #add} fills it and {@link #end()} closes it. */
   public ValueWriter putArray(CharSequence key) {
     checkRoom();
-    openEntry(key);
-    return openLevel(ARRAY, AnyValue.ARRAY_VALUE, 3);
+    return openLevel(openEntry(key, TAG_AND_LENGTH_ROOM), true, ARRAY);
   }
 
   /** Opens a key-value list value under {@code key}, closed by {@link #end()}. */
   public ValueWriter putKvList(CharSequence key) {
     checkRoom();
-    openEntry(key);
-    return openLevel(KVLIST, AnyValue.KVLIST_VALUE, 3);
+    return openLevel(openEntry(key, TAG_AND_LENGTH_ROOM), true, KVLIST);
   }
 
   // Arrays.
 
   public ValueWriter add(CharSequence value) {
     Objects.requireNonNull(value, "value");
-    openElement();
-    Fields.stringAlways(out, AnyValue.STRING_VALUE, value);
-    return closeEntry(1);
+    int p = openElement(TAG_AND_LENGTH_ROOM + Fields.utf8Room(value.length()));
+    return closeElement(writeString(out.array(), p, value));
   }
 
   public ValueWriter add(boolean value) {
-    openElement();
-    writeBool(value);
-    return closeEntry(1);
+    int p = openElement(2);
+    return closeElement(writeBool(out.array(), p, value));
   }
 
   public ValueWriter add(long value) {
-    openElement();
-    writeInt(value);
-    return closeEntry(1);
+    int p = openElement(11);
+    return closeElement(writeInt(out.array(), p, value));
   }
 
   public ValueWriter add(double value) {
-    openElement();
-    Fields.doubleAlways(out, AnyValue.DOUBLE_VALUE, value);
-    return closeEntry(1);
+    int p = openElement(9);
+    return closeElement(writeDouble(out.array(), p, value));
   }
 
   public ValueWriter add(byte[] value) {
     Objects.requireNonNull(value, "value");
-    openElement();
-    Fields.bytes(out, AnyValue.BYTES_VALUE, value, value.length);
-    return closeEntry(1);
+    int p = openElement(TAG_AND_LENGTH_ROOM + value.length);
+    return closeElement(writeBytes(out.array(), p, value));
   }
 
   /** An empty element (an {@code AnyValue} with no value set). */
   public ValueWriter addEmpty() {
-    openElement();
-    return closeEntry(1);
+    return closeElement(openElement(0));
   }
 
   /** Opens an array element, closed by {@link #end()}. */
   public ValueWriter addArray() {
     checkRoom();
-    openElement();
-    return openLevel(ARRAY, AnyValue.ARRAY_VALUE, 2);
+    return openLevel(openElement(TAG_AND_LENGTH_ROOM), false, ARRAY);
   }
 
   /** Opens a key-value list element, closed by {@link #end()}. */
   public ValueWriter addKvList() {
     checkRoom();
-    openElement();
-    return openLevel(KVLIST, AnyValue.KVLIST_VALUE, 2);
+    return openLevel(openElement(TAG_AND_LENGTH_ROOM), false, KVLIST);
   }
 
   /** Closes the innermost open array or key-value list. */
@@ -186,7 +195,9 @@ public final class ValueWriter {
               + " "
               + what);
     }
-    closeMarks(levelMarks[depth]);
+    for (int i = levelMarks[depth]; i > 0; i--) {
+      out.endLengthDelimited(marks[--markCount]);
+    }
     depth--;
     return this;
   }
@@ -226,71 +237,51 @@ public final class ValueWriter {
     return out;
   }
 
-  // A value of its own (a log record's body), in place of what was there.
+  // A value of its own (a log record's body) in {@code field}, in place of what was there.
 
   void rootString(int field, CharSequence value) {
     Objects.requireNonNull(value, "value");
-    int mark = startRoot(field);
-    Fields.stringAlways(out, AnyValue.STRING_VALUE, value);
-    out.endLengthDelimited(mark);
+    int p = openRoot(field, TAG_AND_LENGTH_ROOM + Fields.utf8Room(value.length()));
+    closeElement(writeString(out.array(), p, value));
   }
 
   void rootBool(int field, boolean value) {
-    int mark = startRoot(field);
-    writeBool(value);
-    out.endLengthDelimited(mark);
+    int p = openRoot(field, 2);
+    closeElement(writeBool(out.array(), p, value));
   }
 
   void rootInt(int field, long value) {
-    int mark = startRoot(field);
-    writeInt(value);
-    out.endLengthDelimited(mark);
+    int p = openRoot(field, 11);
+    closeElement(writeInt(out.array(), p, value));
   }
 
   void rootDouble(int field, double value) {
-    int mark = startRoot(field);
-    Fields.doubleAlways(out, AnyValue.DOUBLE_VALUE, value);
-    out.endLengthDelimited(mark);
+    int p = openRoot(field, 9);
+    closeElement(writeDouble(out.array(), p, value));
   }
 
   void rootBytes(int field, byte[] value) {
     Objects.requireNonNull(value, "value");
-    int mark = startRoot(field);
-    Fields.bytes(out, AnyValue.BYTES_VALUE, value, value.length);
-    out.endLengthDelimited(mark);
+    int p = openRoot(field, TAG_AND_LENGTH_ROOM + value.length);
+    closeElement(writeBytes(out.array(), p, value));
   }
 
   void rootEmpty(int field) {
-    out.endLengthDelimited(startRoot(field));
+    closeElement(openRoot(field, 0));
   }
 
-  /** Opens a value of its own in {@code field} as an array or a key-value list. */
+  /** Opens an array or key-value list of its own in {@code field}. */
   ValueWriter rootList(int field, boolean array) {
-    int mark = startRoot(field);
-    marks[markCount++] = mark;
-    return openLevel(
-        array ? ARRAY : KVLIST, array ? AnyValue.ARRAY_VALUE : AnyValue.KVLIST_VALUE, 2);
+    return openLevel(openRoot(field, TAG_AND_LENGTH_ROOM), false, array ? ARRAY : KVLIST);
   }
 
-  private int startRoot(int field) {
-    start(0);
-    return out.beginLengthDelimited(field);
-  }
+  // Writing. Each entry makes room for all it may take once, then writes into the array.
 
-  // Internals.
-
-  private void writeBool(boolean value) {
-    out.writeTag(AnyValue.BOOL_VALUE, WireType.VARINT);
-    out.writeVarint32(value ? 1 : 0);
-  }
-
-  private void writeInt(long value) {
-    out.writeTag(AnyValue.INT_VALUE, WireType.VARINT);
-    out.writeVarint64(value);
-  }
-
-  /** Opens a {@code KeyValue} and its {@code value}: two marks. */
-  private void openEntry(CharSequence key) {
+  /**
+   * Writes a {@code KeyValue}'s tag, its key and its value's tag, with room for {@code valueRoom}
+   * bytes of value; returns where the value goes.
+   */
+  private int openEntry(CharSequence key, int valueRoom) {
     Objects.requireNonNull(key, "key");
     checkOpen();
     if (kinds[depth] != KVLIST) {
@@ -303,13 +294,31 @@ public final class ValueWriter {
                   + " is an array: add(value) to it, or end() it first"
               : "no key-value list is open in the " + owner + " " + what);
     }
-    marks[markCount++] = out.beginLengthDelimited(depth == 0 ? rootField : KeyValueList.VALUES);
-    Fields.string(out, KeyValue.KEY, key);
-    marks[markCount++] = out.beginLengthDelimited(KeyValue.VALUE);
+    int field = depth == 0 ? rootField : KeyValueList.VALUES;
+    out.ensureRemaining(3 * TAG_AND_LENGTH_ROOM + Fields.utf8Room(key.length()) + valueRoom);
+    byte[] b = out.array();
+    int p = out.size();
+    b[p] = tag(field, WireType.LEN);
+    entryMark = p + 1;
+    p += 2;
+    if (key.length() > 0) {
+      b[p] = KEY_TAG;
+      p = Fields.endLength(b, p + 1, Fields.utf8(key, b, p + 2));
+    }
+    b[p] = VALUE_TAG;
+    valueMark = p + 1;
+    return p + 2;
   }
 
-  /** Opens an array element's {@code AnyValue}: one mark. */
-  private void openElement() {
+  private ValueWriter closeEntry(int end) {
+    byte[] b = out.array();
+    end = Fields.endLength(b, entryMark, Fields.endLength(b, valueMark, end));
+    out.advance(end - out.size());
+    return this;
+  }
+
+  /** Writes an array element's tag, with room for {@code valueRoom}; returns where it goes. */
+  private int openElement(int valueRoom) {
     checkOpen();
     if (kinds[depth] != ARRAY) {
       String list = owner + " " + what;
@@ -325,26 +334,85 @@ public final class ValueWriter {
                       + list
                       + " is a key-value list: put(key, value) into it, or end() it first");
     }
-    marks[markCount++] = out.beginLengthDelimited(ArrayValue.VALUES);
+    return openValue(ELEMENT_TAG, valueRoom);
   }
 
-  private ValueWriter closeEntry(int count) {
-    closeMarks(count);
+  private int openRoot(int field, int valueRoom) {
+    start(0);
+    return openValue(tag(field, WireType.LEN), valueRoom);
+  }
+
+  private int openValue(byte tag, int valueRoom) {
+    out.ensureRemaining(TAG_AND_LENGTH_ROOM + valueRoom);
+    byte[] b = out.array();
+    int p = out.size();
+    b[p] = tag;
+    entryMark = -1;
+    valueMark = p + 1;
+    return p + 2;
+  }
+
+  private ValueWriter closeElement(int end) {
+    end = Fields.endLength(out.array(), valueMark, end);
+    out.advance(end - out.size());
     return this;
   }
 
-  private ValueWriter openLevel(byte kind, int valueField, int levelMarkCount) {
-    marks[markCount++] = out.beginLengthDelimited(valueField);
+  /**
+   * Opens an array or key-value list as the value begun by {@link #openEntry} ({@code keyed}) or
+   * {@link #openElement}, whose content starts at {@code p}: its fields stay open on the stack.
+   */
+  private ValueWriter openLevel(int p, boolean keyed, byte kind) {
+    if (keyed) {
+      marks[markCount++] = entryMark;
+    }
+    marks[markCount++] = valueMark;
+    byte[] b = out.array();
+    b[p] = tag(kind == ARRAY ? AnyValue.ARRAY_VALUE : AnyValue.KVLIST_VALUE, WireType.LEN);
+    marks[markCount++] = p + 1;
+    out.advance(p + 2 - out.size());
     depth++;
     kinds[depth] = kind;
-    levelMarks[depth] = (byte) levelMarkCount;
+    levelMarks[depth] = (byte) (keyed ? 3 : 2);
     return this;
   }
 
-  private void closeMarks(int count) {
-    for (int i = 0; i < count; i++) {
-      out.endLengthDelimited(marks[--markCount]);
+  private static int writeString(byte[] b, int p, CharSequence value) {
+    b[p] = STRING_TAG;
+    return Fields.endLength(b, p + 1, Fields.utf8(value, b, p + 2));
+  }
+
+  private static int writeBool(byte[] b, int p, boolean value) {
+    b[p] = BOOL_TAG;
+    b[p + 1] = (byte) (value ? 1 : 0);
+    return p + 2;
+  }
+
+  private static int writeInt(byte[] b, int p, long value) {
+    b[p++] = INT_TAG;
+    while ((value & ~0x7FL) != 0) {
+      b[p++] = (byte) (value & 0x7F | 0x80);
+      value >>>= 7;
     }
+    b[p++] = (byte) value;
+    return p;
+  }
+
+  private static int writeDouble(byte[] b, int p, double value) {
+    b[p] = DOUBLE_TAG;
+    LONGS.set(b, p + 1, Double.doubleToRawLongBits(value));
+    return p + 9;
+  }
+
+  private static int writeBytes(byte[] b, int p, byte[] value) {
+    b[p] = BYTES_TAG;
+    int mark = p + 1;
+    System.arraycopy(value, 0, b, mark + 1, value.length);
+    return Fields.endLength(b, mark, mark + 1 + value.length);
+  }
+
+  private static byte tag(int field, int wireType) {
+    return (byte) WireType.tag(field, wireType);
   }
 
   private void checkRoom() {

@@ -88,7 +88,7 @@ class BuilderPropertyTest {
   Arbitrary<String> anyText() {
     return Arbitraries.oneOf(
         // Any chars: lone surrogates at every place, and every length of UTF-8 sequence.
-        Arbitraries.strings().withCharRange('\u0000', '\uffff').ofMaxLength(40),
+        Arbitraries.strings().withCharRange('\u0000', '\uffff').ofMaxLength(100),
         // Surrogates in and out of pairs, among one- to three-byte chars.
         Arbitraries.strings()
             .withChars("a\u007f\u0080é\u07ff\u0800中\uffff\ud800\udc00\udbff\udfff"));
