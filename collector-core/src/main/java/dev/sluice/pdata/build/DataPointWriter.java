@@ -21,7 +21,7 @@ import java.util.Objects;
  * {@link IllegalStateException} (a count on a number data point, buckets on a summary).
  */
 public final class DataPointWriter {
-  /** The kinds of data point, and the field numbers that differ between them and are shared. */
+  /** The kinds of data point, with the numbers of the fields they share under different numbers. */
   enum Kind {
     NUMBER("number", NumberDataPoint.ATTRIBUTES, NumberDataPoint.EXEMPLARS),
     HISTOGRAM("histogram", HistogramDataPoint.ATTRIBUTES, HistogramDataPoint.EXEMPLARS),

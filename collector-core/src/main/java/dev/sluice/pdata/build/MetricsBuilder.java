@@ -35,22 +35,25 @@ import dev.sluice.pdata.wire.ProtoWriter;
 public final class MetricsBuilder extends RequestBuilder {
   /** The data message a metric holds, and the kind of its data points. */
   private enum Data {
-    GAUGE(Metric.GAUGE, "gauge", DataPointWriter.Kind.NUMBER),
-    SUM(Metric.SUM, "sum", DataPointWriter.Kind.NUMBER),
-    HISTOGRAM(Metric.HISTOGRAM, "histogram", DataPointWriter.Kind.HISTOGRAM),
+    GAUGE(Metric.GAUGE, "a gauge", DataPointWriter.Kind.NUMBER),
+    SUM(Metric.SUM, "a sum", DataPointWriter.Kind.NUMBER),
+    HISTOGRAM(Metric.HISTOGRAM, "a histogram", DataPointWriter.Kind.HISTOGRAM),
     EXPONENTIAL_HISTOGRAM(
         Metric.EXPONENTIAL_HISTOGRAM,
-        "exponential histogram",
+        "an exponential histogram",
         DataPointWriter.Kind.EXPONENTIAL_HISTOGRAM),
-    SUMMARY(Metric.SUMMARY, "summary", DataPointWriter.Kind.SUMMARY);
+    SUMMARY(Metric.SUMMARY, "a summary", DataPointWriter.Kind.SUMMARY);
 
     final int field;
-    final String name;
+
+    /** With its article, for messages. */
+    final String kindName;
+
     final DataPointWriter.Kind points;
 
-    Data(int field, String name, DataPointWriter.Kind points) {
+    Data(int field, String kindName, DataPointWriter.Kind points) {
       this.field = field;
-      this.name = name;
+      this.kindName = kindName;
       this.points = points;
     }
   }
@@ -175,7 +178,7 @@ public final class MetricsBuilder extends RequestBuilder {
       checkOpen();
       if (this.data != null) {
         throw new IllegalStateException(
-            "a metric holds one kind of data, and this one is already a " + this.data.name);
+            "a metric holds one kind of data, and this one is already " + this.data.kindName);
       }
       this.aggregationTemporality =
           Fields.checkEnum(
@@ -194,8 +197,7 @@ public final class MetricsBuilder extends RequestBuilder {
       }
       if (data.points != kind) {
         throw new IllegalStateException(
-            "a "
-                + data.name
+            data.kindName
                 + " holds "
                 + data.points.pointName
                 + " data points, not "
