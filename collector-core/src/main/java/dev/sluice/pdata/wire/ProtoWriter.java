@@ -151,15 +151,7 @@ public final class ProtoWriter {
    * byte for the length. Returns the mark to pass to {@link #endLengthDelimited(int)}.
    */
   public int beginLengthDelimited(int fieldNumber) {
-    int tag = WireType.tag(fieldNumber, WireType.LEN);
-    if ((tag & ~0x7F) == 0) {
-      // A one-byte tag (fields 1 to 15): the common case, with one check for room.
-      ensureRemaining(2);
-      buffer[size] = (byte) tag;
-      size += 2;
-      return size - 1;
-    }
-    writeVarint32(tag);
+    writeTag(fieldNumber, WireType.LEN);
     ensureRemaining(1);
     int mark = size;
     size++;
@@ -174,10 +166,6 @@ public final class ProtoWriter {
   public void endLengthDelimited(int mark) {
     int payloadStart = mark + 1;
     int length = size - payloadStart;
-    if (length < 0x80) {
-      buffer[mark] = (byte) length;
-      return;
-    }
     int lengthBytes = Varint.size32(length);
     if (lengthBytes > 1) {
       int extra = lengthBytes - 1;
