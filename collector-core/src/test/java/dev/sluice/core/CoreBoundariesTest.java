@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The parts of {@code collector-core} and what each may depend on: the data model and the
- * write-ahead log on nothing of Sluice's, the component API on the data model, OTTL on the data
- * model and the component API, the service on all of those, the gRPC and Kafka support on the data
- * model and the component API. A part that reaches past its line fails here, at build time. Within
- * the service, the pipelines are wired in one place, the pipeline graph.
+ * write-ahead log on nothing of Sluice's (within the data model, the builders on the rest of it and
+ * nothing of it on them), the component API on the data model, OTTL on the data model and the
+ * component API, the service on all of those, the gRPC and Kafka support on the data model and the
+ * component API. A part that reaches past its line fails here, at build time. Within the service,
+ * the pipelines are wired in one place, the pipeline graph.
  */
 class CoreBoundariesTest {
   private static JavaClasses core;
@@ -59,6 +60,23 @@ class CoreBoundariesTest {
   @Test
   void theDataModelDependsOnNothingOfSluices() {
     part("pdata", "com.fasterxml.jackson.core..");
+  }
+
+  @Test
+  void theBuildersStandOnTheDataModelAndNothingInItStandsOnThem() {
+    part("pdata.build", "dev.sluice.pdata..");
+    noClasses()
+        .that()
+        .resideInAPackage("dev.sluice.pdata..")
+        .and()
+        .resideOutsideOfPackage("dev.sluice.pdata.build..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.sluice.pdata.build..")
+        .because(
+            "the builders write requests for components through the data model's public face;"
+                + " the indexer, views and marshaler do not need them")
+        .check(core);
   }
 
   @Test

@@ -163,6 +163,22 @@ class ProtoWriterTest {
   }
 
   @Test
+  void beginAndEndLengthDelimitedMatchProtobufForTagsOfEverySize() throws Exception {
+    for (int field : new int[] {1, 15, 16, 2047, 2048, WireType.MAX_FIELD_NUMBER}) {
+      for (int size : new int[] {0, 127, 128}) {
+        byte[] payload = payload(size, field);
+        ProtoWriter writer = new ProtoWriter(16);
+        int mark = writer.beginLengthDelimited(field);
+        writer.writeBytes(payload, 0, size);
+        writer.endLengthDelimited(mark);
+        assertThat(writer.toByteArray())
+            .as("field %d, %d payload bytes", field, size)
+            .isEqualTo(expected(out -> out.writeByteArray(field, payload)));
+      }
+    }
+  }
+
+  @Test
   void beginAndEndLengthDelimitedMatchProtobufForEveryLengthSize() throws Exception {
     for (int size : PAYLOAD_SIZES) {
       byte[] payload = payload(size, size + 1);
