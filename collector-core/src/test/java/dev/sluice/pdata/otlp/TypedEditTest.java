@@ -117,6 +117,59 @@ class TypedEditTest {
     batch.clear();
   }
 
+  /** The example of docs/architecture.md, "Changing items without decoding: edits". */
+  @Test
+  void theDocumentedExampleDropsHealthChecksAndEditsTheRest() throws Exception {
+    Span retried =
+        span("GET").toBuilder()
+            .setEndTimeUnixNano(5_000)
+            .addAttributes(
+                OtlpTestData.attribute("user_agent.original", OtlpTestData.string("curl")))
+            .addEvents(Span.Event.newBuilder().setName("retry"))
+            .build();
+    Batch batch = batch(traces(span("GET /health"), retried));
+
+    batch.visit(
+        item -> {
+          SpanView span = item.span();
+          if (span.nameEquals("GET /health")) {
+            item.drop();
+            return;
+          }
+          long end = span.endTimeUnixNano();
+          item.editSpan()
+              .setName("GET /users/{id}")
+              .setStatus(StatusCode.ERROR, "upstream timed out")
+              .putAttribute("deployment.environment", "production")
+              .removeAttribute("user_agent.original")
+              .removeEvents(event -> event.nameEquals("retry"))
+              .addEvent(end, "timeout")
+              .addAttribute("timeout.ms", 250L);
+        });
+
+    assertThat(spans(batch))
+        .containsExactly(
+            span("GET").toBuilder()
+                .setEndTimeUnixNano(5_000)
+                .setName("GET /users/{id}")
+                .setStatus(
+                    Status.newBuilder()
+                        .setMessage("upstream timed out")
+                        .setCode(Status.StatusCode.STATUS_CODE_ERROR))
+                .addAttributes(
+                    OtlpTestData.attribute(
+                        "deployment.environment", OtlpTestData.string("production")))
+                .addEvents(
+                    Span.Event.newBuilder()
+                        .setTimeUnixNano(5_000)
+                        .setName("timeout")
+                        .addAttributes(
+                            OtlpTestData.attribute(
+                                "timeout.ms", AnyValue.newBuilder().setIntValue(250).build())))
+                .build());
+    batch.clear();
+  }
+
   @Test
   void changesThatChangeNothingReplaceNothing() throws Exception {
     ExportTraceServiceRequest request = traces(span("GET"));
