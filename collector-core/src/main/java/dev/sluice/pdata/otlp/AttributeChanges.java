@@ -118,9 +118,11 @@ final class AttributeChanges implements MessageRewriter.EntryRule {
   @Override
   public Decision decide(Entry entry, ProtoWriter out) {
     byte[] bytes = scratch.array();
+    int entryKeyLength = entry.keyLength();
     for (int k = 0; k < keys; k++) {
       int last = lastChange[k];
-      if (!entry.keyEquals(bytes, keyStart[last], keyLength[last])) {
+      if (keyLength[last] != entryKeyLength
+          || !entry.keyEquals(bytes, keyStart[last], keyLength[last])) {
         continue;
       }
       if (removed[k] || written[k]) {

@@ -101,6 +101,16 @@ final class ItemEdits {
     pending = true;
   }
 
+  /**
+   * @throws IllegalArgumentException when {@code count}, of {@code what}, is negative
+   */
+  static int count(int count, String what) {
+    if (count < 0) {
+      throw new IllegalArgumentException(what + " count must not be negative: " + count);
+    }
+    return count;
+  }
+
   // Fields.
 
   /** A fixed64 field; 0 leaves it out. */
@@ -384,6 +394,9 @@ final class ItemEdits {
 
   /** Forgets the changes not written yet. */
   void discard() {
+    if (!pending && scratch.size() == 0) {
+      return; // nothing to forget: every change sets pending, every value fills the scratch
+    }
     for (int i = 0; i < setCount; i++) {
       setStart[setOrder[i]] = NOT_SET;
     }

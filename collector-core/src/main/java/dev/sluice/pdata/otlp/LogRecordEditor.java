@@ -132,7 +132,7 @@ public final class LogRecordEditor {
   public LogRecordEditor setDroppedAttributesCount(int count) {
     edits()
         .setVarint(
-            LogRecord.DROPPED_ATTRIBUTES_COUNT, SpanEditor.count(count, "dropped attributes"));
+            LogRecord.DROPPED_ATTRIBUTES_COUNT, ItemEdits.count(count, "dropped attributes"));
     return this;
   }
 

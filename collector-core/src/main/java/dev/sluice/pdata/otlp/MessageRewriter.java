@@ -426,6 +426,23 @@ public final class MessageRewriter {
   }
 
   private void parseEntry(byte[] bytes, int start, int length) throws MalformedOtlpException {
+    // The common shape, a key and then a value each with a one-byte length, is read in place; any
+    // other (longer lengths, other fields, fields repeated) takes the reader.
+    int end = start + length;
+    if (length >= 4 && bytes[start] == KEY_TAG) {
+      int keyLength = bytes[start + 1];
+      int valueTagAt = start + 2 + keyLength;
+      if (keyLength >= 0 && valueTagAt + 2 <= end && bytes[valueTagAt] == VALUE_TAG) {
+        int valueLength = bytes[valueTagAt + 1];
+        if (valueLength >= 0 && valueTagAt + 2 + valueLength == end) {
+          entry.keyOffset = start + 2;
+          entry.keyLength = keyLength;
+          entry.valueOffset = valueTagAt + 2;
+          entry.valueLength = valueLength;
+          return;
+        }
+      }
+    }
     entry.keyOffset = start;
     entry.keyLength = 0;
     entry.valueOffset = -1;

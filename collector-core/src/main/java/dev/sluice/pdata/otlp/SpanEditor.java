@@ -150,25 +150,18 @@ public final class SpanEditor {
   }
 
   public SpanEditor setDroppedAttributesCount(int count) {
-    edits().setVarint(Span.DROPPED_ATTRIBUTES_COUNT, count(count, "dropped attributes"));
+    edits().setVarint(Span.DROPPED_ATTRIBUTES_COUNT, ItemEdits.count(count, "dropped attributes"));
     return this;
   }
 
   public SpanEditor setDroppedEventsCount(int count) {
-    edits().setVarint(Span.DROPPED_EVENTS_COUNT, count(count, "dropped events"));
+    edits().setVarint(Span.DROPPED_EVENTS_COUNT, ItemEdits.count(count, "dropped events"));
     return this;
   }
 
   public SpanEditor setDroppedLinksCount(int count) {
-    edits().setVarint(Span.DROPPED_LINKS_COUNT, count(count, "dropped links"));
+    edits().setVarint(Span.DROPPED_LINKS_COUNT, ItemEdits.count(count, "dropped links"));
     return this;
-  }
-
-  static int count(int count, String what) {
-    if (count < 0) {
-      throw new IllegalArgumentException(what + " count must not be negative: " + count);
-    }
-    return count;
   }
 
   public SpanEditor putAttribute(String key, String value) {
@@ -314,7 +307,7 @@ public final class SpanEditor {
 
     public AddedEvent setDroppedAttributesCount(int count) {
       checkOpen();
-      droppedAttributesCount = count(count, "dropped attributes");
+      droppedAttributesCount = ItemEdits.count(count, "dropped attributes");
       return this;
     }
 
@@ -391,7 +384,7 @@ public final class SpanEditor {
 
     public AddedLink setDroppedAttributesCount(int count) {
       checkOpen();
-      droppedAttributesCount = count(count, "dropped attributes");
+      droppedAttributesCount = ItemEdits.count(count, "dropped attributes");
       return this;
     }
 
