@@ -6,7 +6,7 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.Span;
 import org.junit.jupiter.api.Test;
 
-/** Both contenders of the edit benchmark produce the same request, with the attribute upserted. */
+/** The contenders of the edit benchmark produce the same request, with the attribute upserted. */
 class EditBenchmarkTest {
   @Test
   void sluiceAndProtobufJavaWriteTheSameEditedRequest() throws Exception {
@@ -28,5 +28,18 @@ class EditBenchmarkTest {
         .singleElement()
         .satisfies(a -> assertThat(a.getValue().getStringValue()).isEqualTo(EditBenchmark.VALUE));
     assertThat(sluice).isNotEqualTo(ExportTraceServiceRequest.parseFrom(benchmark.request));
+  }
+
+  @Test
+  void theSpanEditorWritesTheAttributeEditorsBytes() throws Exception {
+    EditBenchmark benchmark = new EditBenchmark();
+    benchmark.spans = 50;
+    benchmark.setup();
+
+    benchmark.sluice();
+    byte[] attributeEditor = benchmark.sluiceOutput();
+    benchmark.sluiceSpanEditor();
+
+    assertThat(benchmark.sluiceOutput()).isEqualTo(attributeEditor);
   }
 }

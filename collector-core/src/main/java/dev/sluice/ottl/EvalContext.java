@@ -3,6 +3,7 @@ package dev.sluice.ottl;
 import dev.sluice.pdata.otlp.BatchItem;
 import dev.sluice.pdata.otlp.DataPointView;
 import dev.sluice.pdata.otlp.LogRecordView;
+import dev.sluice.pdata.otlp.MessageRewriter;
 import dev.sluice.pdata.otlp.MetricView;
 import dev.sluice.pdata.otlp.RawMessages;
 import dev.sluice.pdata.otlp.ResourceView;
@@ -113,8 +114,8 @@ public final class EvalContext {
       case SPANEVENT -> {
         BatchItem at = editable();
         long found = events.find(at.array(), at.offset(), at.length(), editableEventIndex());
-        loadedOffset = MessageEdits.high(found);
-        loadedLength = MessageEdits.low(found);
+        loadedOffset = MessageRewriter.high(found);
+        loadedLength = MessageRewriter.low(found);
         return at.array();
       }
       case RESOURCE, SCOPE -> {

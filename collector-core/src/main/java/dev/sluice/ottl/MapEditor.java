@@ -1,5 +1,6 @@
 package dev.sluice.ottl;
 
+import dev.sluice.pdata.otlp.MessageRewriter;
 import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
 import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
 import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
@@ -9,9 +10,9 @@ import java.util.Arrays;
 /**
  * An editor of a map as a whole ({@code attributes}, {@code resource.attributes}, {@code cache}):
  * re-encodes the message that holds the map, deciding each entry with its {@link
- * MessageEdits.EntryRule}. The message is stored only when it changed.
+ * MessageRewriter.EntryRule}. The message is stored only when it changed.
  */
-abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
+abstract class MapEditor extends Editor implements MessageRewriter.EntryRule {
   final Target target;
 
   /** The field number of the map's entries in the message being edited. */
@@ -40,19 +41,19 @@ abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
     field = Targets.attributesField(target.field, context);
     beforeEntries(message, offset, length);
     target.begin();
-    target.edits.editEntries(message, offset, length, field, this, target.out);
+    target.rewriter.editEntries(message, offset, length, field, this, target.out);
     return target.commit(context, message, offset, length);
   }
 
   /** The map inside a value ({@code delete_key(attributes["a"], "k")}): edited, then set back. */
   private boolean runInValue(EvalContext context, byte[] message, int offset, int length) {
     long map = target.mapInValue(context, message, offset, length);
-    int mapOffset = MessageEdits.high(map);
-    int mapLength = MessageEdits.low(map);
+    int mapOffset = MessageRewriter.high(map);
+    int mapLength = MessageRewriter.low(map);
     field = KeyValueList.VALUES;
     beforeEntries(message, mapOffset, mapLength);
     ProtoWriter entries = target.inner();
-    target.edits.editEntries(message, mapOffset, mapLength, field, this, entries);
+    target.rewriter.editEntries(message, mapOffset, mapLength, field, this, entries);
     if (entries.size() == mapLength
         && Arrays.equals(
             entries.array(), 0, mapLength, message, mapOffset, mapOffset + mapLength)) {
@@ -66,8 +67,9 @@ abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
 
   /** Writes an entry with {@code entry}'s key and a string value. */
   final void writeStringEntry(
-      MessageEdits.Entry entry, byte[] text, int textOffset, int textLength, ProtoWriter out) {
-    writeEntry(entry.bytes, entry.keyOffset, entry.keyLength, text, textOffset, textLength, out);
+      MessageRewriter.Entry entry, byte[] text, int textOffset, int textLength, ProtoWriter out) {
+    writeEntry(
+        entry.bytes(), entry.keyOffset(), entry.keyLength(), text, textOffset, textLength, out);
   }
 
   final void writeEntry(
@@ -89,13 +91,13 @@ abstract class MapEditor extends Editor implements MessageEdits.EntryRule {
   }
 
   /** Writes {@code entry}'s value (as it is) under another key. */
-  final void writeRenamed(MessageEdits.Entry entry, byte[] key, int keyLength, ProtoWriter out) {
+  final void writeRenamed(MessageRewriter.Entry entry, byte[] key, int keyLength, ProtoWriter out) {
     int mark = out.beginLengthDelimited(field);
     out.writeLengthDelimitedHeader(KeyValue.KEY, keyLength);
     out.writeBytes(key, 0, keyLength);
-    if (entry.valueOffset >= 0) {
-      out.writeLengthDelimitedHeader(KeyValue.VALUE, entry.valueLength);
-      out.writeBytes(entry.bytes, entry.valueOffset, entry.valueLength);
+    if (entry.valueOffset() >= 0) {
+      out.writeLengthDelimitedHeader(KeyValue.VALUE, entry.valueLength());
+      out.writeBytes(entry.bytes(), entry.valueOffset(), entry.valueLength());
     }
     out.endLengthDelimited(mark);
   }

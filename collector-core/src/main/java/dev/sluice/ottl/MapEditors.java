@@ -1,8 +1,9 @@
 package dev.sluice.ottl;
 
-import dev.sluice.ottl.MessageEdits.Decision;
-import dev.sluice.ottl.MessageEdits.Entry;
 import dev.sluice.pdata.otlp.AttributeCursor;
+import dev.sluice.pdata.otlp.MessageRewriter;
+import dev.sluice.pdata.otlp.MessageRewriter.Decision;
+import dev.sluice.pdata.otlp.MessageRewriter.Entry;
 import dev.sluice.pdata.otlp.TextView;
 import dev.sluice.pdata.otlp.Utf8Chars;
 import dev.sluice.pdata.wire.ProtoWriter;
@@ -58,9 +59,9 @@ final class MapEditors {
     public Decision decide(Entry entry, ProtoWriter out) {
       boolean match =
           Arrays.equals(
-              entry.bytes,
-              entry.keyOffset,
-              entry.keyOffset + entry.keyLength,
+              entry.bytes(),
+              entry.keyOffset(),
+              entry.keyOffset() + entry.keyLength(),
               current.bytes,
               current.offset,
               current.offset + current.length);
@@ -97,7 +98,7 @@ final class MapEditors {
 
     @Override
     public Decision decide(Entry entry, ProtoWriter out) {
-      matcher.reset(chars.decode(entry.bytes, entry.keyOffset, entry.keyLength));
+      matcher.reset(chars.decode(entry.bytes(), entry.keyOffset(), entry.keyLength()));
       return matcher.find() == keep ? Decision.KEEP : Decision.DROP;
     }
   }
@@ -119,19 +120,20 @@ final class MapEditors {
 
     @Override
     public Decision decide(Entry entry, ProtoWriter out) {
-      if (entry.valueOffset < 0) {
+      if (entry.valueOffset() < 0) {
         return Decision.KEEP;
       }
-      long s = target.edits.stringMember(entry.bytes, entry.valueOffset, entry.valueLength);
-      if (s < 0 || MessageEdits.low(s) <= limit) {
+      long s =
+          target.rewriter.stringMember(entry.bytes(), entry.valueOffset(), entry.valueLength());
+      if (s < 0 || MessageRewriter.low(s) <= limit) {
         return Decision.KEEP;
       }
-      int from = MessageEdits.high(s);
+      int from = MessageRewriter.high(s);
       int cut = (int) limit;
-      while (cut > 0 && (entry.bytes[from + cut] & CONTINUATION_MASK) == CONTINUATION) {
+      while (cut > 0 && (entry.bytes()[from + cut] & CONTINUATION_MASK) == CONTINUATION) {
         cut--;
       }
-      writeStringEntry(entry, entry.bytes, from, cut, out);
+      writeStringEntry(entry, entry.bytes(), from, cut, out);
       return Decision.REPLACED;
     }
   }
@@ -212,7 +214,7 @@ final class MapEditors {
     @Override
     public Decision decide(Entry entry, ProtoWriter out) {
       if (keys) {
-        matcher.reset(chars.decode(entry.bytes, entry.keyOffset, entry.keyLength));
+        matcher.reset(chars.decode(entry.bytes(), entry.keyOffset(), entry.keyLength()));
         if (!matcher.find()) {
           return Decision.KEEP;
         }
@@ -220,14 +222,15 @@ final class MapEditors {
         writeRenamed(entry, key, key.length, out);
         return Decision.REPLACED;
       }
-      if (entry.valueOffset < 0) {
+      if (entry.valueOffset() < 0) {
         return Decision.KEEP;
       }
-      long s = target.edits.stringMember(entry.bytes, entry.valueOffset, entry.valueLength);
+      long s =
+          target.rewriter.stringMember(entry.bytes(), entry.valueOffset(), entry.valueLength());
       if (s < 0) {
         return Decision.KEEP;
       }
-      matcher.reset(chars.decode(entry.bytes, MessageEdits.high(s), MessageEdits.low(s)));
+      matcher.reset(chars.decode(entry.bytes(), MessageRewriter.high(s), MessageRewriter.low(s)));
       if (!matcher.find()) {
         return Decision.KEEP;
       }
@@ -282,11 +285,11 @@ final class MapEditors {
     @Override
     public Decision decide(Entry entry, ProtoWriter out) {
       if (strategy == Strategy.INSERT
-          || !find(entries, entry.bytes, entry.keyOffset, entry.keyLength)) {
+          || !find(entries, entry.bytes(), entry.keyOffset(), entry.keyLength())) {
         return Decision.KEEP;
       }
       target.values.writeEntry(
-          field, entry.bytes, entry.keyOffset, entry.keyLength, entries.value(), out);
+          field, entry.bytes(), entry.keyOffset(), entry.keyLength(), entries.value(), out);
       return Decision.REPLACED;
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.MessageRewriter;
 import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
 import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
 import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
@@ -186,8 +187,8 @@ final class NestedWrite {
         }
       }
       byte[] name = names[depth];
-      int keyOffset = key < 0 ? entryStart : MessageEdits.high(key);
-      int keyLength = key < 0 ? 0 : MessageEdits.low(key);
+      int keyOffset = key < 0 ? entryStart : MessageRewriter.high(key);
+      int keyLength = key < 0 ? 0 : MessageRewriter.low(key);
       if (!Arrays.equals(bytes, keyOffset, keyOffset + keyLength, name, 0, name.length)) {
         out.writeBytes(bytes, fieldStart, reader.position() - fieldStart);
         continue;
@@ -202,8 +203,8 @@ final class NestedWrite {
       } else {
         write(
             bytes,
-            MessageEdits.high(entryValue),
-            MessageEdits.low(entryValue),
+            MessageRewriter.high(entryValue),
+            MessageRewriter.low(entryValue),
             true,
             depth + 1,
             value,
@@ -275,8 +276,8 @@ final class NestedWrite {
         }
         long found = names[depth] != null ? mapEntry(bytes, depth) : listElement(bytes, depth);
         has = found >= 0;
-        at = MessageEdits.high(found);
-        size = MessageEdits.low(found);
+        at = MessageRewriter.high(found);
+        size = MessageRewriter.low(found);
       }
     } catch (MalformedOtlpException e) {
       throw new IllegalStateException("a validated value does not parse", e);
@@ -318,8 +319,8 @@ final class NestedWrite {
           entryReader.skipValue(entryTag, MAX_GROUP_DEPTH);
         }
       }
-      int keyOffset = key < 0 ? entryStart : MessageEdits.high(key);
-      int keyLength = key < 0 ? 0 : MessageEdits.low(key);
+      int keyOffset = key < 0 ? entryStart : MessageRewriter.high(key);
+      int keyLength = key < 0 ? 0 : MessageRewriter.low(key);
       if (Arrays.equals(bytes, keyOffset, keyOffset + keyLength, name, 0, name.length)) {
         return value;
       }

@@ -1,6 +1,7 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.MessageRewriter;
 import dev.sluice.pdata.otlp.OtlpFields.Span;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
@@ -66,8 +67,8 @@ final class SpanEventSplice {
   ProtoWriter replace(
       byte[] message, int offset, int length, int index, byte[] event, int eventLength) {
     long found = find(message, offset, length, index);
-    int payload = MessageEdits.high(found);
-    int payloadLength = MessageEdits.low(found);
+    int payload = MessageRewriter.high(found);
+    int payloadLength = MessageRewriter.low(found);
     int fieldStart = foundFieldStart;
     span.release(MAX_RETAINED_BYTES);
     span.reset();

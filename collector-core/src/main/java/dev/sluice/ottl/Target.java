@@ -1,6 +1,7 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.otlp.AttributeCursor;
+import dev.sluice.pdata.otlp.MessageRewriter;
 import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
 import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
 import dev.sluice.pdata.otlp.RawMessages;
@@ -32,7 +33,7 @@ final class Target {
 
   final Expr reader;
 
-  final MessageEdits edits = new MessageEdits();
+  final MessageRewriter rewriter = new MessageRewriter();
   final AnyValueWriter values = new AnyValueWriter();
   final ProtoWriter out = new ProtoWriter(INITIAL_BYTES);
   private final ProtoWriter encoded = new ProtoWriter(INITIAL_BYTES);
@@ -85,12 +86,13 @@ final class Target {
    */
   long mapInValue(EvalContext context, byte[] message, int offset, int length) {
     long value =
-        edits.findEntryValue(message, offset, length, Targets.attributesField(field, context), key);
+        rewriter.findEntryValue(
+            message, offset, length, Targets.attributesField(field, context), key);
     boolean present = value >= 0;
     return nestedWrite.findMap(
         message,
-        present ? MessageEdits.high(value) : 0,
-        present ? MessageEdits.low(value) : 0,
+        present ? MessageRewriter.high(value) : 0,
+        present ? MessageRewriter.low(value) : 0,
         present);
   }
 
@@ -124,21 +126,21 @@ final class Target {
     switch (field.kind()) {
       case ENTRY -> {
         setEntry.start(value, Targets.attributesField(field, context));
-        edits.editEntries(message, offset, length, setEntry.field, setEntry, out);
+        rewriter.editEntries(message, offset, length, setEntry.field, setEntry, out);
       }
       case NESTED_ENTRY -> {
         setNested.start(value, Targets.attributesField(field, context));
-        edits.editEntries(message, offset, length, setNested.field, setNested, out);
+        rewriter.editEntries(message, offset, length, setNested.field, setNested, out);
       }
       case NESTED_ANY -> {
-        long existing = edits.findMessage(message, offset, length, field.number());
+        long existing = rewriter.findMessage(message, offset, length, field.number());
         encoded.reset();
         int mark = encoded.beginLengthDelimited(field.number());
         if (existing >= 0) {
           nestedWrite.write(
               message,
-              MessageEdits.high(existing),
-              MessageEdits.low(existing),
+              MessageRewriter.high(existing),
+              MessageRewriter.low(existing),
               true,
               value,
               encoded);
@@ -146,7 +148,7 @@ final class Target {
           nestedWrite.write(message, 0, 0, false, value, encoded);
         }
         encoded.endLengthDelimited(mark);
-        edits.replaceField(
+        rewriter.replaceField(
             message, offset, length, field.number(), encoded.array(), encoded.size(), out);
       }
       case MAP -> {
@@ -154,24 +156,24 @@ final class Target {
           return false;
         }
         setMap.start(value.map, Targets.attributesField(field, context));
-        edits.editEntries(message, offset, length, setMap.field, setMap, out);
+        rewriter.editEntries(message, offset, length, setMap.field, setMap, out);
       }
       default -> {
         if (!encodeField(value)) {
           return false;
         }
         if (field.parent() == 0) {
-          edits.replaceField(
+          rewriter.replaceField(
               message, offset, length, field.number(), encoded.array(), encoded.size(), out);
         } else {
-          long inner = edits.findMessage(message, offset, length, field.parent());
+          long inner = rewriter.findMessage(message, offset, length, field.parent());
           nested.reset();
           int mark = nested.beginLengthDelimited(field.parent());
           if (inner >= 0) {
-            edits.replaceField(
+            rewriter.replaceField(
                 message,
-                MessageEdits.high(inner),
-                MessageEdits.low(inner),
+                MessageRewriter.high(inner),
+                MessageRewriter.low(inner),
                 field.number(),
                 encoded.array(),
                 encoded.size(),
@@ -180,7 +182,7 @@ final class Target {
             nested.writeBytes(encoded.array(), 0, encoded.size());
           }
           nested.endLengthDelimited(mark);
-          edits.replaceField(
+          rewriter.replaceField(
               message, offset, length, field.parent(), nested.array(), nested.size(), out);
         }
       }
@@ -261,7 +263,7 @@ final class Target {
    * Sets one key's entry: its first entry is written anew, later ones go, and one is appended when
    * the key is absent. What the new entry holds is the subclass's.
    */
-  private abstract class KeyedSet implements MessageEdits.EntryRule {
+  private abstract class KeyedSet implements MessageRewriter.EntryRule {
     Value value;
     private boolean written;
     int field;
@@ -273,19 +275,19 @@ final class Target {
     }
 
     /** Writes the entry that replaces {@code entry}, or that is appended when it is null. */
-    abstract void write(MessageEdits.Entry entry, ProtoWriter into);
+    abstract void write(MessageRewriter.Entry entry, ProtoWriter into);
 
     @Override
-    public MessageEdits.Decision decide(MessageEdits.Entry entry, ProtoWriter into) {
+    public MessageRewriter.Decision decide(MessageRewriter.Entry entry, ProtoWriter into) {
       if (!entry.keyEquals(key)) {
-        return MessageEdits.Decision.KEEP;
+        return MessageRewriter.Decision.KEEP;
       }
       if (written) {
-        return MessageEdits.Decision.DROP;
+        return MessageRewriter.Decision.DROP;
       }
       written = true;
       write(entry, into);
-      return MessageEdits.Decision.REPLACED;
+      return MessageRewriter.Decision.REPLACED;
     }
 
     @Override
@@ -300,7 +302,7 @@ final class Target {
   /** Sets one key to the value. */
   private final class SetEntry extends KeyedSet {
     @Override
-    void write(MessageEdits.Entry entry, ProtoWriter into) {
+    void write(MessageRewriter.Entry entry, ProtoWriter into) {
       values.writeEntry(field, key, 0, key.length, value, into);
     }
   }
@@ -308,11 +310,11 @@ final class Target {
   /** Sets a value at depth below one key, in the key's value (created when absent). */
   private final class SetNested extends KeyedSet {
     @Override
-    void write(MessageEdits.Entry entry, ProtoWriter into) {
-      boolean present = entry != null && entry.valueOffset >= 0;
-      byte[] bytes = entry == null ? key : entry.bytes;
-      int valueOffset = entry == null ? 0 : entry.valueOffset;
-      int valueLength = entry == null ? 0 : entry.valueLength;
+    void write(MessageRewriter.Entry entry, ProtoWriter into) {
+      boolean present = entry != null && entry.valueOffset() >= 0;
+      byte[] bytes = entry == null ? key : entry.bytes();
+      int valueOffset = entry == null ? 0 : entry.valueOffset();
+      int valueLength = entry == null ? 0 : entry.valueLength();
       int at = into.beginLengthDelimited(field);
       into.writeLengthDelimitedHeader(KeyValue.KEY, key.length);
       into.writeBytes(key, 0, key.length);
@@ -324,7 +326,7 @@ final class Target {
   }
 
   /** Replaces the whole map with the entries of another. */
-  private final class SetMap implements MessageEdits.EntryRule {
+  private final class SetMap implements MessageRewriter.EntryRule {
     private AttributeCursor source;
     int field;
 
@@ -334,8 +336,8 @@ final class Target {
     }
 
     @Override
-    public MessageEdits.Decision decide(MessageEdits.Entry entry, ProtoWriter into) {
-      return MessageEdits.Decision.DROP;
+    public MessageRewriter.Decision decide(MessageRewriter.Entry entry, ProtoWriter into) {
+      return MessageRewriter.Decision.DROP;
     }
 
     @Override

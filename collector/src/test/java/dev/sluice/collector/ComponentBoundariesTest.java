@@ -6,6 +6,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.sluice.pdata.otlp.MessageRewriter;
 import dev.sluice.service.DurableEntry;
 import dev.sluice.service.DurableFanout;
 import dev.sluice.service.DurableLayout;
@@ -21,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * extension-*} module, all on this module's class path) may use of the core: never the service or
  * the write-ahead log, whose work is the service's; and the data model's wire reader and writer
  * ({@code dev.sluice.pdata.wire}) only where they still do, a list that only shrinks as the data
- * model's public face grows. The distribution ({@code dev.sluice.collector}) hands the pipeline
- * graph to the service and builds none of its parts itself.
+ * model's public face grows. Nor do they use the data model's field rewrite engine, which its typed
+ * editors and OTTL share. The distribution ({@code dev.sluice.collector}) hands the pipeline graph
+ * to the service and builds none of its parts itself.
  */
 class ComponentBoundariesTest {
   private static final String[] COMPONENTS = {
@@ -78,6 +80,20 @@ class ComponentBoundariesTest {
         .dependOnClassesThat()
         .resideInAnyPackage("dev.sluice.service..", "dev.sluice.wal..", "dev.sluice.collector..")
         .because("a component is written against the component API; the service runs it")
+        .check(sluice);
+  }
+
+  @Test
+  void componentsEditThroughTheTypedEditorsNotTheRewriteEngine() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(COMPONENTS)
+        .should()
+        .dependOnClassesThat()
+        .belongToAnyOf(MessageRewriter.class)
+        .because(
+            "the field rewrite engine serves the data model's editors and OTTL; a component edits"
+                + " items through BatchItem's typed editors")
         .check(sluice);
   }
 

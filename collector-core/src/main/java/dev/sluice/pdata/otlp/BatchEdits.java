@@ -124,6 +124,7 @@ final class BatchEdits {
           }
           item.set(slice, i, -1, i);
           visitor.visit(item);
+          item.endCall();
           if (item.dropped) {
             own = own != null ? own : ownOverlay(slice);
             own.dropUnit(i, -1);
@@ -152,6 +153,7 @@ final class BatchEdits {
             }
             item.set(slice, m, p, unit);
             visitor.visit(item);
+            item.endCall();
             if (item.dropped) {
               own = own != null ? own : ownOverlay(slice);
               own.dropUnit(unit, m);

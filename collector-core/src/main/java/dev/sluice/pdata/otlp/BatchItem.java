@@ -36,6 +36,11 @@ import dev.sluice.pdata.wire.WireType;
  *   <li>{@link #replaceMetric}: the metric's header (every field but its data points) is written as
  *       that of the given message, for every part of the metric in this batch; the data points stay
  *       as they are.
+ *   <li>{@link #editSpan()}, {@link #editLogRecord()}, {@link #editDataPoint()}: a typed editor of
+ *       the item's fields. Its changes are written when the visitor's call ends, as one replacement
+ *       (none when they change nothing), or earlier when the visitor reads the item again ({@link
+ *       #span()}, {@link #array()}, ...) or replaces it, so that it reads or replaces the item as
+ *       edited so far. Dropping the item forgets them.
  * </ul>
  */
 public final class BatchItem {
@@ -72,6 +77,12 @@ public final class BatchItem {
   private byte[] array;
   private int offset;
   private int length;
+
+  // The typed editors and the changes they were asked to make, made at first use.
+  private ItemEdits typedEdits;
+  private SpanEditor spanEditor;
+  private LogRecordEditor logRecordEditor;
+  private DataPointEditor dataPointEditor;
 
   // The block's current Resource or InstrumentationScope message, found by childOf.
   byte[] childArray;
@@ -113,6 +124,10 @@ public final class BatchItem {
 
   /** Lets go of everything the last visit pointed at, so no request stays reachable through it. */
   void forget() {
+    if (typedEdits != null) {
+      typedEdits.discard();
+      typedEdits.unbind();
+    }
     slice = null;
     array = null;
     childArray = null;
@@ -161,6 +176,10 @@ public final class BatchItem {
   }
 
   void set(Slice slice, int item, int point, int unit) {
+    if (typedEdits != null) {
+      typedEdits.discard();
+      typedEdits.unbind();
+    }
     this.slice = slice;
     this.item = item;
     this.point = point;
@@ -310,6 +329,7 @@ public final class BatchItem {
   /** The span the item is (traces). */
   public SpanView span() {
     checkUnit(Signal.TRACES);
+    writeTypedEdits();
     if (spanView == null) {
       spanView = new SpanView();
     }
@@ -321,6 +341,7 @@ public final class BatchItem {
   /** The log record the item is (logs). */
   public LogRecordView logRecord() {
     checkUnit(Signal.LOGS);
+    writeTypedEdits();
     if (logRecordView == null) {
       logRecordView = new LogRecordView();
     }
@@ -333,6 +354,7 @@ public final class BatchItem {
     if (metricLevel || point < 0) {
       throw new IllegalStateException("the visit is not at a data point");
     }
+    writeTypedEdits();
     MetricType type = MetricType.ofField(slice.index().metric(item, OtlpIndex.M_DATA_FIELD));
     if (pointView == null) {
       pointView = new DataPointView();
@@ -349,6 +371,7 @@ public final class BatchItem {
     if (slice.index().signal() != Signal.METRICS) {
       throw new IllegalStateException("a " + slice.index().signal() + " item has no metric");
     }
+    writeTypedEdits();
     OtlpIndex index = slice.index();
     int from = metricLevel ? pointFrom : item == slice.itemFrom() ? slice.pointFrom() : 0;
     int to =
@@ -401,21 +424,101 @@ public final class BatchItem {
 
   /** The array holding the item's message (a Span, LogRecord or data point, without its tag). */
   public byte[] array() {
+    writeTypedEdits();
     return array;
   }
 
   public int offset() {
+    writeTypedEdits();
     return offset;
   }
 
   public int length() {
+    writeTypedEdits();
     return length;
+  }
+
+  /**
+   * A typed editor of the span the item is (traces): see {@link SpanEditor}. Valid until the
+   * visitor's call returns.
+   */
+  public SpanEditor editSpan() {
+    checkUnit(Signal.TRACES);
+    ItemEdits edits = typedEdits();
+    if (spanEditor == null) {
+      spanEditor = new SpanEditor(edits);
+    }
+    return spanEditor;
+  }
+
+  /**
+   * A typed editor of the log record the item is (logs): see {@link LogRecordEditor}. Valid until
+   * the visitor's call returns.
+   */
+  public LogRecordEditor editLogRecord() {
+    checkUnit(Signal.LOGS);
+    ItemEdits edits = typedEdits();
+    if (logRecordEditor == null) {
+      logRecordEditor = new LogRecordEditor(edits);
+    }
+    return logRecordEditor;
+  }
+
+  /**
+   * A typed editor of the data point the item is (metrics, {@link Batch#visit}): see {@link
+   * DataPointEditor}. Valid until the visitor's call returns.
+   */
+  public DataPointEditor editDataPoint() {
+    if (metricLevel || point < 0) {
+      throw new IllegalStateException("the visit is not at a data point");
+    }
+    ItemEdits edits = typedEdits();
+    if (dataPointEditor == null) {
+      dataPointEditor = new DataPointEditor(edits);
+    }
+    dataPointEditor.bind(metricDataField());
+    return dataPointEditor;
+  }
+
+  /** The item's typed edits, taking changes for the visitor's call. */
+  private ItemEdits typedEdits() {
+    itemEdits();
+    if (typedEdits == null) {
+      typedEdits = new ItemEdits();
+    }
+    typedEdits.bind(AttributeEditor.attributesField(this));
+    return typedEdits;
+  }
+
+  /** Writes the changes the typed editors were asked to make so far, if any. */
+  private void writeTypedEdits() {
+    if (typedEdits != null && typedEdits.pending()) {
+      typedEdits.apply(this, array, offset, length);
+    }
+  }
+
+  /**
+   * The visitor's call for this item returned: the typed editors' changes are written (unless the
+   * item was dropped), and the editors refuse changes until handed out again.
+   */
+  void endCall() {
+    if (typedEdits != null) {
+      if (dropped) {
+        typedEdits.discard();
+      } else {
+        writeTypedEdits();
+      }
+      typedEdits.unbind();
+    }
   }
 
   /** Drops the item from the batch when the visit ends. */
   public void drop() {
     itemEdits();
     dropped = true;
+    if (typedEdits != null) {
+      typedEdits.discard();
+    }
   }
 
   public boolean dropped() {
@@ -424,7 +527,13 @@ public final class BatchItem {
 
   /** Writes the item as {@code message[offset, offset + length)} from now on. */
   public void replace(byte[] message, int offset, int length) {
-    replaceToBeWritten(length);
+    writeTypedEdits();
+    store(message, offset, length);
+  }
+
+  /** Replaces the item with {@code message[offset, offset + length)}: the typed edits' write. */
+  void store(byte[] message, int offset, int length) {
+    reserve(length);
     System.arraycopy(message, offset, array, this.offset, length);
   }
 
@@ -436,6 +545,11 @@ public final class BatchItem {
    * (storage outgrown in a visit is kept until then).
    */
   public void replaceToBeWritten(int length) {
+    writeTypedEdits();
+    reserve(length);
+  }
+
+  private void reserve(int length) {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }
@@ -460,6 +574,7 @@ public final class BatchItem {
     if (!metricLevel && point < 0) {
       throw new IllegalStateException("the visit is not at a metric or a data point");
     }
+    writeTypedEdits();
     int dataField = slice.index().metric(item, OtlpIndex.M_DATA_FIELD);
     Overlay own = itemEdits().ownOverlay(slice);
     int start = own.size();

@@ -24,6 +24,29 @@ abstract class RepeatedView extends MessageView {
     reset();
   }
 
+  /**
+   * Reads the one element whose payload is {@code bytes[start, end)}, shown on its own (to a
+   * predicate that decides it): {@link #next()} moves past it.
+   */
+  final void wrapElement(byte[] bytes, int start, int end) {
+    if (parent != bytes) {
+      parent = bytes;
+    }
+    from = end;
+    parentEnd = end;
+    position = end;
+    wrapRegion(bytes, start, end);
+  }
+
+  @Override
+  void release() {
+    super.release();
+    parent = NO_BYTES;
+    from = 0;
+    parentEnd = 0;
+    position = 0;
+  }
+
   /** Back before the first element. */
   public final void reset() {
     position = from;

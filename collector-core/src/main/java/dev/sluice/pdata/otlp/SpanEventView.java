@@ -14,6 +14,12 @@ public final class SpanEventView extends RepeatedView {
     super(SpanEvent.DROPPED_ATTRIBUTES_COUNT);
   }
 
+  @Override
+  void release() {
+    super.release();
+    name.release();
+  }
+
   public long timeUnixNano() {
     return fixed64(SpanEvent.TIME_UNIX_NANO);
   }

@@ -14,6 +14,12 @@ public final class SpanLinkView extends RepeatedView {
     super(SpanLink.FLAGS);
   }
 
+  @Override
+  void release() {
+    super.release();
+    traceState.release();
+  }
+
   /** Copies the linked trace ID into {@code destination[0..16)}; false (and zeros) when empty. */
   public boolean copyTraceId(byte[] destination) {
     return copyId(SpanLink.TRACE_ID, destination, SpanView.TRACE_ID_BYTES);

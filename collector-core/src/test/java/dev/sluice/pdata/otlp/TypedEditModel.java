@@ -1,0 +1,159 @@
+package dev.sluice.pdata.otlp;
+
+import com.google.protobuf.ByteString;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+
+/**
+ * What the typed-edit property tests share: random strings and attribute values with their
+ * protobuf-java form, the model of attribute puts and removes on a protobuf-java list, how an edit
+ * picks a key (one the item has, or one of a few others), and cutting a batch into slices.
+ */
+final class TypedEditModel {
+  private TypedEditModel() {}
+
+  static final List<String> TEXTS =
+      List.of("", "x", "GET /users/{id}", "é", "中文", "😀", "a😀b", "k=v,l=w", "production");
+
+  /** Keys an edit names besides those the item has. */
+  static final List<String> OTHER_KEYS = List.of("", "a", "http.route", "service.name", "é");
+
+  static Arbitrary<String> texts() {
+    return Arbitraries.oneOf(
+        Arbitraries.of(TEXTS), Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(12));
+  }
+
+  /** Picks a key: the item's own keys first, then {@link #OTHER_KEYS}. */
+  static Arbitrary<Integer> keyPicks() {
+    return Arbitraries.integers().between(0, 7);
+  }
+
+  /** A value of one of the five types a typed editor puts. */
+  record Value(int type, String text, long number, double real, byte[] bytes) {
+    static final int STRING = 0;
+    static final int BOOL = 1;
+    static final int INT = 2;
+    static final int DOUBLE = 3;
+    static final int BYTES = 4;
+
+    boolean flag() {
+      return (number & 1) == 1;
+    }
+
+    AnyValue proto() {
+      AnyValue.Builder value = AnyValue.newBuilder();
+      switch (type) {
+        case STRING -> value.setStringValue(text);
+        case BOOL -> value.setBoolValue(flag());
+        case INT -> value.setIntValue(number);
+        case DOUBLE -> value.setDoubleValue(real);
+        default -> value.setBytesValue(ByteString.copyFrom(bytes));
+      }
+      return value.build();
+    }
+  }
+
+  static Arbitrary<Value> values() {
+    return Combinators.combine(
+            Arbitraries.integers().between(0, 4),
+            texts(),
+            Arbitraries.longs(),
+            Arbitraries.oneOf(
+                Arbitraries.doubles(),
+                Arbitraries.of(Double.NaN, Double.NEGATIVE_INFINITY, -0.0, 0.0)),
+            Arbitraries.bytes().array(byte[].class).ofMaxSize(4))
+        .as(Value::new);
+  }
+
+  /** The keys of {@code attributes}, in order, each once. */
+  static List<String> keys(List<KeyValue> attributes) {
+    List<String> keys = new ArrayList<>();
+    for (KeyValue entry : attributes) {
+      if (!keys.contains(entry.getKey())) {
+        keys.add(entry.getKey());
+      }
+    }
+    return keys;
+  }
+
+  /** The keys of the attributes a cursor points at, in order, each once. */
+  static List<String> keys(AttributeCursor cursor) {
+    List<String> keys = new ArrayList<>();
+    while (cursor.next()) {
+      String key = cursor.key().asString();
+      if (!keys.contains(key)) {
+        keys.add(key);
+      }
+    }
+    return keys;
+  }
+
+  static String key(int pick, List<String> itemKeys) {
+    return pick < itemKeys.size()
+        ? itemKeys.get(pick)
+        : OTHER_KEYS.get((pick - itemKeys.size()) % OTHER_KEYS.size());
+  }
+
+  /**
+   * A put as pdata makes it: the key's first entry takes the value in place and later entries with
+   * the key go; a key not there is appended.
+   */
+  static void put(List<KeyValue> attributes, String key, AnyValue value) {
+    KeyValue entry = KeyValue.newBuilder().setKey(key).setValue(value).build();
+    int first = -1;
+    for (int i = 0; i < attributes.size(); i++) {
+      if (attributes.get(i).getKey().equals(key)) {
+        if (first < 0) {
+          first = i;
+          attributes.set(i, entry);
+        } else {
+          attributes.remove(i--);
+        }
+      }
+    }
+    if (first < 0) {
+      attributes.add(entry);
+    }
+  }
+
+  static void remove(List<KeyValue> attributes, String key) {
+    attributes.removeIf(entry -> entry.getKey().equals(key));
+  }
+
+  /** An ID of {@code bytes} bytes made from {@code seed}, or empty when {@code empty}. */
+  static byte[] id(long seed, int bytes, boolean empty) {
+    if (empty) {
+      return new byte[0];
+    }
+    byte[] id = new byte[bytes];
+    new Random(seed).nextBytes(id);
+    return id;
+  }
+
+  /** Eight bytes of an ID from {@code offset}, big-endian, as the views read them; 0 if absent. */
+  static long idLong(ByteString id, int idBytes, int offset) {
+    if (id.size() != idBytes) {
+      return 0;
+    }
+    long value = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      value = (value << 8) | (id.byteAt(offset + i) & 0xFF);
+    }
+    return value;
+  }
+
+  /** Cuts the batch into random parts and puts them back in order into a new batch. */
+  static Batch cutAndJoin(Batch whole, Random random) {
+    Batch joined = new Batch(whole.signal());
+    while (!whole.isEmpty()) {
+      whole.moveTo(joined, 1 + random.nextInt(5));
+    }
+    return joined;
+  }
+}
