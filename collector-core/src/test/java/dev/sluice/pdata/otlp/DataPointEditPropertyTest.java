@@ -101,17 +101,13 @@ class DataPointEditPropertyTest {
 
   @Provide
   Arbitrary<List<List<Edit>>> edits() {
-    return Combinators.combine(
-            Arbitraries.of(Kind.class),
-            TypedEditModel.keyPicks(),
-            Arbitraries.longs(),
-            TypedEditModel.values())
-        .as(Edit::new)
-        .list()
-        .ofMaxSize(8)
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(4);
+    return TypedEditModel.editLists(
+        Combinators.combine(
+                Arbitraries.of(Kind.class),
+                TypedEditModel.keyPicks(),
+                Arbitraries.longs(),
+                TypedEditModel.values())
+            .as(Edit::new));
   }
 
   @Property(tries = 300)
@@ -119,20 +115,19 @@ class DataPointEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportMetricsServiceRequest request = RandomRequests.metrics(random, SIZES);
-    Batch batch =
-        TypedEditModel.cutAndJoin(
-            Batch.of(indexer.index(Signal.METRICS, request.toByteArray())), random);
+    Batch batch = TypedEditModel.indexCutAndJoin(indexer, Signal.METRICS, request, random);
     AttributeCursor attributes = new AttributeCursor();
-    int[] ordinal = {0};
 
-    batch.visit(
-        item -> {
+    TypedEditModel.editEach(
+        batch,
+        edits,
+        (item, itemEdits) -> {
           List<String> keys = TypedEditModel.keys(item.dataPoint().attributes(attributes));
           int dataField = item.metricDataField();
           boolean numberPoint =
               dataField == OtlpFields.Metric.GAUGE || dataField == OtlpFields.Metric.SUM;
           DataPointEditor point = item.editDataPoint();
-          for (Edit edit : edits.get(ordinal[0]++ % edits.size())) {
+          for (Edit edit : itemEdits) {
             if (edit.fits(numberPoint)) {
               edit.apply(point, keys);
             }
@@ -141,9 +136,7 @@ class DataPointEditPropertyTest {
 
     List<Message> points = new ArrayList<>();
     ExportMetricsServiceRequest expected = expected(request, edits, points);
-    Message output = RequestTree.parse(Signal.METRICS, OtlpMarshaler.toByteArray(batch));
-    assertThat(RequestTree.flatten(Signal.METRICS, output))
-        .isEqualTo(RequestTree.flatten(Signal.METRICS, expected));
+    TypedEditModel.assertMarshalsAs(batch, Signal.METRICS, expected);
     assertViewsRead(batch, points);
     batch.clear();
   }

@@ -3,8 +3,6 @@ package dev.sluice.pdata.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.Message;
 import dev.sluice.pdata.otlp.TypedEditModel.Value;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.testkit.RandomRequests;
@@ -135,18 +133,14 @@ class LogRecordEditPropertyTest {
 
   @Provide
   Arbitrary<List<List<Edit>>> edits() {
-    return Combinators.combine(
-            Arbitraries.of(Kind.class),
-            TypedEditModel.keyPicks(),
-            TypedEditModel.texts(),
-            Arbitraries.longs(),
-            TypedEditModel.values())
-        .as(Edit::new)
-        .list()
-        .ofMaxSize(8)
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(4);
+    return TypedEditModel.editLists(
+        Combinators.combine(
+                Arbitraries.of(Kind.class),
+                TypedEditModel.keyPicks(),
+                TypedEditModel.texts(),
+                Arbitraries.longs(),
+                TypedEditModel.values())
+            .as(Edit::new));
   }
 
   @Property(tries = 300)
@@ -154,25 +148,22 @@ class LogRecordEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportLogsServiceRequest request = RandomRequests.logs(random, SIZES);
-    Batch batch =
-        TypedEditModel.cutAndJoin(
-            Batch.of(indexer.index(Signal.LOGS, request.toByteArray())), random);
+    Batch batch = TypedEditModel.indexCutAndJoin(indexer, Signal.LOGS, request, random);
     AttributeCursor attributes = new AttributeCursor();
-    int[] ordinal = {0};
 
-    batch.visit(
-        item -> {
+    TypedEditModel.editEach(
+        batch,
+        edits,
+        (item, itemEdits) -> {
           List<String> keys = TypedEditModel.keys(item.logRecord().attributes(attributes));
           LogRecordEditor log = item.editLogRecord();
-          for (Edit edit : edits.get(ordinal[0]++ % edits.size())) {
+          for (Edit edit : itemEdits) {
             edit.apply(log, keys);
           }
         });
 
     ExportLogsServiceRequest expected = expected(request, edits);
-    Message output = RequestTree.parse(Signal.LOGS, OtlpMarshaler.toByteArray(batch));
-    assertThat(RequestTree.flatten(Signal.LOGS, output))
-        .isEqualTo(RequestTree.flatten(Signal.LOGS, expected));
+    TypedEditModel.assertMarshalsAs(batch, Signal.LOGS, expected);
     assertViewsRead(batch, expected);
     batch.clear();
   }
@@ -209,13 +200,7 @@ class LogRecordEditPropertyTest {
             batch,
             (resource, scope, view) -> {
               LogRecord log = logs.get(ordinal[0]++);
-              bytes.reset();
-              view.writeTo(bytes);
-              try {
-                assertThat(LogRecord.parseFrom(bytes.toByteArray())).isEqualTo(log);
-              } catch (InvalidProtocolBufferException e) {
-                throw new AssertionError(e);
-              }
+              TypedEditModel.assertWrites(bytes, view::writeTo, LogRecord.parser(), log);
               assertThat(view.timeUnixNano()).isEqualTo(log.getTimeUnixNano());
               assertThat(view.severityNumber()).isEqualTo(log.getSeverityNumberValue());
               assertThat(view.severityText().asString()).isEqualTo(log.getSeverityText());

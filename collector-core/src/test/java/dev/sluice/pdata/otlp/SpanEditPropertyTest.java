@@ -3,7 +3,6 @@ package dev.sluice.pdata.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.Message;
 import dev.sluice.pdata.otlp.TypedEditModel.Value;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.testkit.RandomRequests;
@@ -299,18 +298,14 @@ class SpanEditPropertyTest {
 
   @Provide
   Arbitrary<List<List<Edit>>> edits() {
-    return Combinators.combine(
-            Arbitraries.of(Kind.class),
-            TypedEditModel.keyPicks(),
-            TypedEditModel.texts(),
-            Arbitraries.longs(),
-            TypedEditModel.values())
-        .as(Edit::new)
-        .list()
-        .ofMaxSize(8)
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(4);
+    return TypedEditModel.editLists(
+        Combinators.combine(
+                Arbitraries.of(Kind.class),
+                TypedEditModel.keyPicks(),
+                TypedEditModel.texts(),
+                Arbitraries.longs(),
+                TypedEditModel.values())
+            .as(Edit::new));
   }
 
   @Property(tries = 300)
@@ -318,25 +313,22 @@ class SpanEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportTraceServiceRequest request = RandomRequests.traces(random, SIZES);
-    Batch batch =
-        TypedEditModel.cutAndJoin(
-            Batch.of(indexer.index(Signal.TRACES, request.toByteArray())), random);
+    Batch batch = TypedEditModel.indexCutAndJoin(indexer, Signal.TRACES, request, random);
     AttributeCursor attributes = new AttributeCursor();
-    int[] ordinal = {0};
 
-    batch.visit(
-        item -> {
+    TypedEditModel.editEach(
+        batch,
+        edits,
+        (item, itemEdits) -> {
           List<String> keys = TypedEditModel.keys(item.span().attributes(attributes));
           SpanEditor span = item.editSpan();
-          for (Edit edit : edits.get(ordinal[0]++ % edits.size())) {
+          for (Edit edit : itemEdits) {
             edit.apply(span, keys);
           }
         });
 
     ExportTraceServiceRequest expected = expected(request, edits);
-    Message output = RequestTree.parse(Signal.TRACES, OtlpMarshaler.toByteArray(batch));
-    assertThat(RequestTree.flatten(Signal.TRACES, output))
-        .isEqualTo(RequestTree.flatten(Signal.TRACES, expected));
+    TypedEditModel.assertMarshalsAs(batch, Signal.TRACES, expected);
     assertViewsRead(batch, expected);
     batch.clear();
   }
@@ -375,13 +367,7 @@ class SpanEditPropertyTest {
             batch,
             (resource, scope, view) -> {
               Span span = spans.get(ordinal[0]++);
-              bytes.reset();
-              view.writeTo(bytes);
-              try {
-                assertThat(Span.parseFrom(bytes.toByteArray())).isEqualTo(span);
-              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-                throw new AssertionError(e);
-              }
+              TypedEditModel.assertWrites(bytes, view::writeTo, Span.parser(), span);
               assertThat(view.name().asString()).isEqualTo(span.getName());
               assertThat(view.kind()).isEqualTo(span.getKindValue());
               assertThat(view.statusCode()).isEqualTo(span.getStatus().getCodeValue());
