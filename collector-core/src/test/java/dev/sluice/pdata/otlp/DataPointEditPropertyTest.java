@@ -115,28 +115,29 @@ class DataPointEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportMetricsServiceRequest request = RandomRequests.metrics(random, SIZES);
-    Batch batch = TypedEditModel.indexCutAndJoin(indexer, Signal.METRICS, request, random);
-    AttributeCursor attributes = new AttributeCursor();
-
-    TypedEditModel.editEach(
-        batch,
-        edits,
-        (item, itemEdits) -> {
-          List<String> keys = TypedEditModel.keys(item.dataPoint().attributes(attributes));
-          int dataField = item.metricDataField();
-          boolean numberPoint =
-              dataField == OtlpFields.Metric.GAUGE || dataField == OtlpFields.Metric.SUM;
-          DataPointEditor point = item.editDataPoint();
-          for (Edit edit : itemEdits) {
-            if (edit.fits(numberPoint)) {
-              edit.apply(point, keys);
-            }
-          }
-        });
-
     List<Message> points = new ArrayList<>();
     ExportMetricsServiceRequest expected = expected(request, edits, points);
-    TypedEditModel.assertMarshalsAs(batch, Signal.METRICS, expected);
+    AttributeCursor attributes = new AttributeCursor();
+    Batch batch =
+        TypedEditModel.editAndCheck(
+            indexer,
+            Signal.METRICS,
+            request,
+            random,
+            edits,
+            (item, itemEdits) -> {
+              List<String> keys = TypedEditModel.keys(item.dataPoint().attributes(attributes));
+              int dataField = item.metricDataField();
+              boolean numberPoint =
+                  dataField == OtlpFields.Metric.GAUGE || dataField == OtlpFields.Metric.SUM;
+              DataPointEditor point = item.editDataPoint();
+              for (Edit edit : itemEdits) {
+                if (edit.fits(numberPoint)) {
+                  edit.apply(point, keys);
+                }
+              }
+            },
+            expected);
     assertViewsRead(batch, points);
     batch.clear();
   }

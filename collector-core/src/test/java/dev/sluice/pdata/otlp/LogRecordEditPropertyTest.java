@@ -148,22 +148,23 @@ class LogRecordEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportLogsServiceRequest request = RandomRequests.logs(random, SIZES);
-    Batch batch = TypedEditModel.indexCutAndJoin(indexer, Signal.LOGS, request, random);
-    AttributeCursor attributes = new AttributeCursor();
-
-    TypedEditModel.editEach(
-        batch,
-        edits,
-        (item, itemEdits) -> {
-          List<String> keys = TypedEditModel.keys(item.logRecord().attributes(attributes));
-          LogRecordEditor log = item.editLogRecord();
-          for (Edit edit : itemEdits) {
-            edit.apply(log, keys);
-          }
-        });
-
     ExportLogsServiceRequest expected = expected(request, edits);
-    TypedEditModel.assertMarshalsAs(batch, Signal.LOGS, expected);
+    AttributeCursor attributes = new AttributeCursor();
+    Batch batch =
+        TypedEditModel.editAndCheck(
+            indexer,
+            Signal.LOGS,
+            request,
+            random,
+            edits,
+            (item, itemEdits) -> {
+              List<String> keys = TypedEditModel.keys(item.logRecord().attributes(attributes));
+              LogRecordEditor log = item.editLogRecord();
+              for (Edit edit : itemEdits) {
+                edit.apply(log, keys);
+              }
+            },
+            expected);
     assertViewsRead(batch, expected);
     batch.clear();
   }
@@ -187,12 +188,7 @@ class LogRecordEditPropertyTest {
 
   /** Records read through a {@link BatchView} after the visit are the edited ones. */
   private static void assertViewsRead(Batch batch, ExportLogsServiceRequest expected) {
-    List<LogRecord> logs = new ArrayList<>();
-    for (ResourceLogs resource : expected.getResourceLogsList()) {
-      for (ScopeLogs scope : resource.getScopeLogsList()) {
-        logs.addAll(scope.getLogRecordsList());
-      }
-    }
+    List<LogRecord> logs = TypedEditModel.items(expected);
     int[] ordinal = {0};
     ProtoWriter bytes = new ProtoWriter();
     new BatchView()

@@ -313,22 +313,23 @@ class SpanEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportTraceServiceRequest request = RandomRequests.traces(random, SIZES);
-    Batch batch = TypedEditModel.indexCutAndJoin(indexer, Signal.TRACES, request, random);
-    AttributeCursor attributes = new AttributeCursor();
-
-    TypedEditModel.editEach(
-        batch,
-        edits,
-        (item, itemEdits) -> {
-          List<String> keys = TypedEditModel.keys(item.span().attributes(attributes));
-          SpanEditor span = item.editSpan();
-          for (Edit edit : itemEdits) {
-            edit.apply(span, keys);
-          }
-        });
-
     ExportTraceServiceRequest expected = expected(request, edits);
-    TypedEditModel.assertMarshalsAs(batch, Signal.TRACES, expected);
+    AttributeCursor attributes = new AttributeCursor();
+    Batch batch =
+        TypedEditModel.editAndCheck(
+            indexer,
+            Signal.TRACES,
+            request,
+            random,
+            edits,
+            (item, itemEdits) -> {
+              List<String> keys = TypedEditModel.keys(item.span().attributes(attributes));
+              SpanEditor span = item.editSpan();
+              for (Edit edit : itemEdits) {
+                edit.apply(span, keys);
+              }
+            },
+            expected);
     assertViewsRead(batch, expected);
     batch.clear();
   }
@@ -354,12 +355,7 @@ class SpanEditPropertyTest {
 
   /** Spans read through a {@link BatchView} after the visit are the edited ones. */
   private static void assertViewsRead(Batch batch, ExportTraceServiceRequest expected) {
-    List<Span> spans = new ArrayList<>();
-    for (ResourceSpans resource : expected.getResourceSpansList()) {
-      for (ScopeSpans scope : resource.getScopeSpansList()) {
-        spans.addAll(scope.getSpansList());
-      }
-    }
+    List<Span> spans = TypedEditModel.items(expected);
     int[] ordinal = {0};
     ProtoWriter bytes = new ProtoWriter();
     new BatchView()

@@ -166,10 +166,24 @@ final class TypedEditModel {
     return joined;
   }
 
-  /** The request indexed into a batch, cut into random parts and joined again. */
-  static Batch indexCutAndJoin(OtlpIndexer indexer, Signal signal, Message request, Random random)
+  /**
+   * Indexes the request into a batch cut into random parts, hands each item its edits in one visit
+   * and checks that protobuf-java parses the marshaled batch as {@code expected}. Returns the batch
+   * for checks of its views; the caller clears it.
+   */
+  static <E> Batch editAndCheck(
+      OtlpIndexer indexer,
+      Signal signal,
+      Message request,
+      Random random,
+      List<List<E>> edits,
+      BiConsumer<BatchItem, List<E>> edit,
+      Message expected)
       throws Exception {
-    return cutAndJoin(Batch.of(indexer.index(signal, request.toByteArray())), random);
+    Batch batch = cutAndJoin(Batch.of(indexer.index(signal, request.toByteArray())), random);
+    editEach(batch, edits, edit);
+    assertMarshalsAs(batch, signal, expected);
+    return batch;
   }
 
   /** One to four lists of up to eight edits: the n-th item takes list n modulo their number. */
@@ -188,6 +202,18 @@ final class TypedEditModel {
     Message output = RequestTree.parse(signal, OtlpMarshaler.toByteArray(batch));
     assertThat(RequestTree.flatten(signal, output))
         .isEqualTo(RequestTree.flatten(signal, expected));
+  }
+
+  /** The items of a request (spans, log records or metrics), block by block, in order. */
+  @SuppressWarnings("unchecked")
+  static <M extends Message> List<M> items(Message request) {
+    List<M> items = new ArrayList<>();
+    for (Message resource : RequestTree.resourceBlocks(request)) {
+      for (Message scope : RequestTree.scopeBlocks(resource)) {
+        items.addAll((List<M>) RequestTree.items(scope));
+      }
+    }
+    return items;
   }
 
   /** What a view writes into {@code bytes} parses as {@code expected}. */
