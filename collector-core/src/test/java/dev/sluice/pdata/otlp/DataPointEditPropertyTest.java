@@ -10,8 +10,6 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
-import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
-import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -146,23 +144,19 @@ class DataPointEditPropertyTest {
       ExportMetricsServiceRequest request, List<List<Edit>> edits, List<Message> points) {
     ExportMetricsServiceRequest.Builder builder = request.toBuilder();
     int ordinal = 0;
-    for (ResourceMetrics.Builder resource : builder.getResourceMetricsBuilderList()) {
-      for (ScopeMetrics.Builder scope : resource.getScopeMetricsBuilderList()) {
-        for (Metric.Builder metric : scope.getMetricsBuilderList()) {
-          boolean numberPoint =
-              metric.getDataCase() == Metric.DataCase.GAUGE
-                  || metric.getDataCase() == Metric.DataCase.SUM;
-          for (Message.Builder point : pointBuilders(metric)) {
-            List<String> keys =
-                TypedEditModel.keys((List<KeyValue>) point.getField(field(point, "attributes")));
-            for (Edit edit : edits.get(ordinal++ % edits.size())) {
-              if (edit.fits(numberPoint)) {
-                edit.apply(point, keys);
-              }
-            }
-            points.add(point.build());
+    for (Metric.Builder metric : TypedEditModel.<Metric.Builder>itemBuilders(builder)) {
+      boolean numberPoint =
+          metric.getDataCase() == Metric.DataCase.GAUGE
+              || metric.getDataCase() == Metric.DataCase.SUM;
+      for (Message.Builder point : pointBuilders(metric)) {
+        List<String> keys =
+            TypedEditModel.keys((List<KeyValue>) point.getField(field(point, "attributes")));
+        for (Edit edit : edits.get(ordinal++ % edits.size())) {
+          if (edit.fits(numberPoint)) {
+            edit.apply(point, keys);
           }
         }
+        points.add(point.build());
       }
     }
     return builder.build();

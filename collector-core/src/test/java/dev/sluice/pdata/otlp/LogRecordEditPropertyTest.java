@@ -10,8 +10,6 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -173,14 +171,10 @@ class LogRecordEditPropertyTest {
       ExportLogsServiceRequest request, List<List<Edit>> edits) {
     ExportLogsServiceRequest.Builder builder = request.toBuilder();
     int ordinal = 0;
-    for (ResourceLogs.Builder resource : builder.getResourceLogsBuilderList()) {
-      for (ScopeLogs.Builder scope : resource.getScopeLogsBuilderList()) {
-        for (LogRecord.Builder log : scope.getLogRecordsBuilderList()) {
-          List<String> keys = TypedEditModel.keys(log.getAttributesList());
-          for (Edit edit : edits.get(ordinal++ % edits.size())) {
-            edit.apply(log, keys);
-          }
-        }
+    for (LogRecord.Builder log : TypedEditModel.<LogRecord.Builder>itemBuilders(builder)) {
+      List<String> keys = TypedEditModel.keys(log.getAttributesList());
+      for (Edit edit : edits.get(ordinal++ % edits.size())) {
+        edit.apply(log, keys);
       }
     }
     return builder.build();

@@ -8,8 +8,6 @@ import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.testkit.RandomRequests;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.util.ArrayList;
@@ -338,17 +336,13 @@ class SpanEditPropertyTest {
       ExportTraceServiceRequest request, List<List<Edit>> edits) {
     ExportTraceServiceRequest.Builder builder = request.toBuilder();
     int ordinal = 0;
-    for (ResourceSpans.Builder resource : builder.getResourceSpansBuilderList()) {
-      for (ScopeSpans.Builder scope : resource.getScopeSpansBuilderList()) {
-        for (Span.Builder span : scope.getSpansBuilderList()) {
-          List<String> keys = TypedEditModel.keys(span.getAttributesList());
-          SpanModel model = new SpanModel(span);
-          for (Edit edit : edits.get(ordinal++ % edits.size())) {
-            edit.apply(model, keys);
-          }
-          model.finish();
-        }
+    for (Span.Builder span : TypedEditModel.<Span.Builder>itemBuilders(builder)) {
+      List<String> keys = TypedEditModel.keys(span.getAttributesList());
+      SpanModel model = new SpanModel(span);
+      for (Edit edit : edits.get(ordinal++ % edits.size())) {
+        edit.apply(model, keys);
       }
+      model.finish();
     }
     return builder.build();
   }

@@ -3,6 +3,7 @@ package dev.sluice.pdata.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
@@ -214,6 +215,30 @@ final class TypedEditModel {
       }
     }
     return items;
+  }
+
+  /**
+   * The builders of the items of a request builder (spans, log records or metrics), block by block,
+   * in order: what is set through them is set in the request.
+   */
+  @SuppressWarnings("unchecked")
+  static <B extends Message.Builder> List<B> itemBuilders(Message.Builder request) {
+    List<B> items = new ArrayList<>();
+    for (Message.Builder resource : children(request, OtlpFields.Request.RESOURCE_BLOCKS)) {
+      for (Message.Builder scope : children(resource, OtlpFields.ResourceBlock.SCOPE_BLOCKS)) {
+        items.addAll((List<B>) children(scope, OtlpFields.ScopeBlock.ITEMS));
+      }
+    }
+    return items;
+  }
+
+  private static List<Message.Builder> children(Message.Builder parent, int number) {
+    FieldDescriptor field = parent.getDescriptorForType().findFieldByNumber(number);
+    List<Message.Builder> children = new ArrayList<>();
+    for (int i = 0; i < parent.getRepeatedFieldCount(field); i++) {
+      children.add(parent.getRepeatedFieldBuilder(field, i));
+    }
+    return children;
   }
 
   /** What a view writes into {@code bytes} parses as {@code expected}. */
