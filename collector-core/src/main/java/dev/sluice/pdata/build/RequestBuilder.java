@@ -371,9 +371,7 @@ public abstract class RequestBuilder {
       Fields.copy(headers, entityRefs);
       headers.endLengthDelimited(mark);
       rows[row + R_RESOURCE_END] = headers.size();
-      rows[row + R_URL_START] = headers.size();
-      Fields.copy(headers, schemaUrl);
-      rows[row + R_URL_END] = headers.size();
+      writeSchemaUrl(schemaUrl, rows, row + R_URL_START, row + R_URL_END);
       close();
     }
 
@@ -387,6 +385,13 @@ public abstract class RequestBuilder {
         throw new IllegalStateException("no resource block is open: call resource() first");
       }
     }
+  }
+
+  /** Appends a block's {@code schema_url} field to the headers, its bounds to two rows. */
+  private void writeSchemaUrl(ProtoWriter schemaUrl, int[] rows, int startRow, int endRow) {
+    rows[startRow] = headers.size();
+    Fields.copy(headers, schemaUrl);
+    rows[endRow] = headers.size();
   }
 
   /** The header of the current scope block: its {@code InstrumentationScope} and schema URL. */
@@ -453,9 +458,7 @@ public abstract class RequestBuilder {
       Fields.uint32(headers, InstrumentationScope.DROPPED_ATTRIBUTES_COUNT, droppedAttributesCount);
       headers.endLengthDelimited(mark);
       rows[row + S_SCOPE_END] = headers.size();
-      rows[row + S_URL_START] = headers.size();
-      Fields.copy(headers, schemaUrl);
-      rows[row + S_URL_END] = headers.size();
+      writeSchemaUrl(schemaUrl, rows, row + S_URL_START, row + S_URL_END);
       close();
     }
 

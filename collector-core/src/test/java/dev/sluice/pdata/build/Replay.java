@@ -55,67 +55,61 @@ final class Replay {
 
   void traces(ExportTraceServiceRequest request, TracesBuilder builder) {
     for (ResourceSpans block : request.getResourceSpansList()) {
-      List<Runnable> header =
-          resource(builder.resource(), block.getResource(), block.getSchemaUrl());
-      boolean headerFirst = random.nextBoolean();
-      runIf(headerFirst, header);
-      for (ScopeSpans scopeBlock : block.getScopeSpansList()) {
-        List<Runnable> scopeHeader =
-            scope(builder.scope(), scopeBlock.getScope(), scopeBlock.getSchemaUrl());
-        boolean scopeFirst = random.nextBoolean();
-        runIf(scopeFirst, scopeHeader);
-        for (Span span : scopeBlock.getSpansList()) {
-          span(builder.span(), span);
-        }
-        runIf(!scopeFirst, scopeHeader);
-      }
-      runIf(!headerFirst, header);
+      around(
+          resource(builder.resource(), block.getResource(), block.getSchemaUrl()),
+          () -> {
+            for (ScopeSpans scopeBlock : block.getScopeSpansList()) {
+              around(
+                  scope(builder.scope(), scopeBlock.getScope(), scopeBlock.getSchemaUrl()),
+                  () -> scopeBlock.getSpansList().forEach(span -> span(builder.span(), span)));
+            }
+          });
     }
   }
 
   void logs(ExportLogsServiceRequest request, LogsBuilder builder) {
     for (ResourceLogs block : request.getResourceLogsList()) {
-      List<Runnable> header =
-          resource(builder.resource(), block.getResource(), block.getSchemaUrl());
-      boolean headerFirst = random.nextBoolean();
-      runIf(headerFirst, header);
-      for (ScopeLogs scopeBlock : block.getScopeLogsList()) {
-        List<Runnable> scopeHeader =
-            scope(builder.scope(), scopeBlock.getScope(), scopeBlock.getSchemaUrl());
-        boolean scopeFirst = random.nextBoolean();
-        runIf(scopeFirst, scopeHeader);
-        for (LogRecord log : scopeBlock.getLogRecordsList()) {
-          logRecord(builder.logRecord(), log);
-        }
-        runIf(!scopeFirst, scopeHeader);
-      }
-      runIf(!headerFirst, header);
+      around(
+          resource(builder.resource(), block.getResource(), block.getSchemaUrl()),
+          () -> {
+            for (ScopeLogs scopeBlock : block.getScopeLogsList()) {
+              around(
+                  scope(builder.scope(), scopeBlock.getScope(), scopeBlock.getSchemaUrl()),
+                  () ->
+                      scopeBlock
+                          .getLogRecordsList()
+                          .forEach(log -> logRecord(builder.logRecord(), log)));
+            }
+          });
     }
   }
 
   void metrics(ExportMetricsServiceRequest request, MetricsBuilder builder) {
     for (ResourceMetrics block : request.getResourceMetricsList()) {
-      List<Runnable> header =
-          resource(builder.resource(), block.getResource(), block.getSchemaUrl());
-      boolean headerFirst = random.nextBoolean();
-      runIf(headerFirst, header);
-      for (ScopeMetrics scopeBlock : block.getScopeMetricsList()) {
-        List<Runnable> scopeHeader =
-            scope(builder.scope(), scopeBlock.getScope(), scopeBlock.getSchemaUrl());
-        boolean scopeFirst = random.nextBoolean();
-        runIf(scopeFirst, scopeHeader);
-        for (Metric metric : scopeBlock.getMetricsList()) {
-          metric(builder.metric(), metric);
-        }
-        runIf(!scopeFirst, scopeHeader);
-      }
-      runIf(!headerFirst, header);
+      around(
+          resource(builder.resource(), block.getResource(), block.getSchemaUrl()),
+          () -> {
+            for (ScopeMetrics scopeBlock : block.getScopeMetricsList()) {
+              around(
+                  scope(builder.scope(), scopeBlock.getScope(), scopeBlock.getSchemaUrl()),
+                  () ->
+                      scopeBlock
+                          .getMetricsList()
+                          .forEach(metric -> metric(builder.metric(), metric)));
+            }
+          });
     }
   }
 
-  private void runIf(boolean now, List<Runnable> steps) {
-    if (now) {
-      steps.forEach(Runnable::run);
+  /** Runs a block's header steps before or after its children, at random. */
+  private void around(List<Runnable> header, Runnable children) {
+    boolean headerFirst = random.nextBoolean();
+    if (headerFirst) {
+      header.forEach(Runnable::run);
+    }
+    children.run();
+    if (!headerFirst) {
+      header.forEach(Runnable::run);
     }
   }
 
@@ -244,10 +238,7 @@ final class Replay {
         event.getDroppedAttributesCount() != 0,
         () -> writer[0].droppedAttributesCount(event.getDroppedAttributesCount()),
         () -> writer[0].droppedAttributesCount(1));
-    List<Runnable> all = new ArrayList<>();
-    all.add(() -> writer[0] = span.event());
-    all.addAll(steps.interleaved());
-    return all;
+    return begin(() -> writer[0] = span.event(), steps);
   }
 
   private List<Runnable> link(SpanWriter span, Span.Link link) {
@@ -272,10 +263,7 @@ final class Replay {
         () -> writer[0].droppedAttributesCount(1));
     steps.scalar(
         link.getFlags() != 0, () -> writer[0].flags(link.getFlags()), () -> writer[0].flags(1));
-    List<Runnable> all = new ArrayList<>();
-    all.add(() -> writer[0] = span.link());
-    all.addAll(steps.interleaved());
-    return all;
+    return begin(() -> writer[0] = span.link(), steps);
   }
 
   // Logs.
@@ -409,9 +397,8 @@ final class Replay {
 
   private List<Runnable> numberPoint(MetricWriter metric, NumberDataPoint point) {
     DataPointWriter[] writer = new DataPointWriter[1];
-    Steps steps = pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano());
-    steps.scalar(
-        point.getFlags() != 0, () -> writer[0].flags(point.getFlags()), () -> writer[0].flags(1));
+    Steps steps =
+        pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano(), point.getFlags());
     switch (point.getValueCase()) {
       case AS_DOUBLE -> steps.add(() -> writer[0].doubleValue(point.getAsDouble()));
       case AS_INT -> steps.add(() -> writer[0].intValue(point.getAsInt()));
@@ -424,9 +411,8 @@ final class Replay {
 
   private List<Runnable> histogramPoint(MetricWriter metric, HistogramDataPoint point) {
     DataPointWriter[] writer = new DataPointWriter[1];
-    Steps steps = pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano());
-    steps.scalar(
-        point.getFlags() != 0, () -> writer[0].flags(point.getFlags()), () -> writer[0].flags(1));
+    Steps steps =
+        pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano(), point.getFlags());
     steps.scalar(
         point.getCount() != 0, () -> writer[0].count(point.getCount()), () -> writer[0].count(1));
     if (point.hasSum()) {
@@ -452,9 +438,8 @@ final class Replay {
   private List<Runnable> exponentialHistogramPoint(
       MetricWriter metric, ExponentialHistogramDataPoint point) {
     DataPointWriter[] writer = new DataPointWriter[1];
-    Steps steps = pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano());
-    steps.scalar(
-        point.getFlags() != 0, () -> writer[0].flags(point.getFlags()), () -> writer[0].flags(1));
+    Steps steps =
+        pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano(), point.getFlags());
     steps.scalar(
         point.getCount() != 0, () -> writer[0].count(point.getCount()), () -> writer[0].count(1));
     if (point.hasSum()) {
@@ -495,9 +480,8 @@ final class Replay {
 
   private List<Runnable> summaryPoint(MetricWriter metric, SummaryDataPoint point) {
     DataPointWriter[] writer = new DataPointWriter[1];
-    Steps steps = pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano());
-    steps.scalar(
-        point.getFlags() != 0, () -> writer[0].flags(point.getFlags()), () -> writer[0].flags(1));
+    Steps steps =
+        pointSteps(writer, point.getStartTimeUnixNano(), point.getTimeUnixNano(), point.getFlags());
     steps.scalar(
         point.getCount() != 0, () -> writer[0].count(point.getCount()), () -> writer[0].count(1));
     steps.scalar(
@@ -513,11 +497,13 @@ final class Replay {
     return begin(() -> writer[0] = metric.summaryPoint(), steps);
   }
 
-  private Steps pointSteps(DataPointWriter[] writer, long start, long time) {
+  /** The steps every kind of data point starts with: its times and flags. */
+  private Steps pointSteps(DataPointWriter[] writer, long start, long time, int flags) {
     Steps steps = new Steps();
     steps.scalar(
         start != 0, () -> writer[0].startTimeUnixNano(start), () -> writer[0].startTimeUnixNano(1));
     steps.scalar(time != 0, () -> writer[0].timeUnixNano(time), () -> writer[0].timeUnixNano(1));
+    steps.scalar(flags != 0, () -> writer[0].flags(flags), () -> writer[0].flags(1));
     return steps;
   }
 

@@ -10,8 +10,6 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
-import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
-import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -101,17 +99,13 @@ class DataPointEditPropertyTest {
 
   @Provide
   Arbitrary<List<List<Edit>>> edits() {
-    return Combinators.combine(
-            Arbitraries.of(Kind.class),
-            TypedEditModel.keyPicks(),
-            Arbitraries.longs(),
-            TypedEditModel.values())
-        .as(Edit::new)
-        .list()
-        .ofMaxSize(8)
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(4);
+    return TypedEditModel.editLists(
+        Combinators.combine(
+                Arbitraries.of(Kind.class),
+                TypedEditModel.keyPicks(),
+                Arbitraries.longs(),
+                TypedEditModel.values())
+            .as(Edit::new));
   }
 
   @Property(tries = 300)
@@ -119,31 +113,29 @@ class DataPointEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportMetricsServiceRequest request = RandomRequests.metrics(random, SIZES);
-    Batch batch =
-        TypedEditModel.cutAndJoin(
-            Batch.of(indexer.index(Signal.METRICS, request.toByteArray())), random);
-    AttributeCursor attributes = new AttributeCursor();
-    int[] ordinal = {0};
-
-    batch.visit(
-        item -> {
-          List<String> keys = TypedEditModel.keys(item.dataPoint().attributes(attributes));
-          int dataField = item.metricDataField();
-          boolean numberPoint =
-              dataField == OtlpFields.Metric.GAUGE || dataField == OtlpFields.Metric.SUM;
-          DataPointEditor point = item.editDataPoint();
-          for (Edit edit : edits.get(ordinal[0]++ % edits.size())) {
-            if (edit.fits(numberPoint)) {
-              edit.apply(point, keys);
-            }
-          }
-        });
-
     List<Message> points = new ArrayList<>();
     ExportMetricsServiceRequest expected = expected(request, edits, points);
-    Message output = RequestTree.parse(Signal.METRICS, OtlpMarshaler.toByteArray(batch));
-    assertThat(RequestTree.flatten(Signal.METRICS, output))
-        .isEqualTo(RequestTree.flatten(Signal.METRICS, expected));
+    AttributeCursor attributes = new AttributeCursor();
+    Batch batch =
+        TypedEditModel.editAndCheck(
+            indexer,
+            Signal.METRICS,
+            request,
+            random,
+            edits,
+            (item, itemEdits) -> {
+              List<String> keys = TypedEditModel.keys(item.dataPoint().attributes(attributes));
+              int dataField = item.metricDataField();
+              boolean numberPoint =
+                  dataField == OtlpFields.Metric.GAUGE || dataField == OtlpFields.Metric.SUM;
+              DataPointEditor point = item.editDataPoint();
+              for (Edit edit : itemEdits) {
+                if (edit.fits(numberPoint)) {
+                  edit.apply(point, keys);
+                }
+              }
+            },
+            expected);
     assertViewsRead(batch, points);
     batch.clear();
   }
@@ -152,23 +144,19 @@ class DataPointEditPropertyTest {
       ExportMetricsServiceRequest request, List<List<Edit>> edits, List<Message> points) {
     ExportMetricsServiceRequest.Builder builder = request.toBuilder();
     int ordinal = 0;
-    for (ResourceMetrics.Builder resource : builder.getResourceMetricsBuilderList()) {
-      for (ScopeMetrics.Builder scope : resource.getScopeMetricsBuilderList()) {
-        for (Metric.Builder metric : scope.getMetricsBuilderList()) {
-          boolean numberPoint =
-              metric.getDataCase() == Metric.DataCase.GAUGE
-                  || metric.getDataCase() == Metric.DataCase.SUM;
-          for (Message.Builder point : pointBuilders(metric)) {
-            List<String> keys =
-                TypedEditModel.keys((List<KeyValue>) point.getField(field(point, "attributes")));
-            for (Edit edit : edits.get(ordinal++ % edits.size())) {
-              if (edit.fits(numberPoint)) {
-                edit.apply(point, keys);
-              }
-            }
-            points.add(point.build());
+    for (Metric.Builder metric : TypedEditModel.<Metric.Builder>itemBuilders(builder)) {
+      boolean numberPoint =
+          metric.getDataCase() == Metric.DataCase.GAUGE
+              || metric.getDataCase() == Metric.DataCase.SUM;
+      for (Message.Builder point : pointBuilders(metric)) {
+        List<String> keys =
+            TypedEditModel.keys((List<KeyValue>) point.getField(field(point, "attributes")));
+        for (Edit edit : edits.get(ordinal++ % edits.size())) {
+          if (edit.fits(numberPoint)) {
+            edit.apply(point, keys);
           }
         }
+        points.add(point.build());
       }
     }
     return builder.build();

@@ -3,8 +3,6 @@ package dev.sluice.pdata.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.Message;
 import dev.sluice.pdata.otlp.TypedEditModel.Value;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.testkit.RandomRequests;
@@ -12,8 +10,6 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -135,18 +131,14 @@ class LogRecordEditPropertyTest {
 
   @Provide
   Arbitrary<List<List<Edit>>> edits() {
-    return Combinators.combine(
-            Arbitraries.of(Kind.class),
-            TypedEditModel.keyPicks(),
-            TypedEditModel.texts(),
-            Arbitraries.longs(),
-            TypedEditModel.values())
-        .as(Edit::new)
-        .list()
-        .ofMaxSize(8)
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(4);
+    return TypedEditModel.editLists(
+        Combinators.combine(
+                Arbitraries.of(Kind.class),
+                TypedEditModel.keyPicks(),
+                TypedEditModel.texts(),
+                Arbitraries.longs(),
+                TypedEditModel.values())
+            .as(Edit::new));
   }
 
   @Property(tries = 300)
@@ -154,25 +146,23 @@ class LogRecordEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportLogsServiceRequest request = RandomRequests.logs(random, SIZES);
-    Batch batch =
-        TypedEditModel.cutAndJoin(
-            Batch.of(indexer.index(Signal.LOGS, request.toByteArray())), random);
-    AttributeCursor attributes = new AttributeCursor();
-    int[] ordinal = {0};
-
-    batch.visit(
-        item -> {
-          List<String> keys = TypedEditModel.keys(item.logRecord().attributes(attributes));
-          LogRecordEditor log = item.editLogRecord();
-          for (Edit edit : edits.get(ordinal[0]++ % edits.size())) {
-            edit.apply(log, keys);
-          }
-        });
-
     ExportLogsServiceRequest expected = expected(request, edits);
-    Message output = RequestTree.parse(Signal.LOGS, OtlpMarshaler.toByteArray(batch));
-    assertThat(RequestTree.flatten(Signal.LOGS, output))
-        .isEqualTo(RequestTree.flatten(Signal.LOGS, expected));
+    AttributeCursor attributes = new AttributeCursor();
+    Batch batch =
+        TypedEditModel.editAndCheck(
+            indexer,
+            Signal.LOGS,
+            request,
+            random,
+            edits,
+            (item, itemEdits) -> {
+              List<String> keys = TypedEditModel.keys(item.logRecord().attributes(attributes));
+              LogRecordEditor log = item.editLogRecord();
+              for (Edit edit : itemEdits) {
+                edit.apply(log, keys);
+              }
+            },
+            expected);
     assertViewsRead(batch, expected);
     batch.clear();
   }
@@ -181,14 +171,10 @@ class LogRecordEditPropertyTest {
       ExportLogsServiceRequest request, List<List<Edit>> edits) {
     ExportLogsServiceRequest.Builder builder = request.toBuilder();
     int ordinal = 0;
-    for (ResourceLogs.Builder resource : builder.getResourceLogsBuilderList()) {
-      for (ScopeLogs.Builder scope : resource.getScopeLogsBuilderList()) {
-        for (LogRecord.Builder log : scope.getLogRecordsBuilderList()) {
-          List<String> keys = TypedEditModel.keys(log.getAttributesList());
-          for (Edit edit : edits.get(ordinal++ % edits.size())) {
-            edit.apply(log, keys);
-          }
-        }
+    for (LogRecord.Builder log : TypedEditModel.<LogRecord.Builder>itemBuilders(builder)) {
+      List<String> keys = TypedEditModel.keys(log.getAttributesList());
+      for (Edit edit : edits.get(ordinal++ % edits.size())) {
+        edit.apply(log, keys);
       }
     }
     return builder.build();
@@ -196,12 +182,7 @@ class LogRecordEditPropertyTest {
 
   /** Records read through a {@link BatchView} after the visit are the edited ones. */
   private static void assertViewsRead(Batch batch, ExportLogsServiceRequest expected) {
-    List<LogRecord> logs = new ArrayList<>();
-    for (ResourceLogs resource : expected.getResourceLogsList()) {
-      for (ScopeLogs scope : resource.getScopeLogsList()) {
-        logs.addAll(scope.getLogRecordsList());
-      }
-    }
+    List<LogRecord> logs = TypedEditModel.items(expected);
     int[] ordinal = {0};
     ProtoWriter bytes = new ProtoWriter();
     new BatchView()
@@ -209,13 +190,7 @@ class LogRecordEditPropertyTest {
             batch,
             (resource, scope, view) -> {
               LogRecord log = logs.get(ordinal[0]++);
-              bytes.reset();
-              view.writeTo(bytes);
-              try {
-                assertThat(LogRecord.parseFrom(bytes.toByteArray())).isEqualTo(log);
-              } catch (InvalidProtocolBufferException e) {
-                throw new AssertionError(e);
-              }
+              TypedEditModel.assertWrites(bytes, view::writeTo, LogRecord.parser(), log);
               assertThat(view.timeUnixNano()).isEqualTo(log.getTimeUnixNano());
               assertThat(view.severityNumber()).isEqualTo(log.getSeverityNumberValue());
               assertThat(view.severityText().asString()).isEqualTo(log.getSeverityText());

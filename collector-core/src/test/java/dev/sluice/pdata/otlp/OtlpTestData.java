@@ -354,6 +354,17 @@ final class OtlpTestData {
         .build();
   }
 
+  /** The metrics in one scope block of one resource block, neither with anything else set. */
+  static ExportMetricsServiceRequest metricsInOneScope(Metric.Builder... metrics) {
+    ScopeMetrics.Builder scope = ScopeMetrics.newBuilder();
+    for (Metric.Builder metric : metrics) {
+      scope.addMetrics(metric);
+    }
+    return ExportMetricsServiceRequest.newBuilder()
+        .addResourceMetrics(ResourceMetrics.newBuilder().addScopeMetrics(scope))
+        .build();
+  }
+
   /** Metrics of every type, and one without data. */
   static ExportMetricsServiceRequest metrics(int[] scopes) {
     ExportMetricsServiceRequest.Builder request = ExportMetricsServiceRequest.newBuilder();

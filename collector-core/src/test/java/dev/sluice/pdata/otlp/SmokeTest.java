@@ -11,7 +11,6 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
-import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
@@ -73,14 +72,8 @@ class SmokeTest {
       gauge.addDataPoints(NumberDataPoint.newBuilder().setAsInt(i).setTimeUnixNano(i));
     }
     ExportMetricsServiceRequest request =
-        ExportMetricsServiceRequest.newBuilder()
-            .addResourceMetrics(
-                ResourceMetrics.newBuilder()
-                    .addScopeMetrics(
-                        ScopeMetrics.newBuilder()
-                            .addMetrics(Metric.newBuilder().setName("m").setGauge(gauge))
-                            .addMetrics(Metric.newBuilder().setName("empty"))))
-            .build();
+        OtlpTestData.metricsInOneScope(
+            Metric.newBuilder().setName("m").setGauge(gauge), Metric.newBuilder().setName("empty"));
     byte[] bytes = request.toByteArray();
     OtlpIndex index = new OtlpIndexer().index(Signal.METRICS, bytes);
     assertThat(index.unitCount()).isEqualTo(5);

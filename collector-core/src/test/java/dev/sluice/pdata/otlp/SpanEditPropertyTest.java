@@ -3,14 +3,11 @@ package dev.sluice.pdata.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.Message;
 import dev.sluice.pdata.otlp.TypedEditModel.Value;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.testkit.RandomRequests;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
-import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.util.ArrayList;
@@ -299,18 +296,14 @@ class SpanEditPropertyTest {
 
   @Provide
   Arbitrary<List<List<Edit>>> edits() {
-    return Combinators.combine(
-            Arbitraries.of(Kind.class),
-            TypedEditModel.keyPicks(),
-            TypedEditModel.texts(),
-            Arbitraries.longs(),
-            TypedEditModel.values())
-        .as(Edit::new)
-        .list()
-        .ofMaxSize(8)
-        .list()
-        .ofMinSize(1)
-        .ofMaxSize(4);
+    return TypedEditModel.editLists(
+        Combinators.combine(
+                Arbitraries.of(Kind.class),
+                TypedEditModel.keyPicks(),
+                TypedEditModel.texts(),
+                Arbitraries.longs(),
+                TypedEditModel.values())
+            .as(Edit::new));
   }
 
   @Property(tries = 300)
@@ -318,25 +311,23 @@ class SpanEditPropertyTest {
       @ForAll long seed, @ForAll("edits") List<List<Edit>> edits) throws Exception {
     Random random = new Random(seed);
     ExportTraceServiceRequest request = RandomRequests.traces(random, SIZES);
-    Batch batch =
-        TypedEditModel.cutAndJoin(
-            Batch.of(indexer.index(Signal.TRACES, request.toByteArray())), random);
-    AttributeCursor attributes = new AttributeCursor();
-    int[] ordinal = {0};
-
-    batch.visit(
-        item -> {
-          List<String> keys = TypedEditModel.keys(item.span().attributes(attributes));
-          SpanEditor span = item.editSpan();
-          for (Edit edit : edits.get(ordinal[0]++ % edits.size())) {
-            edit.apply(span, keys);
-          }
-        });
-
     ExportTraceServiceRequest expected = expected(request, edits);
-    Message output = RequestTree.parse(Signal.TRACES, OtlpMarshaler.toByteArray(batch));
-    assertThat(RequestTree.flatten(Signal.TRACES, output))
-        .isEqualTo(RequestTree.flatten(Signal.TRACES, expected));
+    AttributeCursor attributes = new AttributeCursor();
+    Batch batch =
+        TypedEditModel.editAndCheck(
+            indexer,
+            Signal.TRACES,
+            request,
+            random,
+            edits,
+            (item, itemEdits) -> {
+              List<String> keys = TypedEditModel.keys(item.span().attributes(attributes));
+              SpanEditor span = item.editSpan();
+              for (Edit edit : itemEdits) {
+                edit.apply(span, keys);
+              }
+            },
+            expected);
     assertViewsRead(batch, expected);
     batch.clear();
   }
@@ -345,29 +336,20 @@ class SpanEditPropertyTest {
       ExportTraceServiceRequest request, List<List<Edit>> edits) {
     ExportTraceServiceRequest.Builder builder = request.toBuilder();
     int ordinal = 0;
-    for (ResourceSpans.Builder resource : builder.getResourceSpansBuilderList()) {
-      for (ScopeSpans.Builder scope : resource.getScopeSpansBuilderList()) {
-        for (Span.Builder span : scope.getSpansBuilderList()) {
-          List<String> keys = TypedEditModel.keys(span.getAttributesList());
-          SpanModel model = new SpanModel(span);
-          for (Edit edit : edits.get(ordinal++ % edits.size())) {
-            edit.apply(model, keys);
-          }
-          model.finish();
-        }
+    for (Span.Builder span : TypedEditModel.<Span.Builder>itemBuilders(builder)) {
+      List<String> keys = TypedEditModel.keys(span.getAttributesList());
+      SpanModel model = new SpanModel(span);
+      for (Edit edit : edits.get(ordinal++ % edits.size())) {
+        edit.apply(model, keys);
       }
+      model.finish();
     }
     return builder.build();
   }
 
   /** Spans read through a {@link BatchView} after the visit are the edited ones. */
   private static void assertViewsRead(Batch batch, ExportTraceServiceRequest expected) {
-    List<Span> spans = new ArrayList<>();
-    for (ResourceSpans resource : expected.getResourceSpansList()) {
-      for (ScopeSpans scope : resource.getScopeSpansList()) {
-        spans.addAll(scope.getSpansList());
-      }
-    }
+    List<Span> spans = TypedEditModel.items(expected);
     int[] ordinal = {0};
     ProtoWriter bytes = new ProtoWriter();
     new BatchView()
@@ -375,13 +357,7 @@ class SpanEditPropertyTest {
             batch,
             (resource, scope, view) -> {
               Span span = spans.get(ordinal[0]++);
-              bytes.reset();
-              view.writeTo(bytes);
-              try {
-                assertThat(Span.parseFrom(bytes.toByteArray())).isEqualTo(span);
-              } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-                throw new AssertionError(e);
-              }
+              TypedEditModel.assertWrites(bytes, view::writeTo, Span.parser(), span);
               assertThat(view.name().asString()).isEqualTo(span.getName());
               assertThat(view.kind()).isEqualTo(span.getKindValue());
               assertThat(view.statusCode()).isEqualTo(span.getStatus().getCodeValue());

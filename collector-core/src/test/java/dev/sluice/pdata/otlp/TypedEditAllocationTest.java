@@ -2,14 +2,11 @@ package dev.sluice.pdata.otlp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.testkit.AllocationBound;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Histogram;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
-import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
-import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -22,9 +19,6 @@ import org.junit.jupiter.api.Test;
  * engine are the visit's own, reused from batch to batch on a thread.
  */
 class TypedEditAllocationTest {
-  private static final int WARM_UP_VISITS = 300;
-  private static final int MEASURED_VISITS = 50;
-  private static final int ROUNDS = 3;
   private static final int POINTS_PER_METRIC = 500;
 
   /** The batch, its first slice and an overlay with its small per-block tables. */
@@ -57,7 +51,7 @@ class TypedEditAllocationTest {
           span.addLink(LINKED_TRACE, LINKED_SPAN).setFlags(1);
         };
 
-    assertThat(leastPerVisit(index, edit))
+    assertThat(VisitAllocationTest.leastPerVisit(index, edit))
         .as("bytes per visit of a fresh batch changing 13 fields of each of 1000 spans")
         .isLessThanOrEqualTo(PER_VISIT_BYTES);
   }
@@ -72,14 +66,9 @@ class TypedEditAllocationTest {
           HistogramDataPoint.newBuilder().setCount(i).addAllBucketCounts(List.of(1L, 2L)));
     }
     ExportMetricsServiceRequest request =
-        ExportMetricsServiceRequest.newBuilder()
-            .addResourceMetrics(
-                ResourceMetrics.newBuilder()
-                    .addScopeMetrics(
-                        ScopeMetrics.newBuilder()
-                            .addMetrics(Metric.newBuilder().setName("g").setGauge(gauge))
-                            .addMetrics(Metric.newBuilder().setName("h").setHistogram(histogram))))
-            .build();
+        OtlpTestData.metricsInOneScope(
+            Metric.newBuilder().setName("g").setGauge(gauge),
+            Metric.newBuilder().setName("h").setHistogram(histogram));
     OtlpIndex index = new OtlpIndexer().index(Signal.METRICS, request.toByteArray());
     ItemVisitor edit =
         item -> {
@@ -90,34 +79,8 @@ class TypedEditAllocationTest {
           }
         };
 
-    assertThat(leastPerVisit(index, edit))
+    assertThat(VisitAllocationTest.leastPerVisit(index, edit))
         .as("bytes per visit of a fresh batch changing each of 1000 data points")
         .isLessThanOrEqualTo(PER_VISIT_BYTES);
-  }
-
-  /** Bytes one visit of a fresh batch allocates, the least over a few rounds of warm visits. */
-  private static long leastPerVisit(OtlpIndex index, ItemVisitor visitor) {
-    for (int i = 0; i < WARM_UP_VISITS; i++) {
-      visit(index, visitor);
-    }
-    long least = Long.MAX_VALUE;
-    for (int round = 0; round < ROUNDS; round++) {
-      long bytes =
-          AllocationBound.measure(
-                  () -> {
-                    for (int i = 0; i < MEASURED_VISITS; i++) {
-                      visit(index, visitor);
-                    }
-                  })
-              .allocatedBytes();
-      least = Math.min(least, bytes / MEASURED_VISITS);
-    }
-    return least;
-  }
-
-  private static void visit(OtlpIndex index, ItemVisitor visitor) {
-    Batch batch = Batch.of(index);
-    batch.visit(visitor);
-    batch.clear();
   }
 }

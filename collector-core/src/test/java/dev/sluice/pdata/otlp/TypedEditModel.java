@@ -1,11 +1,20 @@
 package dev.sluice.pdata.otlp;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import dev.sluice.pdata.wire.ProtoWriter;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -13,7 +22,8 @@ import net.jqwik.api.Combinators;
 /**
  * What the typed-edit property tests share: random strings and attribute values with their
  * protobuf-java form, the model of attribute puts and removes on a protobuf-java list, how an edit
- * picks a key (one the item has, or one of a few others), and cutting a batch into slices.
+ * picks a key (one the item has, or one of a few others), cutting a batch into slices, handing each
+ * item its edits, and checking what the edited batch writes.
  */
 final class TypedEditModel {
   private TypedEditModel() {}
@@ -155,5 +165,91 @@ final class TypedEditModel {
       whole.moveTo(joined, 1 + random.nextInt(5));
     }
     return joined;
+  }
+
+  /**
+   * Indexes the request into a batch cut into random parts, hands each item its edits in one visit
+   * and checks that protobuf-java parses the marshaled batch as {@code expected}. Returns the batch
+   * for checks of its views; the caller clears it.
+   */
+  static <E> Batch editAndCheck(
+      OtlpIndexer indexer,
+      Signal signal,
+      Message request,
+      Random random,
+      List<List<E>> edits,
+      BiConsumer<BatchItem, List<E>> edit,
+      Message expected)
+      throws Exception {
+    Batch batch = cutAndJoin(Batch.of(indexer.index(signal, request.toByteArray())), random);
+    editEach(batch, edits, edit);
+    assertMarshalsAs(batch, signal, expected);
+    return batch;
+  }
+
+  /** One to four lists of up to eight edits: the n-th item takes list n modulo their number. */
+  static <E> Arbitrary<List<List<E>>> editLists(Arbitrary<E> edit) {
+    return edit.list().ofMaxSize(8).list().ofMinSize(1).ofMaxSize(4);
+  }
+
+  /** Visits the batch, handing the n-th item edit list n modulo their number. */
+  static <E> void editEach(Batch batch, List<List<E>> edits, BiConsumer<BatchItem, List<E>> edit) {
+    int[] ordinal = {0};
+    batch.visit(item -> edit.accept(item, edits.get(ordinal[0]++ % edits.size())));
+  }
+
+  /** What protobuf-java parses from the marshaled batch is, item by item, {@code expected}. */
+  static void assertMarshalsAs(Batch batch, Signal signal, Message expected) throws Exception {
+    Message output = RequestTree.parse(signal, OtlpMarshaler.toByteArray(batch));
+    assertThat(RequestTree.flatten(signal, output))
+        .isEqualTo(RequestTree.flatten(signal, expected));
+  }
+
+  /** The items of a request (spans, log records or metrics), block by block, in order. */
+  @SuppressWarnings("unchecked")
+  static <M extends Message> List<M> items(Message request) {
+    List<M> items = new ArrayList<>();
+    for (Message resource : RequestTree.resourceBlocks(request)) {
+      for (Message scope : RequestTree.scopeBlocks(resource)) {
+        items.addAll((List<M>) RequestTree.items(scope));
+      }
+    }
+    return items;
+  }
+
+  /**
+   * The builders of the items of a request builder (spans, log records or metrics), block by block,
+   * in order: what is set through them is set in the request.
+   */
+  @SuppressWarnings("unchecked")
+  static <B extends Message.Builder> List<B> itemBuilders(Message.Builder request) {
+    List<B> items = new ArrayList<>();
+    for (Message.Builder resource : children(request, OtlpFields.Request.RESOURCE_BLOCKS)) {
+      for (Message.Builder scope : children(resource, OtlpFields.ResourceBlock.SCOPE_BLOCKS)) {
+        items.addAll((List<B>) children(scope, OtlpFields.ScopeBlock.ITEMS));
+      }
+    }
+    return items;
+  }
+
+  private static List<Message.Builder> children(Message.Builder parent, int number) {
+    FieldDescriptor field = parent.getDescriptorForType().findFieldByNumber(number);
+    List<Message.Builder> children = new ArrayList<>();
+    for (int i = 0; i < parent.getRepeatedFieldCount(field); i++) {
+      children.add(parent.getRepeatedFieldBuilder(field, i));
+    }
+    return children;
+  }
+
+  /** What a view writes into {@code bytes} parses as {@code expected}. */
+  static <M extends Message> void assertWrites(
+      ProtoWriter bytes, Consumer<ProtoWriter> view, Parser<M> parser, M expected) {
+    bytes.reset();
+    view.accept(bytes);
+    try {
+      assertThat(parser.parseFrom(bytes.toByteArray())).isEqualTo(expected);
+    } catch (InvalidProtocolBufferException e) {
+      throw new AssertionError(e);
+    }
   }
 }

@@ -98,7 +98,7 @@ class VisitAllocationTest {
   }
 
   /** Bytes one visit of a fresh batch allocates, the least over a few rounds of warm visits. */
-  private static long leastPerVisit(OtlpIndex index, ItemVisitor visitor) {
+  static long leastPerVisit(OtlpIndex index, ItemVisitor visitor) {
     for (int i = 0; i < WARM_UP_VISITS; i++) {
       visit(index, visitor);
     }
