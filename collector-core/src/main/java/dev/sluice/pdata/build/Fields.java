@@ -1,5 +1,6 @@
 package dev.sluice.pdata.build;
 
+import dev.sluice.pdata.otlp.SpanView;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.Varint;
 import dev.sluice.pdata.wire.WireType;
@@ -15,8 +16,8 @@ final class Fields {
   /** Longest string, in chars, that can be encoded (three bytes a char) without overflow. */
   private static final int MAX_STRING_CHARS = (Integer.MAX_VALUE - 16) / 3;
 
-  static final int TRACE_ID_BYTES = 16;
-  static final int SPAN_ID_BYTES = 8;
+  static final int TRACE_ID_BYTES = SpanView.TRACE_ID_BYTES;
+  static final int SPAN_ID_BYTES = SpanView.SPAN_ID_BYTES;
 
   private Fields() {}
 

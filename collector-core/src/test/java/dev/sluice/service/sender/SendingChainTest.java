@@ -187,7 +187,7 @@ class SendingChainTest {
               try {
                 new CountDownLatch(1).await(); // a send that never ends on its own
               } catch (InterruptedException stopped) {
-                Thread.sleep(300); // and takes a while to notice it was stopped
+                Thread.sleep(100); // and takes a while to notice it was stopped (the grace is 1 s)
                 throw stopped;
               }
               return ExportResult.SUCCESS;
