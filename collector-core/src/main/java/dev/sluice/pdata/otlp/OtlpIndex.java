@@ -48,13 +48,17 @@ public final class OtlpIndex {
   // Item rows: the item's field in its scope block, tag included.
   static final int I_START = 0;
   static final int I_END = 1;
-  static final int ITEM_COLUMNS = 2;
+
+  /** Marks the validator left on a span or log record item ({@link #COMMON_SPAN}). */
+  static final int I_MARKS = 2;
+
+  static final int ITEM_COLUMNS = 3;
 
   /**
-   * Set in an item's {@link #I_END} (offsets are never negative): the item is a span the validator
-   * passed in its span loop alone ({@link WireValidator#lastSpanCommon}).
+   * In an item's {@link #I_MARKS}: the item is a span the validator passed in its span loop alone
+   * ({@link WireValidator#lastSpanCommon}).
    */
-  static final int COMMON_SPAN = Integer.MIN_VALUE;
+  static final int COMMON_SPAN = 1;
 
   // Further columns of a metric's row.
   static final int M_UNITS_BEFORE = 2;
@@ -340,7 +344,7 @@ public final class OtlpIndex {
   }
 
   int itemEnd(int item) {
-    return items[item * itemColumns + I_END] & ~COMMON_SPAN;
+    return items[item * itemColumns + I_END];
   }
 
   /**
@@ -348,7 +352,7 @@ public final class OtlpIndex {
    * field holds a key and then a value, each with a one-byte length, and nothing else.
    */
   boolean commonSpan(int item) {
-    return (items[item * itemColumns + I_END] & COMMON_SPAN) != 0;
+    return itemColumns == ITEM_COLUMNS && (items[item * ITEM_COLUMNS + I_MARKS] & COMMON_SPAN) != 0;
   }
 
   /** Units (spans, log records, data points) in the items before {@code item}. */

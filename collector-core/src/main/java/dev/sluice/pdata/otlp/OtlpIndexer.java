@@ -235,8 +235,8 @@ public final class OtlpIndexer {
           v.message(itemTable, start, itemEnd, ITEM);
           int row = items.addRow();
           items.data[row + OtlpIndex.I_START] = p;
-          items.data[row + OtlpIndex.I_END] =
-              v.lastSpanCommon() ? itemEnd | OtlpIndex.COMMON_SPAN : itemEnd;
+          items.data[row + OtlpIndex.I_END] = itemEnd;
+          items.data[row + OtlpIndex.I_MARKS] = v.lastSpanCommon() ? OtlpIndex.COMMON_SPAN : 0;
           units++;
         }
         contiguous &= previousEnd < 0 || previousEnd == p;
