@@ -59,11 +59,23 @@ final class ItemEdits {
   private RemovalFilter<?>[] filters = new RemovalFilter<?>[0];
   AddedElement openElement;
 
+  // Writes the changes made so far to the item (a no-op where each change is written at once).
+  private final Runnable writePending;
+  // The attribute actions applied in this call, planned when the message is written, or null.
+  private AttributeActions pendingActions;
+  // The rule of the actions applied last, kept for the next item: one per list and thread.
+  private AttributeActionsRule actionsRule;
+
   private int attributesField;
   private boolean pending;
   private boolean bound;
 
-  ItemEdits() {
+  /**
+   * {@code writePending} writes the changes made so far, for when a change must see their result:
+   * attribute actions after puts and removes, or puts and removes after actions.
+   */
+  ItemEdits(Runnable writePending) {
+    this.writePending = writePending;
     Arrays.fill(setStart, NOT_SET);
     Arrays.fill(childStart, NOT_SET);
   }
@@ -301,6 +313,58 @@ final class ItemEdits {
     return ((long) start << 32) | (scratch.size() - start);
   }
 
+  /**
+   * The edits, checked as {@link #check} does, for a put or remove of an attribute: pending actions
+   * are written first, so that the change applies to their result.
+   */
+  ItemEdits forAttributeChange(String editor) {
+    check(editor);
+    if (pendingActions != null) {
+      writePending.run();
+    }
+    return this;
+  }
+
+  /**
+   * Applies {@code actions} to the attributes, after the changes made to them so far, when the
+   * message is written.
+   */
+  void applyActions(String editor, AttributeActions actions) {
+    check(editor);
+    Objects.requireNonNull(actions, "actions");
+    if (pendingActions != null || !attributes.isEmpty()) {
+      writePending.run();
+    }
+    pendingActions = actions;
+    pending = true;
+  }
+
+  /** The rule for {@code actions}: the one kept, or a new one kept from now on. */
+  private AttributeActionsRule rule(AttributeActions actions) {
+    if (actionsRule == null || actionsRule.actions() != actions) {
+      actionsRule = new AttributeActionsRule(actions);
+    }
+    return actionsRule;
+  }
+
+  /** Whether attribute actions are all there is to write. */
+  private boolean onlyActions() {
+    if (pendingActions == null
+        || setCount > 0
+        || childCount > 0
+        || !attributes.isEmpty()
+        || appended.size() > 0
+        || openElement != null) {
+      return false;
+    }
+    for (RemovalFilter<?> filter : filters) {
+      if (!filter.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   void putAttribute(long key, long value) {
     attributes.put(
         MessageRewriter.high(key),
@@ -336,40 +400,103 @@ final class ItemEdits {
    */
   void apply(BatchItem item, byte[] message, int offset, int length) {
     try {
-      if (openElement != null) {
-        openElement.close();
+      if (onlyActions()) {
+        applyActionsAlone(item, message, offset, length);
+        return;
       }
-      byte[] fields = scratch.array();
-      rewriter.begin();
-      for (int i = 0; i < setCount; i++) {
-        int field = setOrder[i];
-        rewriter.set(field, fields, setStart[field], setLength[field]);
-      }
-      if (childCount > 0) {
-        writeChild(message, offset, length);
-        rewriter.set(childParent, childOut.array(), 0, childOut.size());
-      }
-      if (!attributes.isEmpty()) {
-        attributes.resolve(attributesField);
-        rewriter.editEntries(attributesField, attributes);
-      }
-      for (RemovalFilter<?> filter : filters) {
-        if (!filter.isEmpty()) {
-          rewriter.filter(filter.field(), filter);
-        }
-      }
-      if (appended.size() > 0) {
-        rewriter.append(appended.array(), 0, appended.size());
-      }
-      out.release(MAX_RETAINED_BYTES);
-      rewriter.write(message, offset, length, out);
-      if (out.size() != length
-          || !Arrays.equals(out.array(), 0, length, message, offset, offset + length)) {
-        item.store(out.array(), 0, out.size());
+      ProtoWriter written = write(message, offset, length, item.commonSpan());
+      if (written != null) {
+        item.store(written.array(), 0, written.size());
       }
     } finally {
       discard();
     }
+  }
+
+  /**
+   * The message {@code message[offset, offset + length)} with the changes, or null when they leave
+   * it as it was; valid until the next write. Forgets the changes either way.
+   */
+  ProtoWriter rewrite(byte[] message, int offset, int length) {
+    try {
+      return write(message, offset, length, false);
+    } finally {
+      discard();
+    }
+  }
+
+  /** Actions alone: the new item, when there is one, written in one step into its replacement. */
+  private void applyActionsAlone(BatchItem item, byte[] message, int offset, int length) {
+    AttributeActionsRule rule = rule(pendingActions);
+    int planned = rule.plan(message, offset, length, attributesField, item.commonSpan(), true);
+    if (planned == AttributeActionsRule.UNCHANGED) {
+      return;
+    }
+    try {
+      if (planned >= 0) {
+        item.storeOnePass(rule, planned);
+        return;
+      }
+      out.release(MAX_RETAINED_BYTES);
+      rewriter.editEntries(message, offset, length, attributesField, rule, out);
+      item.store(out.array(), 0, out.size());
+    } finally {
+      rule.release();
+    }
+  }
+
+  /** One pass of the rewriter with every change; the new message, or null when it is the old. */
+  private ProtoWriter write(byte[] message, int offset, int length, boolean commonSpan) {
+    if (openElement != null) {
+      openElement.close();
+    }
+    out.release(MAX_RETAINED_BYTES);
+    if (onlyActions()) {
+      AttributeActionsRule rule = rule(pendingActions);
+      return rule.rewrite(message, offset, length, attributesField, rewriter, out) ? out : null;
+    }
+    byte[] fields = scratch.array();
+    rewriter.begin();
+    for (int i = 0; i < setCount; i++) {
+      int field = setOrder[i];
+      rewriter.set(field, fields, setStart[field], setLength[field]);
+    }
+    if (childCount > 0) {
+      writeChild(message, offset, length);
+      rewriter.set(childParent, childOut.array(), 0, childOut.size());
+    }
+    if (!attributes.isEmpty()) {
+      attributes.resolve(attributesField);
+      rewriter.editEntries(attributesField, attributes);
+    }
+    AttributeActionsRule rule = null;
+    if (pendingActions != null) {
+      rule = rule(pendingActions);
+      int planned = rule.plan(message, offset, length, attributesField, commonSpan, false);
+      if (planned == AttributeActionsRule.THROUGH_REWRITER) {
+        rewriter.editEntries(attributesField, rule);
+      }
+    }
+    for (RemovalFilter<?> filter : filters) {
+      if (!filter.isEmpty()) {
+        rewriter.filter(filter.field(), filter);
+      }
+    }
+    if (appended.size() > 0) {
+      rewriter.append(appended.array(), 0, appended.size());
+    }
+    try {
+      rewriter.write(message, offset, length, out);
+    } finally {
+      if (rule != null) {
+        rule.release();
+      }
+    }
+    if (out.size() == length
+        && Arrays.equals(out.array(), 0, length, message, offset, offset + length)) {
+      return null;
+    }
+    return out;
   }
 
   /**
@@ -407,6 +534,7 @@ final class ItemEdits {
     childCount = 0;
     childParent = 0;
     attributes.clear();
+    pendingActions = null;
     for (RemovalFilter<?> filter : filters) {
       filter.clear();
     }

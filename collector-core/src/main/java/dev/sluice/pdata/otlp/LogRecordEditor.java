@@ -92,39 +92,48 @@ public final class LogRecordEditor {
   }
 
   public LogRecordEditor putAttribute(String key, String value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.stringValue(value));
     return this;
   }
 
   public LogRecordEditor putAttribute(String key, boolean value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.boolValue(value));
     return this;
   }
 
   public LogRecordEditor putAttribute(String key, long value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.intValue(value));
     return this;
   }
 
   public LogRecordEditor putAttribute(String key, double value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.doubleValue(value));
     return this;
   }
 
   /** A {@code bytes_value} attribute. */
   public LogRecordEditor putAttribute(String key, byte[] value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.bytesValue(value));
+    return this;
+  }
+
+  /**
+   * Applies {@code actions} to the attributes, in order, after the puts and removes made so far in
+   * this call (and before those made after), written with the other changes of the call.
+   */
+  public LogRecordEditor apply(AttributeActions actions) {
+    edits.applyActions(EDITOR, actions);
     return this;
   }
 
   /** Removes every attribute with the key. */
   public LogRecordEditor removeAttribute(String key) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.removeAttribute(e.key(key));
     return this;
   }
