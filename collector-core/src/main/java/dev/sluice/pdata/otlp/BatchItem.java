@@ -460,7 +460,7 @@ public final class BatchItem {
    */
   public SpanEditor editSpan() {
     checkUnit(Signal.TRACES);
-    ItemEdits edits = typedEdits();
+    ItemEdits edits = typedEdits(Span.ATTRIBUTES);
     if (spanEditor == null) {
       spanEditor = new SpanEditor(edits);
     }
@@ -473,7 +473,7 @@ public final class BatchItem {
    */
   public LogRecordEditor editLogRecord() {
     checkUnit(Signal.LOGS);
-    ItemEdits edits = typedEdits();
+    ItemEdits edits = typedEdits(LogRecord.ATTRIBUTES);
     if (logRecordEditor == null) {
       logRecordEditor = new LogRecordEditor(edits);
     }
@@ -488,7 +488,7 @@ public final class BatchItem {
     if (metricLevel || point < 0) {
       throw new IllegalStateException("the visit is not at a data point");
     }
-    ItemEdits edits = typedEdits();
+    ItemEdits edits = typedEdits(attributesField());
     if (dataPointEditor == null) {
       dataPointEditor = new DataPointEditor(edits);
     }
@@ -496,13 +496,13 @@ public final class BatchItem {
     return dataPointEditor;
   }
 
-  /** The item's typed edits, taking changes for the visitor's call. */
-  private ItemEdits typedEdits() {
+  /** The item's typed edits, taking changes to attributes field {@code attributesField}. */
+  private ItemEdits typedEdits(int attributesField) {
     itemEdits();
     if (typedEdits == null) {
-      typedEdits = new ItemEdits(this::writeTypedEdits);
+      typedEdits = new ItemEdits(this);
     }
-    typedEdits.bind(attributesField());
+    typedEdits.bind(attributesField);
     return typedEdits;
   }
 
@@ -557,7 +557,7 @@ public final class BatchItem {
   }
 
   /** Writes the changes the typed editors were asked to make so far, if any. */
-  private void writeTypedEdits() {
+  void writeTypedEdits() {
     if (typedEdits != null && typedEdits.pending()) {
       typedEdits.apply(this, array, offset, length);
     }

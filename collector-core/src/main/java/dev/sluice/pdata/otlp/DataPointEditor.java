@@ -120,8 +120,10 @@ public final class DataPointEditor {
   }
 
   /**
-   * Applies {@code actions} to the attributes, in order, after the puts and removes made so far in
-   * this call (and before those made after), written with the other changes of the call.
+   * Applies {@code actions} to the attributes, in order, after the changes made so far in this call
+   * and before those made after. Actions that are the call's first change are written at once (the
+   * later changes then apply to their result); otherwise they are written with the call's other
+   * changes, in the same pass.
    */
   public DataPointEditor apply(AttributeActions actions) {
     edits.applyActions(EDITOR, actions);

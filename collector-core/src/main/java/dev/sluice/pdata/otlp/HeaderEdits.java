@@ -15,7 +15,7 @@ final class HeaderEdits {
   private final BatchItem item;
   private final boolean resource;
   // Each change is written as it is made: nothing is pending between calls.
-  private final ItemEdits edits = new ItemEdits(() -> {});
+  private final ItemEdits edits = new ItemEdits(null);
   private boolean bound;
   private boolean active;
 

@@ -59,8 +59,8 @@ final class ItemEdits {
   private RemovalFilter<?>[] filters = new RemovalFilter<?>[0];
   AddedElement openElement;
 
-  // Writes the changes made so far to the item (a no-op where each change is written at once).
-  private final Runnable writePending;
+  // The item the changes are written to, or null where each change is written at once (headers).
+  private final BatchItem item;
   // The attribute actions applied in this call, planned when the message is written, or null.
   private AttributeActions pendingActions;
   // The rule of the actions applied last, kept for the next item: one per list and thread.
@@ -68,14 +68,17 @@ final class ItemEdits {
 
   private int attributesField;
   private boolean pending;
+  // Some change other than attribute actions is pending.
+  private boolean othersPending;
   private boolean bound;
 
   /**
-   * {@code writePending} writes the changes made so far, for when a change must see their result:
-   * attribute actions after puts and removes, or puts and removes after actions.
+   * {@code item}: the item whose changes these are, written to it when the visitor's call ends or
+   * when a change must see the result of those before (attribute actions after puts and removes, or
+   * puts and removes after actions); null for a header's changes, each written at once.
    */
-  ItemEdits(Runnable writePending) {
-    this.writePending = writePending;
+  ItemEdits(BatchItem item) {
+    this.item = item;
     Arrays.fill(setStart, NOT_SET);
     Arrays.fill(childStart, NOT_SET);
   }
@@ -111,6 +114,7 @@ final class ItemEdits {
 
   void touched() {
     pending = true;
+    othersPending = true;
   }
 
   /**
@@ -220,7 +224,7 @@ final class ItemEdits {
     }
     setStart[field] = start;
     setLength[field] = scratch.size() - start;
-    pending = true;
+    touched();
   }
 
   // Fields of the one message field edited inside the item.
@@ -257,7 +261,7 @@ final class ItemEdits {
     }
     childStart[field] = start;
     childLength[field] = scratch.size() - start;
-    pending = true;
+    touched();
   }
 
   // Keys and values, encoded into the scratch buffer: packed ranges (offset high, length low).
@@ -319,8 +323,8 @@ final class ItemEdits {
    */
   ItemEdits forAttributeChange(String editor) {
     check(editor);
-    if (pendingActions != null) {
-      writePending.run();
+    if (pendingActions != null && item != null) {
+      item.writeTypedEdits();
     }
     return this;
   }
@@ -332,8 +336,14 @@ final class ItemEdits {
   void applyActions(String editor, AttributeActions actions) {
     check(editor);
     Objects.requireNonNull(actions, "actions");
-    if (pendingActions != null || !attributes.isEmpty()) {
-      writePending.run();
+    if (item != null && !pending) {
+      // The first change of the call: written at once, the way that costs least; later changes
+      // of the call apply to its result.
+      applyActionsAlone(rule(actions), item.array(), item.offset(), item.length());
+      return;
+    }
+    if (item != null && (pendingActions != null || !attributes.isEmpty())) {
+      item.writeTypedEdits();
     }
     pendingActions = actions;
     pending = true;
@@ -349,20 +359,7 @@ final class ItemEdits {
 
   /** Whether attribute actions are all there is to write. */
   private boolean onlyActions() {
-    if (pendingActions == null
-        || setCount > 0
-        || childCount > 0
-        || !attributes.isEmpty()
-        || appended.size() > 0
-        || openElement != null) {
-      return false;
-    }
-    for (RemovalFilter<?> filter : filters) {
-      if (!filter.isEmpty()) {
-        return false;
-      }
-    }
-    return true;
+    return pendingActions != null && !othersPending;
   }
 
   void putAttribute(long key, long value) {
@@ -371,12 +368,12 @@ final class ItemEdits {
         MessageRewriter.low(key),
         MessageRewriter.high(value),
         MessageRewriter.low(value));
-    pending = true;
+    touched();
   }
 
   void removeAttribute(long key) {
     attributes.remove(MessageRewriter.high(key), MessageRewriter.low(key));
-    pending = true;
+    touched();
   }
 
   /** Writes a {@code KeyValue} field of the key and value into {@code into}. */
@@ -401,7 +398,7 @@ final class ItemEdits {
   void apply(BatchItem item, byte[] message, int offset, int length) {
     try {
       if (onlyActions()) {
-        applyActionsAlone(item, message, offset, length);
+        applyActionsAlone(rule(pendingActions), message, offset, length);
         return;
       }
       ProtoWriter written = write(message, offset, length, item.commonSpan());
@@ -426,8 +423,8 @@ final class ItemEdits {
   }
 
   /** Actions alone: the new item, when there is one, written in one step into its replacement. */
-  private void applyActionsAlone(BatchItem item, byte[] message, int offset, int length) {
-    AttributeActionsRule rule = rule(pendingActions);
+  private void applyActionsAlone(
+      AttributeActionsRule rule, byte[] message, int offset, int length) {
     int planned = rule.plan(message, offset, length, attributesField, item.commonSpan(), true);
     if (planned == AttributeActionsRule.UNCHANGED) {
       return;
@@ -521,8 +518,14 @@ final class ItemEdits {
 
   /** Forgets the changes not written yet. */
   void discard() {
-    if (!pending && scratch.size() == 0) {
-      return; // nothing to forget: every change sets pending, every value fills the scratch
+    if (!othersPending) {
+      // Nothing but actions to forget, and perhaps the values of a change that failed.
+      pendingActions = null;
+      pending = false;
+      if (scratch.size() > 0) {
+        scratch.release(MAX_RETAINED_BYTES);
+      }
+      return;
     }
     for (int i = 0; i < setCount; i++) {
       setStart[setOrder[i]] = NOT_SET;
@@ -542,6 +545,7 @@ final class ItemEdits {
     scratch.release(MAX_RETAINED_BYTES);
     appended.release(MAX_RETAINED_BYTES);
     pending = false;
+    othersPending = false;
   }
 
   /** The visitor's call ended: the editor refuses edits until it is handed out again. */

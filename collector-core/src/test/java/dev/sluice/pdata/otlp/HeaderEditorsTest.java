@@ -222,6 +222,37 @@ class HeaderEditorsTest {
   }
 
   @Test
+  void actionsThatAreTheCallsFirstChangeAreSeenByTheChangesAfterThem() throws Exception {
+    ExportTraceServiceRequest original = request();
+    Batch batch = Batch.of(indexer.index(Signal.TRACES, original.toByteArray()));
+    AttributeActions actions =
+        AttributeActions.builder()
+            .insert("a", AttributeValue.string("1"))
+            .insertFrom("b", "a")
+            .build();
+    AttributeActions again = AttributeActions.builder().rename("b", "c").build();
+
+    batch.visit(
+        item ->
+            item.editSpan()
+                .apply(actions)
+                .putAttribute("a", "2")
+                .apply(again)
+                .setName("renamed")
+                .removeEvents(event -> true));
+
+    ExportTraceServiceRequest.Builder expected = original.toBuilder();
+    for (ResourceSpans.Builder resource : expected.getResourceSpansBuilderList()) {
+      for (Span.Builder span : resource.getScopeSpansBuilder(0).getSpansBuilderList()) {
+        span.setName("renamed").addAllAttributes(List.of(kv("a", "2"), kv("c", "1")));
+      }
+    }
+    assertThat(ExportTraceServiceRequest.parseFrom(OtlpMarshaler.toByteArray(batch)))
+        .isEqualTo(expected.build());
+    batch.clear();
+  }
+
+  @Test
   void valuesAConvertCouldNotConvertAreCountedOnTheActions() throws Exception {
     Batch batch = Batch.of(indexer.index(Signal.TRACES, request().toByteArray()));
     AttributeActions actions =
