@@ -31,15 +31,15 @@ class EditBenchmarkTest {
   }
 
   @Test
-  void theSpanEditorWritesTheAttributeEditorsBytes() throws Exception {
+  void thePutWritesTheBytesOfTheUpsertAction() throws Exception {
     EditBenchmark benchmark = new EditBenchmark();
     benchmark.spans = 50;
     benchmark.setup();
 
     benchmark.sluice();
-    byte[] attributeEditor = benchmark.sluiceOutput();
+    byte[] upsertAction = benchmark.sluiceOutput();
     benchmark.sluiceSpanEditor();
 
-    assertThat(benchmark.sluiceOutput()).isEqualTo(attributeEditor);
+    assertThat(benchmark.sluiceOutput()).isEqualTo(upsertAction);
   }
 }

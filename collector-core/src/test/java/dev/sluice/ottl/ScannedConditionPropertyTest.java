@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.ottl.ScannedSpans.Entry;
 import dev.sluice.ottl.ScannedSpans.Shape;
 import dev.sluice.ottl.ScannedSpans.SpanCase;
+import dev.sluice.pdata.otlp.ActionVisitors;
 import dev.sluice.pdata.otlp.AttributeActions;
-import dev.sluice.pdata.otlp.AttributeRewriter;
 import dev.sluice.pdata.otlp.AttributeValue;
 import dev.sluice.pdata.otlp.Batch;
 import java.util.ArrayList;
@@ -63,12 +63,11 @@ class ScannedConditionPropertyTest {
     EvalContext context = new EvalContext();
     Batch batch = ScannedSpans.batch(spans);
     if (rewrittenFirst) {
-      AttributeRewriter rewriter =
-          new AttributeRewriter(
-              AttributeActions.builder()
-                  .upsert("zz", AttributeValue.string("w".repeat(LONG_VALUE)))
-                  .build());
-      batch.visit(rewriter::editItem);
+      AttributeActions rewriter =
+          (AttributeActions.builder()
+              .upsert("zz", AttributeValue.string("w".repeat(LONG_VALUE)))
+              .build());
+      batch.visit(ActionVisitors.items(rewriter));
     }
     try {
       batch.visit(

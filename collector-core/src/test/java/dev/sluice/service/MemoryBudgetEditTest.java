@@ -2,8 +2,7 @@ package dev.sluice.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.AttributeEditor;
-import dev.sluice.pdata.otlp.AttributeValue;
+import dev.sluice.pdata.otlp.ActionVisitors;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.pdata.otlp.Signal;
@@ -24,8 +23,8 @@ class MemoryBudgetEditTest {
     request.releaseHold();
     long admitted = budget.usedBytes();
 
-    first.visit(new AttributeEditor().upsert("env", AttributeValue.string("prod"))::editItem);
-    second.visit(new AttributeEditor().delete("nothing.here")::editItem);
+    first.visit(ActionVisitors.upsert("env", "prod"));
+    second.visit(ActionVisitors.delete("nothing.here"));
     Batch part = new Batch(Signal.TRACES);
     first.moveTo(part, 150);
     part.dropIf(item -> item.item() % 3 == 0);

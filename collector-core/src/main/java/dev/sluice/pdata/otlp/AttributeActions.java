@@ -4,12 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 
 /**
  * A list of attribute actions with the OpenTelemetry Collector's {@code attributes} processor
- * semantics, built once from configuration and applied by an {@link AttributeRewriter} (one per
- * thread). Immutable, so one list serves every thread.
+ * semantics, built once from configuration and applied through the typed editors ({@link
+ * SpanEditor#apply}, {@link LogRecordEditor#apply}, {@link DataPointEditor#apply}, {@link
+ * ResourceEditor#apply}, {@link ScopeEditor#apply}), which run them in the data model's one rewrite
+ * engine. Immutable but for a count of values left unconverted, so one list serves every thread.
  *
  * <ul>
  *   <li>{@code insert} / {@code update} / {@code upsert}: sets the key where it is absent / present
@@ -24,7 +27,10 @@ import java.util.regex.Pattern;
  *       capture group's text is upserted as a string under the group's attribute name (the empty
  *       string for a group that took no part in the match).
  *   <li>{@code convert}: converts the key's value to {@code int}, {@code double} or {@code string}
- *       (see {@link Conversion}); a value that does not convert is left as it was.
+ *       (see {@link Conversion}); a value that does not convert is left as it was, and counted
+ *       ({@link #unconvertedCount()}).
+ *   <li>{@code rename}: where the key is present, its entries take the new key, and entries that
+ *       had the new key go.
  * </ul>
  *
  * <p>Actions run in order, each on the result of the ones before. Patterns are Java patterns
@@ -52,7 +58,8 @@ public final class AttributeActions {
     DELETE,
     HASH,
     EXTRACT,
-    CONVERT
+    CONVERT,
+    RENAME
   }
 
   /** No constant: a key, value or source that the action does not have. */
@@ -60,8 +67,8 @@ public final class AttributeActions {
 
   /**
    * One action. Byte strings are numbers into {@link #constants}: {@code key} the attribute key,
-   * {@code value} an encoded AnyValue, {@code from} the source key, {@code groupKeys[g - 1]} the
-   * attribute name of capture group {@code g}.
+   * {@code value} an encoded AnyValue, {@code from} the source key (for {@code rename}, the new
+   * key), {@code groupKeys[g - 1]} the attribute name of capture group {@code g}.
    */
   record Action(
       Kind kind,
@@ -74,6 +81,7 @@ public final class AttributeActions {
 
   private final Action[] actions;
   private final byte[][] constants;
+  private final LongAdder unconverted = new LongAdder();
 
   private AttributeActions(Action[] actions, byte[][] constants) {
     this.actions = actions;
@@ -94,6 +102,18 @@ public final class AttributeActions {
 
   public int size() {
     return actions.length;
+  }
+
+  /**
+   * Values a {@code convert} action of this list could not convert and left as they were, on every
+   * thread since the list was built.
+   */
+  public long unconvertedCount() {
+    return unconverted.sum();
+  }
+
+  void countUnconverted() {
+    unconverted.increment();
   }
 
   /**
@@ -188,6 +208,14 @@ public final class AttributeActions {
       }
       actions.add(
           new Action(Kind.EXTRACT, constant(utf8(key)), pattern, NONE, NONE, groupKeys, null));
+      return this;
+    }
+
+    /** Where {@code key} is present, its entries take {@code newKey} (entries that had it go). */
+    public Builder rename(String key, String newKey) {
+      actions.add(
+          new Action(
+              Kind.RENAME, constant(utf8(key)), null, NONE, constant(utf8(newKey)), null, null));
       return this;
     }
 

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A typed attribute value for {@link AttributeEditor}, encoded once (as an OTLP {@code AnyValue})
+ * A typed attribute value for {@link AttributeActions}, encoded once (as an OTLP {@code AnyValue})
  * when the editor is configured, so that editing items only copies bytes.
  */
 public final class AttributeValue {

@@ -1,9 +1,16 @@
 package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.OtlpFields.ExponentialHistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.HistogramDataPoint;
+import dev.sluice.pdata.otlp.OtlpFields.LogRecord;
+import dev.sluice.pdata.otlp.OtlpFields.Metric;
 import dev.sluice.pdata.otlp.OtlpFields.MetricData;
+import dev.sluice.pdata.otlp.OtlpFields.NumberDataPoint;
 import dev.sluice.pdata.otlp.OtlpFields.ResourceBlock;
 import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
+import dev.sluice.pdata.otlp.OtlpFields.Span;
+import dev.sluice.pdata.otlp.OtlpFields.SummaryDataPoint;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
 
@@ -84,6 +91,12 @@ public final class BatchItem {
   private LogRecordEditor logRecordEditor;
   private DataPointEditor dataPointEditor;
 
+  // The header editors and their state, made at first use.
+  private HeaderEdits resourceEdits;
+  private HeaderEdits scopeEdits;
+  private ResourceEditor resourceEditor;
+  private ScopeEditor scopeEditor;
+
   // The block's current Resource or InstrumentationScope message, found by childOf.
   byte[] childArray;
   int childOffset;
@@ -128,6 +141,7 @@ public final class BatchItem {
       typedEdits.discard();
       typedEdits.unbind();
     }
+    unbindHeaders();
     slice = null;
     array = null;
     childArray = null;
@@ -180,6 +194,7 @@ public final class BatchItem {
       typedEdits.discard();
       typedEdits.unbind();
     }
+    unbindHeaders();
     this.slice = slice;
     this.item = item;
     this.point = point;
@@ -213,6 +228,7 @@ public final class BatchItem {
 
   /** Puts the item at metric {@code metric} of the slice, covering points [from, to). */
   void setMetric(Slice slice, int metric, int from, int to) {
+    unbindHeaders();
     this.slice = slice;
     this.item = metric;
     this.point = -1;
@@ -444,7 +460,7 @@ public final class BatchItem {
    */
   public SpanEditor editSpan() {
     checkUnit(Signal.TRACES);
-    ItemEdits edits = typedEdits();
+    ItemEdits edits = typedEdits(Span.ATTRIBUTES);
     if (spanEditor == null) {
       spanEditor = new SpanEditor(edits);
     }
@@ -457,7 +473,7 @@ public final class BatchItem {
    */
   public LogRecordEditor editLogRecord() {
     checkUnit(Signal.LOGS);
-    ItemEdits edits = typedEdits();
+    ItemEdits edits = typedEdits(LogRecord.ATTRIBUTES);
     if (logRecordEditor == null) {
       logRecordEditor = new LogRecordEditor(edits);
     }
@@ -472,7 +488,7 @@ public final class BatchItem {
     if (metricLevel || point < 0) {
       throw new IllegalStateException("the visit is not at a data point");
     }
-    ItemEdits edits = typedEdits();
+    ItemEdits edits = typedEdits(attributesField());
     if (dataPointEditor == null) {
       dataPointEditor = new DataPointEditor(edits);
     }
@@ -480,18 +496,68 @@ public final class BatchItem {
     return dataPointEditor;
   }
 
-  /** The item's typed edits, taking changes for the visitor's call. */
-  private ItemEdits typedEdits() {
+  /** The item's typed edits, taking changes to attributes field {@code attributesField}. */
+  private ItemEdits typedEdits(int attributesField) {
     itemEdits();
     if (typedEdits == null) {
-      typedEdits = new ItemEdits();
+      typedEdits = new ItemEdits(this);
     }
-    typedEdits.bind(AttributeEditor.attributesField(this));
+    typedEdits.bind(attributesField);
     return typedEdits;
   }
 
+  /**
+   * An editor of the attributes (and schema URL) of the item's resource, for every item of its
+   * resource block: see {@link ResourceEditor}. Valid until the visitor's call returns; works in
+   * every kind of visit, {@link Batch#visitHeaders} included.
+   */
+  public ResourceEditor editResource() {
+    edits();
+    if (resourceEditor == null) {
+      resourceEdits = new HeaderEdits(this, true);
+      resourceEditor = new ResourceEditor(resourceEdits);
+    }
+    resourceEdits.bind();
+    return resourceEditor;
+  }
+
+  /** As {@link #editResource()}, for the item's instrumentation scope: see {@link ScopeEditor}. */
+  public ScopeEditor editScope() {
+    edits();
+    if (scopeEditor == null) {
+      scopeEdits = new HeaderEdits(this, false);
+      scopeEditor = new ScopeEditor(scopeEdits);
+    }
+    scopeEdits.bind();
+    return scopeEditor;
+  }
+
+  private void unbindHeaders() {
+    if (resourceEdits != null) {
+      resourceEdits.unbind();
+    }
+    if (scopeEdits != null) {
+      scopeEdits.unbind();
+    }
+  }
+
+  /** The field number of the item's attributes in its message type. */
+  int attributesField() {
+    return switch (signal()) {
+      case TRACES -> Span.ATTRIBUTES;
+      case LOGS -> LogRecord.ATTRIBUTES;
+      case METRICS ->
+          switch (metricDataField()) {
+            case Metric.HISTOGRAM -> HistogramDataPoint.ATTRIBUTES;
+            case Metric.EXPONENTIAL_HISTOGRAM -> ExponentialHistogramDataPoint.ATTRIBUTES;
+            case Metric.SUMMARY -> SummaryDataPoint.ATTRIBUTES;
+            default -> NumberDataPoint.ATTRIBUTES;
+          };
+    };
+  }
+
   /** Writes the changes the typed editors were asked to make so far, if any. */
-  private void writeTypedEdits() {
+  void writeTypedEdits() {
     if (typedEdits != null && typedEdits.pending()) {
       typedEdits.apply(this, array, offset, length);
     }
@@ -502,6 +568,7 @@ public final class BatchItem {
    * item was dropped), and the editors refuse changes until handed out again.
    */
   void endCall() {
+    unbindHeaders();
     if (typedEdits != null) {
       if (dropped) {
         typedEdits.discard();
@@ -547,6 +614,12 @@ public final class BatchItem {
   public void replaceToBeWritten(int length) {
     writeTypedEdits();
     reserve(length);
+  }
+
+  /** Replaces the item with the message the rule's one pass planned, {@code length} bytes. */
+  void storeOnePass(AttributeActionsRule rule, int length) {
+    reserve(length);
+    rule.writeOnePass(array, offset);
   }
 
   private void reserve(int length) {

@@ -59,11 +59,26 @@ final class ItemEdits {
   private RemovalFilter<?>[] filters = new RemovalFilter<?>[0];
   AddedElement openElement;
 
+  // The item the changes are written to, or null where each change is written at once (headers).
+  private final BatchItem item;
+  // The attribute actions applied in this call, planned when the message is written, or null.
+  private AttributeActions pendingActions;
+  // The rule of the actions applied last, kept for the next item: one per list and thread.
+  private AttributeActionsRule actionsRule;
+
   private int attributesField;
   private boolean pending;
+  // Some change other than attribute actions is pending.
+  private boolean othersPending;
   private boolean bound;
 
-  ItemEdits() {
+  /**
+   * {@code item}: the item whose changes these are, written to it when the visitor's call ends or
+   * when a change must see the result of those before (attribute actions after puts and removes, or
+   * puts and removes after actions); null for a header's changes, each written at once.
+   */
+  ItemEdits(BatchItem item) {
+    this.item = item;
     Arrays.fill(setStart, NOT_SET);
     Arrays.fill(childStart, NOT_SET);
   }
@@ -99,6 +114,7 @@ final class ItemEdits {
 
   void touched() {
     pending = true;
+    othersPending = true;
   }
 
   /**
@@ -208,7 +224,7 @@ final class ItemEdits {
     }
     setStart[field] = start;
     setLength[field] = scratch.size() - start;
-    pending = true;
+    touched();
   }
 
   // Fields of the one message field edited inside the item.
@@ -245,7 +261,7 @@ final class ItemEdits {
     }
     childStart[field] = start;
     childLength[field] = scratch.size() - start;
-    pending = true;
+    touched();
   }
 
   // Keys and values, encoded into the scratch buffer: packed ranges (offset high, length low).
@@ -301,18 +317,63 @@ final class ItemEdits {
     return ((long) start << 32) | (scratch.size() - start);
   }
 
+  /**
+   * The edits, checked as {@link #check} does, for a put or remove of an attribute: pending actions
+   * are written first, so that the change applies to their result.
+   */
+  ItemEdits forAttributeChange(String editor) {
+    check(editor);
+    if (pendingActions != null && item != null) {
+      item.writeTypedEdits();
+    }
+    return this;
+  }
+
+  /**
+   * Applies {@code actions} to the attributes, after the changes made to them so far, when the
+   * message is written.
+   */
+  void applyActions(String editor, AttributeActions actions) {
+    check(editor);
+    Objects.requireNonNull(actions, "actions");
+    if (item != null && !pending) {
+      // The first change of the call: written at once, the way that costs least; later changes
+      // of the call apply to its result.
+      applyActionsAlone(rule(actions), item.array(), item.offset(), item.length());
+      return;
+    }
+    if (item != null && (pendingActions != null || !attributes.isEmpty())) {
+      item.writeTypedEdits();
+    }
+    pendingActions = actions;
+    pending = true;
+  }
+
+  /** The rule for {@code actions}: the one kept, or a new one kept from now on. */
+  private AttributeActionsRule rule(AttributeActions actions) {
+    if (actionsRule == null || actionsRule.actions() != actions) {
+      actionsRule = new AttributeActionsRule(actions);
+    }
+    return actionsRule;
+  }
+
+  /** Whether attribute actions are all there is to write. */
+  private boolean onlyActions() {
+    return pendingActions != null && !othersPending;
+  }
+
   void putAttribute(long key, long value) {
     attributes.put(
         MessageRewriter.high(key),
         MessageRewriter.low(key),
         MessageRewriter.high(value),
         MessageRewriter.low(value));
-    pending = true;
+    touched();
   }
 
   void removeAttribute(long key) {
     attributes.remove(MessageRewriter.high(key), MessageRewriter.low(key));
-    pending = true;
+    touched();
   }
 
   /** Writes a {@code KeyValue} field of the key and value into {@code into}. */
@@ -336,40 +397,103 @@ final class ItemEdits {
    */
   void apply(BatchItem item, byte[] message, int offset, int length) {
     try {
-      if (openElement != null) {
-        openElement.close();
+      if (onlyActions()) {
+        applyActionsAlone(rule(pendingActions), message, offset, length);
+        return;
       }
-      byte[] fields = scratch.array();
-      rewriter.begin();
-      for (int i = 0; i < setCount; i++) {
-        int field = setOrder[i];
-        rewriter.set(field, fields, setStart[field], setLength[field]);
-      }
-      if (childCount > 0) {
-        writeChild(message, offset, length);
-        rewriter.set(childParent, childOut.array(), 0, childOut.size());
-      }
-      if (!attributes.isEmpty()) {
-        attributes.resolve(attributesField);
-        rewriter.editEntries(attributesField, attributes);
-      }
-      for (RemovalFilter<?> filter : filters) {
-        if (!filter.isEmpty()) {
-          rewriter.filter(filter.field(), filter);
-        }
-      }
-      if (appended.size() > 0) {
-        rewriter.append(appended.array(), 0, appended.size());
-      }
-      out.release(MAX_RETAINED_BYTES);
-      rewriter.write(message, offset, length, out);
-      if (out.size() != length
-          || !Arrays.equals(out.array(), 0, length, message, offset, offset + length)) {
-        item.store(out.array(), 0, out.size());
+      ProtoWriter written = write(message, offset, length, item.commonSpan());
+      if (written != null) {
+        item.store(written.array(), 0, written.size());
       }
     } finally {
       discard();
     }
+  }
+
+  /**
+   * The message {@code message[offset, offset + length)} with the changes, or null when they leave
+   * it as it was; valid until the next write. Forgets the changes either way.
+   */
+  ProtoWriter rewrite(byte[] message, int offset, int length) {
+    try {
+      return write(message, offset, length, false);
+    } finally {
+      discard();
+    }
+  }
+
+  /** Actions alone: the new item, when there is one, written in one step into its replacement. */
+  private void applyActionsAlone(
+      AttributeActionsRule rule, byte[] message, int offset, int length) {
+    int planned = rule.plan(message, offset, length, attributesField, item.commonSpan(), true);
+    if (planned == AttributeActionsRule.UNCHANGED) {
+      return;
+    }
+    try {
+      if (planned >= 0) {
+        item.storeOnePass(rule, planned);
+        return;
+      }
+      out.release(MAX_RETAINED_BYTES);
+      rewriter.editEntries(message, offset, length, attributesField, rule, out);
+      item.store(out.array(), 0, out.size());
+    } finally {
+      rule.release();
+    }
+  }
+
+  /** One pass of the rewriter with every change; the new message, or null when it is the old. */
+  private ProtoWriter write(byte[] message, int offset, int length, boolean commonSpan) {
+    if (openElement != null) {
+      openElement.close();
+    }
+    out.release(MAX_RETAINED_BYTES);
+    if (onlyActions()) {
+      AttributeActionsRule rule = rule(pendingActions);
+      return rule.rewrite(message, offset, length, attributesField, rewriter, out) ? out : null;
+    }
+    byte[] fields = scratch.array();
+    rewriter.begin();
+    for (int i = 0; i < setCount; i++) {
+      int field = setOrder[i];
+      rewriter.set(field, fields, setStart[field], setLength[field]);
+    }
+    if (childCount > 0) {
+      writeChild(message, offset, length);
+      rewriter.set(childParent, childOut.array(), 0, childOut.size());
+    }
+    if (!attributes.isEmpty()) {
+      attributes.resolve(attributesField);
+      rewriter.editEntries(attributesField, attributes);
+    }
+    AttributeActionsRule rule = null;
+    if (pendingActions != null) {
+      rule = rule(pendingActions);
+      int planned = rule.plan(message, offset, length, attributesField, commonSpan, false);
+      if (planned == AttributeActionsRule.THROUGH_REWRITER) {
+        rewriter.editEntries(attributesField, rule);
+      }
+    }
+    for (RemovalFilter<?> filter : filters) {
+      if (!filter.isEmpty()) {
+        rewriter.filter(filter.field(), filter);
+      }
+    }
+    if (appended.size() > 0) {
+      rewriter.append(appended.array(), 0, appended.size());
+    }
+    try {
+      rewriter.write(message, offset, length, out);
+    } finally {
+      if (rule != null) {
+        rule.release();
+      }
+    }
+    if (out.size() == length
+        && Arrays.equals(out.array(), 0, length, message, offset, offset + length)) {
+      return null;
+    }
+    return out;
   }
 
   /**
@@ -394,8 +518,14 @@ final class ItemEdits {
 
   /** Forgets the changes not written yet. */
   void discard() {
-    if (!pending && scratch.size() == 0) {
-      return; // nothing to forget: every change sets pending, every value fills the scratch
+    if (!othersPending) {
+      // Nothing but actions to forget, and perhaps the values of a change that failed.
+      pendingActions = null;
+      pending = false;
+      if (scratch.size() > 0) {
+        scratch.release(MAX_RETAINED_BYTES);
+      }
+      return;
     }
     for (int i = 0; i < setCount; i++) {
       setStart[setOrder[i]] = NOT_SET;
@@ -407,6 +537,7 @@ final class ItemEdits {
     childCount = 0;
     childParent = 0;
     attributes.clear();
+    pendingActions = null;
     for (RemovalFilter<?> filter : filters) {
       filter.clear();
     }
@@ -414,6 +545,7 @@ final class ItemEdits {
     scratch.release(MAX_RETAINED_BYTES);
     appended.release(MAX_RETAINED_BYTES);
     pending = false;
+    othersPending = false;
   }
 
   /** The visitor's call ended: the editor refuses edits until it is handed out again. */

@@ -26,9 +26,10 @@ import java.util.Arrays;
  *
  * <p>Plan with {@link #begin} and the calls above, then {@link #write}; the plan is forgotten after
  * each write, and so are the caller's arrays it pointed at, which the plan reads, never copies. The
- * data model's typed editors ({@link SpanEditor}, {@link LogRecordEditor}, {@link DataPointEditor})
- * and OTTL write through it; components edit through those editors, not through this engine (a
- * boundary test holds that).
+ * data model's typed editors ({@link SpanEditor}, {@link LogRecordEditor}, {@link DataPointEditor},
+ * {@link ResourceEditor}, {@link ScopeEditor}), their {@link AttributeActions} (an {@link
+ * AttributeActionsRule} for the attributes field) and OTTL write through it; components edit
+ * through those editors, not through this engine (a boundary test holds that).
  *
  * <p>Messages are items or headers that were validated at the edge: one that does not parse is a
  * programming error ({@link IllegalStateException}). Reuses its readers and tables, which grow to
@@ -78,6 +79,8 @@ public final class MessageRewriter {
   public static final class Entry {
     byte[] bytes;
     int field;
+    // Where the entry's field (its tag) starts in bytes.
+    int fieldStart;
     int keyOffset;
     int keyLength;
     int valueOffset;
@@ -294,6 +297,7 @@ public final class MessageRewriter {
         if (kind == ENTRIES) {
           parseEntry(message, elementStart, elementLength);
           entry.field = field;
+          entry.fieldStart = fieldStart;
           out.writeBytes(message, copyFrom, fieldStart - copyFrom);
           copyFrom = fieldStart;
           if (rules[s].decide(entry, out) != Decision.KEEP) {

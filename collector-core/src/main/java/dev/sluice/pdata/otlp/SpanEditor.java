@@ -165,39 +165,50 @@ public final class SpanEditor {
   }
 
   public SpanEditor putAttribute(String key, String value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.stringValue(value));
     return this;
   }
 
   public SpanEditor putAttribute(String key, boolean value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.boolValue(value));
     return this;
   }
 
   public SpanEditor putAttribute(String key, long value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.intValue(value));
     return this;
   }
 
   public SpanEditor putAttribute(String key, double value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.doubleValue(value));
     return this;
   }
 
   /** A {@code bytes_value} attribute. */
   public SpanEditor putAttribute(String key, byte[] value) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.bytesValue(value));
+    return this;
+  }
+
+  /**
+   * Applies {@code actions} to the attributes, in order, after the changes made so far in this call
+   * and before those made after. Actions that are the call's first change are written at once (the
+   * later changes then apply to their result); otherwise they are written with the call's other
+   * changes, in the same pass.
+   */
+  public SpanEditor apply(AttributeActions actions) {
+    edits.applyActions(EDITOR, actions);
     return this;
   }
 
   /** Removes every attribute with the key. */
   public SpanEditor removeAttribute(String key) {
-    ItemEdits e = edits();
+    ItemEdits e = edits.forAttributeChange(EDITOR);
     e.removeAttribute(e.key(key));
     return this;
   }

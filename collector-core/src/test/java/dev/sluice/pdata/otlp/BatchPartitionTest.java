@@ -222,17 +222,18 @@ class BatchPartitionTest {
       source.add(index);
       index.releaseHold();
     }
-    AttributeEditor edited = new AttributeEditor().upsert("edited", AttributeValue.string("yes"));
+    AttributeActions edited =
+        AttributeActions.builder().upsert("edited", AttributeValue.string("yes")).build();
     source.visit(
         item -> {
           if (item.item() % 3 == 0) {
-            edited.editItem(item);
+            ActionVisitors.apply(item, edited);
           }
           if (!item.resourceReplacedInThisVisit()) {
-            edited.editResource(item);
+            item.editResource().apply(edited);
           }
           if (!item.scopeReplacedInThisVisit()) {
-            edited.editScope(item);
+            item.editScope().apply(edited);
           }
         });
     List<Entry> input = entries(source);
@@ -254,9 +255,10 @@ class BatchPartitionTest {
     assertThat(editedSpans).as("spans replaced (every third of each request)").isEqualTo(24);
 
     // A part's edits write a copy: the source and the other parts do not see them.
-    AttributeEditor again = new AttributeEditor().upsert("again", AttributeValue.string("1"));
+    AttributeActions again =
+        AttributeActions.builder().upsert("again", AttributeValue.string("1")).build();
     for (Batch part : parts) {
-      part.visit(again::editItem);
+      part.visit(ActionVisitors.items(again));
     }
     assertThat(OtlpMarshaler.toByteArray(source)).isEqualTo(sourceBytes);
     assertThat(entries(source)).isEqualTo(input);

@@ -44,8 +44,10 @@ class EditOwnershipTest {
     return indexer.index(Signal.TRACES, request.toByteArray());
   }
 
-  private static final AttributeEditor UPSERT =
-      new AttributeEditor().upsert("deployment.environment", AttributeValue.string("production"));
+  private static final AttributeActions UPSERT =
+      AttributeActions.builder()
+          .upsert("deployment.environment", AttributeValue.string("production"))
+          .build();
 
   @Test
   void replacementBytesCountAgainstTheAccountUntilTheLastSliceIsGone() throws Exception {
@@ -56,7 +58,7 @@ class EditOwnershipTest {
     index.releaseHold();
     long requestBytes = account.bytes.get();
 
-    batch.visit(UPSERT::editItem);
+    batch.visit(ActionVisitors.items(UPSERT));
     assertThat(account.bytes.get()).isGreaterThan(requestBytes);
     Batch part = new Batch(Signal.TRACES);
     batch.moveTo(part, 30);
@@ -76,12 +78,12 @@ class EditOwnershipTest {
     account.admit(index);
     Batch first = Batch.of(index);
     index.releaseHold();
-    first.visit(UPSERT::editItem);
+    first.visit(ActionVisitors.items(UPSERT));
     Batch second = new Batch(Signal.TRACES);
     first.moveTo(second, 55);
 
     // The second part edits a copy of the shared replacements; both are given back.
-    second.visit(new AttributeEditor().delete("http.route")::editItem);
+    second.visit(ActionVisitors.delete("http.route"));
     first.visit(item -> item.drop());
     assertThat(first.isEmpty()).isTrue();
     assertThat(account.released.get()).isZero();
@@ -102,7 +104,7 @@ class EditOwnershipTest {
 
     batch.visit(
         item -> {
-          UPSERT.editItem(item);
+          ActionVisitors.apply(item, UPSERT);
           if (item.item() % 2 == 0) {
             item.drop();
           }
@@ -117,9 +119,11 @@ class EditOwnershipTest {
   @Test
   void editingEverySpanAllocatesOnlyItsReplacementStorage() throws Exception {
     OtlpIndex index = request(1000);
-    AttributeEditor editor =
-        new AttributeEditor().upsert("deployment.environment", AttributeValue.string("production"));
-    ItemVisitor edit = editor::editItem;
+    AttributeActions editor =
+        AttributeActions.builder()
+            .upsert("deployment.environment", AttributeValue.string("production"))
+            .build();
+    ItemVisitor edit = ActionVisitors.items(editor);
     Batch warm = Batch.of(index);
     warm.visit(edit);
     Batch batch = Batch.of(index);
@@ -168,7 +172,7 @@ class EditOwnershipTest {
     index.hold(request -> {});
     Batch batch = Batch.of(index);
     index.releaseHold();
-    batch.visit(UPSERT::editItem);
+    batch.visit(ActionVisitors.items(UPSERT));
 
     assertThatThrownBy(() -> RefCheckExtension.checkLeaks("this test", 0))
         .isInstanceOf(AssertionError.class)

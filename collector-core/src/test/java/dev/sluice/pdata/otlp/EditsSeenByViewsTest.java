@@ -51,14 +51,15 @@ class EditsSeenByViewsTest {
   @Test
   void aLaterVisitReadsReplacedSpansAndHeaders() throws Exception {
     Batch batch = traces();
-    AttributeEditor editor = new AttributeEditor().upsert("env", AttributeValue.string("prod"));
-    AttributeEditor resourceEditor =
-        new AttributeEditor().upsert("host.name", AttributeValue.string("h1"));
+    AttributeActions editor =
+        AttributeActions.builder().upsert("env", AttributeValue.string("prod")).build();
+    AttributeActions resourceEditor =
+        AttributeActions.builder().upsert("host.name", AttributeValue.string("h1")).build();
     batch.visit(
         item -> {
-          editor.editItem(item);
+          ActionVisitors.apply(item, editor);
           if (!item.resourceReplacedInThisVisit()) {
-            resourceEditor.editResource(item);
+            item.editResource().apply(resourceEditor);
           }
         });
 
@@ -89,21 +90,23 @@ class EditsSeenByViewsTest {
   @Test
   void theItemsViewsReadAnEditMadeEarlierInTheSameVisit() throws Exception {
     Batch batch = traces();
-    AttributeEditor editor = new AttributeEditor().upsert("env", AttributeValue.string("dev"));
-    AttributeEditor resourceEditor =
-        new AttributeEditor().upsert("zone", AttributeValue.string("z1"));
-    AttributeEditor scopeEditor = new AttributeEditor().upsert("s", AttributeValue.string("x"));
+    AttributeActions editor =
+        AttributeActions.builder().upsert("env", AttributeValue.string("dev")).build();
+    AttributeActions resourceEditor =
+        AttributeActions.builder().upsert("zone", AttributeValue.string("z1")).build();
+    AttributeActions scopeEditor =
+        AttributeActions.builder().upsert("s", AttributeValue.string("x")).build();
     List<String> seen = new ArrayList<>();
 
     batch.visit(
         item -> {
           String before = stringAttribute(item.span().attributes(attributes), "env");
-          editor.editItem(item);
+          ActionVisitors.apply(item, editor);
           if (!item.resourceReplacedInThisVisit()) {
-            resourceEditor.editResource(item);
+            item.editResource().apply(resourceEditor);
           }
           if (!item.scopeReplacedInThisVisit()) {
-            scopeEditor.editScope(item);
+            item.editScope().apply(scopeEditor);
           }
           seen.add(
               item.span().name()

@@ -112,21 +112,24 @@ class StoragePoolTest {
     account.admit(index);
     Batch batch = Batch.of(index);
     index.releaseHold();
-    AttributeEditor first = new AttributeEditor().upsert("first", AttributeValue.string("1"));
-    batch.visit(first::editItem);
+    AttributeActions first =
+        AttributeActions.builder().upsert("first", AttributeValue.string("1")).build();
+    batch.visit(ActionVisitors.items(first));
     // The same request again, not yet edited, after the edited slice.
     Batch again = Batch.of(index);
     batch.addAll(again);
-    AttributeEditor second = new AttributeEditor().upsert("second", AttributeValue.string("2"));
+    AttributeActions second =
+        AttributeActions.builder().upsert("second", AttributeValue.string("2")).build();
     int[] seen = new int[1];
 
     batch.visit(
         item -> {
           if (seen[0]++ < 20) {
-            second.editItem(item); // writes into the overlay, then every slice of it is dropped
+            ActionVisitors.apply(
+                item, second); // writes into the overlay, then every slice of it is dropped
             item.drop();
           } else {
-            second.editItem(item);
+            ActionVisitors.apply(item, second);
           }
         });
 

@@ -228,15 +228,16 @@ class ViewAllocationTest {
                     RandomRequests.request(signal, random, RandomRequests.Sizes.DEFAULT, null)
                         .toByteArray()));
       }
-      AttributeEditor editor = new AttributeEditor().upsert("k", AttributeValue.string("v"));
+      AttributeActions editor =
+          AttributeActions.builder().upsert("k", AttributeValue.string("v")).build();
       batch.visit(
           item -> {
-            editor.editItem(item);
+            ActionVisitors.apply(item, editor);
             if (!item.resourceReplacedInThisVisit()) {
-              editor.editResource(item);
+              item.editResource().apply(editor);
             }
             if (!item.scopeReplacedInThisVisit()) {
-              editor.editScope(item);
+              item.editScope().apply(editor);
             }
           });
 

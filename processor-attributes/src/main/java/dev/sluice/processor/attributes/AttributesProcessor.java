@@ -2,7 +2,7 @@ package dev.sluice.processor.attributes;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
-import dev.sluice.component.attributeactions.Rewriting;
+import dev.sluice.component.attributeactions.UnconvertedLog;
 import dev.sluice.pdata.otlp.AttributeActions;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.BatchItem;
@@ -15,14 +15,12 @@ import java.util.logging.Logger;
  * include} selects and {@code exclude} does not (data points by their metric's name and resource).
  */
 final class AttributesProcessor implements BatchFunction<AttributesConfig> {
-  /** One thread's rewriter, matchers and visitor, made once. */
-  private static final class Worker implements ItemVisitor {
-    final Rewriting rewriting;
+  /** One thread's matchers (they keep cursors and scratch buffers) and its visitor. */
+  private final class Matching implements ItemVisitor {
     final ItemMatcher include;
     final ItemMatcher exclude;
 
-    Worker(AttributeActions actions, AttributesConfig config, Signal signal) {
-      rewriting = new Rewriting(actions);
+    Matching(AttributesConfig config) {
       include = config.include() == null ? null : new ItemMatcher(config.include(), signal);
       exclude = config.exclude() == null ? null : new ItemMatcher(config.exclude(), signal);
     }
@@ -35,24 +33,40 @@ final class AttributesProcessor implements BatchFunction<AttributesConfig> {
       if (exclude != null && exclude.matches(item)) {
         return;
       }
-      rewriting.rewriter().editItem(item);
+      applyTo(item);
     }
   }
 
-  private final ThreadLocal<Worker> workers;
-  private final Rewriting.Logs logs;
+  private final AttributeActions actions;
+  private final Signal signal;
+  private final ItemVisitor everyItem = this::applyTo;
+  // Null when neither include nor exclude is set: every item is edited.
+  private final ThreadLocal<Matching> matching;
+  private final UnconvertedLog unconverted;
 
   AttributesProcessor(
       AttributeActions actions, AttributesConfig config, Signal signal, Logger logger) {
-    this.workers = ThreadLocal.withInitial(() -> new Worker(actions, config, signal));
-    this.logs = new Rewriting.Logs(logger, signal.unitName());
+    this.actions = actions;
+    this.signal = signal;
+    this.matching =
+        config.include() == null && config.exclude() == null
+            ? null
+            : ThreadLocal.withInitial(() -> new Matching(config));
+    this.unconverted = new UnconvertedLog(actions, logger);
   }
 
   @Override
   public Admission apply(Batch batch, AttributesConfig config) {
-    Worker worker = workers.get();
-    batch.visit(worker);
-    worker.rewriting.report(logs);
+    batch.visit(matching == null ? everyItem : matching.get());
+    unconverted.report();
     return Admission.ACCEPTED;
+  }
+
+  private void applyTo(BatchItem item) {
+    switch (signal) {
+      case TRACES -> item.editSpan().apply(actions);
+      case LOGS -> item.editLogRecord().apply(actions);
+      case METRICS -> item.editDataPoint().apply(actions);
+    }
   }
 }

@@ -22,6 +22,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /** The processor as a pipeline stage: re-offered batches, several threads. */
@@ -121,5 +125,46 @@ class AttributesProcessorTest {
               .getStringValue();
       assertThat(hashed).isIn(expected);
     }
+  }
+
+  @Test
+  void valuesAConvertCouldNotConvertAreLoggedAtFine() throws Exception {
+    Logger logger = Harness.SETTINGS.logger();
+    List<LogRecord> logged = new ArrayList<>();
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            synchronized (logged) {
+              logged.add(record);
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    Level level = logger.getLevel();
+    logger.setLevel(Level.FINE);
+    logger.addHandler(handler);
+    try {
+      Processor stage =
+          stage("actions:\n  - {key: user, action: convert, converted_type: int}\n", new Next());
+
+      assertThat(stage.consume(userSpan("alice"))).isEqualTo(Admission.ACCEPTED);
+    } finally {
+      logger.removeHandler(handler);
+      logger.setLevel(level);
+    }
+
+    assertThat(logged)
+        .singleElement()
+        .satisfies(
+            record -> {
+              assertThat(record.getLevel()).isEqualTo(Level.FINE);
+              assertThat(record.getMessage()).contains("Left 1 attribute values unconverted");
+            });
   }
 }

@@ -2,7 +2,7 @@ package dev.sluice.processor.resource;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
-import dev.sluice.component.attributeactions.Rewriting;
+import dev.sluice.component.attributeactions.UnconvertedLog;
 import dev.sluice.pdata.otlp.AttributeActions;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.ItemVisitor;
@@ -14,31 +14,19 @@ import java.util.logging.Logger;
  * item under it is written with the change.
  */
 final class ResourceProcessor implements BatchFunction<ResourceConfig> {
-  /** One thread's rewriter and its visitor, made once. */
-  private static final class Worker {
-    final Rewriting rewriting;
-    final ItemVisitor visitor;
-
-    Worker(AttributeActions actions) {
-      rewriting = new Rewriting(actions);
-      visitor = item -> rewriting.rewriter().editResource(item);
-    }
-  }
-
-  private final ThreadLocal<Worker> workers;
-  private final Rewriting.Logs logs;
+  private final ItemVisitor editResource;
+  private final UnconvertedLog unconverted;
 
   ResourceProcessor(AttributeActions actions, Logger logger) {
-    this.workers = ThreadLocal.withInitial(() -> new Worker(actions));
-    this.logs = new Rewriting.Logs(logger, "resources");
+    this.editResource = item -> item.editResource().apply(actions);
+    this.unconverted = new UnconvertedLog(actions, logger);
   }
 
   @Override
   public Admission apply(Batch batch, ResourceConfig config) {
-    Worker worker = workers.get();
     // One call per slice, not per item: every item of a slice shares its resource.
-    batch.visitHeaders(worker.visitor);
-    worker.rewriting.report(logs);
+    batch.visitHeaders(editResource);
+    unconverted.report();
     return Admission.ACCEPTED;
   }
 }

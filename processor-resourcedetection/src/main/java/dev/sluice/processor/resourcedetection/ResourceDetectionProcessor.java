@@ -40,7 +40,7 @@ final class ResourceDetectionProcessor implements Processor {
     this.config = config;
     this.detection = detection;
     this.logger = settings.logger();
-    this.merge = new ResourceMerge(logger);
+    this.merge = new ResourceMerge();
     this.scheduler = settings.scheduler();
     this.stage = new FunctionProcessor<>(settings, config, signal, merge, next);
     this.threadName = "sluice-resourcedetection-" + settings.id() + "-" + signal;

@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -341,7 +340,7 @@ class ResourceDetectionProcessorTest {
    */
   @Test
   void allocatesNothingPerItemBeyondTheBatchsReplacementTables() throws Exception {
-    ResourceMerge merge = new ResourceMerge(Logger.getLogger("test"));
+    ResourceMerge merge = new ResourceMerge();
     merge.set(Map.of("host.name", "host-1", "os.type", "linux"), "", true);
     ResourceDetectionConfig config = ProcessorRuns.config(true, "system");
     OtlpIndex small = new OtlpIndexer().index(Signal.TRACES, spans(SMALL_SPANS));

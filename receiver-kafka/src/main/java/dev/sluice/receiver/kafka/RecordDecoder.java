@@ -2,13 +2,12 @@ package dev.sluice.receiver.kafka;
 
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.json.OtlpJsonDecoder;
-import dev.sluice.pdata.otlp.AttributeEditor;
-import dev.sluice.pdata.otlp.AttributeValue;
 import dev.sluice.pdata.otlp.Batch;
 import dev.sluice.pdata.otlp.MarshalContext;
 import dev.sluice.pdata.otlp.OtlpIndex;
 import dev.sluice.pdata.otlp.OtlpIndexer;
 import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.otlp.ResourceEditor;
 import dev.sluice.pdata.otlp.Signal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -55,30 +54,30 @@ final class RecordDecoder {
   /** The request with the configured headers the record has as resource attributes. */
   private OtlpIndex withHeaders(OtlpIndex index, Headers recordHeaders)
       throws MalformedOtlpException {
-    AttributeEditor editor = null;
+    String[] values = new String[attributeKeys.length];
+    boolean any = false;
     for (int i = 0; i < attributeKeys.length; i++) {
       Header header = recordHeaders.lastHeader(headers.get(i));
-      if (header == null || header.value() == null) {
-        continue;
+      if (header != null && header.value() != null) {
+        values[i] = new String(header.value(), StandardCharsets.UTF_8);
+        any = true;
       }
-      if (editor == null) {
-        editor = new AttributeEditor();
-      }
-      editor.upsert(
-          attributeKeys[i],
-          AttributeValue.string(new String(header.value(), StandardCharsets.UTF_8)));
     }
-    if (editor == null) {
+    if (!any) {
       return index;
     }
-    AttributeEditor resources = editor;
     Batch batch = Batch.of(index);
     try {
-      if (index.signal() == Signal.METRICS) {
-        batch.visitMetrics(resources::editResource);
-      } else {
-        batch.visit(resources::editResource);
-      }
+      // Each resource block once: the headers are the same for every resource of the record.
+      batch.visitHeaders(
+          item -> {
+            ResourceEditor resource = item.editResource();
+            for (int i = 0; i < values.length; i++) {
+              if (values[i] != null) {
+                resource.putAttribute(attributeKeys[i], values[i]);
+              }
+            }
+          });
       int size = OtlpMarshaler.marshal(batch, marshalContext);
       byte[] rewritten = new byte[size];
       System.arraycopy(marshalContext.output().array(), 0, rewritten, 0, size);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.CodedOutputStream;
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.AttributeActions.Conversion;
+import dev.sluice.pdata.wire.ProtoWriter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -19,15 +20,17 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The fast paths over attribute lists give what the general ones give, on random spans ({@link
- * AttributeLists}) and random actions: the rewriter's table of only the entries the actions name,
- * read without the wire reader where fields have the common shapes, which leaves an entry set to
- * the value it has as it is, writes the bytes of the full table read field by field by the reader
- * that counts every set as a change; so does the one pass of constant sets and deletes on distinct
- * keys ({@link ConstantAttributeEdits}); and the cursor's {@code find} by key, which passes over
- * other entries without reading their values, stops where walking every entry does.
+ * The fast paths of the rewrite engine's attribute actions ({@link AttributeActionsRule}) give what
+ * its general path gives, on random spans ({@link AttributeLists}) and random actions: the table of
+ * only the entries the actions name, read without the wire reader where fields have the common
+ * shapes, which leaves an entry set to the value it has as it is, writes through the {@link
+ * MessageRewriter} the bytes of the full table read field by field by the reader that counts every
+ * set as a change; so does the one pass of constant sets and deletes on distinct keys ({@link
+ * ConstantActionsPass}), alone and through the typed editors of an indexed batch; and the cursor's
+ * {@code find} by key, which passes over other entries without reading their values, stops where
+ * walking every entry does.
  */
-class AttributeFastPathPropertyTest {
+class AttributeActionsPropertyTest {
   private static final List<AttributeValue> VALUES =
       List.of(
           AttributeValue.string("prod"),
@@ -50,7 +53,8 @@ class AttributeFastPathPropertyTest {
     CONVERT_INT,
     CONVERT_DOUBLE,
     CONVERT_STRING,
-    EXTRACT
+    EXTRACT,
+    RENAME
   }
 
   /** One action: its kind, key, second key (source or extract target) and value. */
@@ -75,6 +79,7 @@ class AttributeFastPathPropertyTest {
         case CONVERT_DOUBLE -> actions.convert(key, Conversion.DOUBLE);
         case CONVERT_STRING -> actions.convert(key, Conversion.STRING);
         case EXTRACT -> actions.extract(key, Pattern.compile("^(x)(.*)"), List.of(other, "ab"));
+        case RENAME -> actions.rename(key, other);
       }
     }
   }
@@ -122,8 +127,8 @@ class AttributeFastPathPropertyTest {
       @ForAll("spans") byte[] span, @ForAll("steps") List<Step> steps) {
     AttributeActions actions = actions(steps, false);
 
-    assertThat(rewritten(new AttributeRewriter(actions), span))
-        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+    assertThat(rewritten(new AttributeActionsRule(actions), span))
+        .isEqualTo(rewritten(new AttributeActionsRule(actions, false, false), span));
   }
 
   @Property(tries = 3000)
@@ -131,9 +136,9 @@ class AttributeFastPathPropertyTest {
       @ForAll("spans") byte[] span, @ForAll("constantSteps") List<Step> steps) {
     AttributeActions actions = actions(steps, false);
 
-    assertThat(ConstantAttributeEdits.of(actions)).isNotNull();
-    assertThat(rewritten(new AttributeRewriter(actions), span))
-        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+    assertThat(ConstantActionsPass.of(actions)).isNotNull();
+    assertThat(rewritten(new AttributeActionsRule(actions), span))
+        .isEqualTo(rewritten(new AttributeActionsRule(actions, false, false), span));
   }
 
   @Property(tries = 3000)
@@ -144,11 +149,11 @@ class AttributeFastPathPropertyTest {
     // The bytes after the cut stay in the array: no pass may read them as the message's.
     int length = span.length == 0 ? 0 : cut % span.length;
     AttributeActions actions = actions(steps, false);
-    AttributeRewriter onePass = new AttributeRewriter(actions);
-    AttributeRewriter table = new AttributeRewriter(actions, false, false);
+    AttributeActionsRule onePass = new AttributeActionsRule(actions);
+    AttributeActionsRule table = new AttributeActionsRule(actions, false, false);
 
+    // Both write the same bytes, or both find that the bytes do not parse (null).
     assertThat(rewritten(onePass, span, length)).isEqualTo(rewritten(table, span, length));
-    assertThat(onePass.malformedCount()).isEqualTo(table.malformedCount());
   }
 
   /**
@@ -164,8 +169,10 @@ class AttributeFastPathPropertyTest {
     Assume.that(indexes(request));
     AttributeActions actions = actions(steps, false);
 
-    assertThat(edited(new AttributeRewriter(actions), request))
-        .isEqualTo(edited(new AttributeRewriter(actions, false, false), request));
+    AttributeActionsRule general = new AttributeActionsRule(actions, false, false);
+
+    assertThat(edited(actions, request))
+        .isEqualTo(request(rewritten(general, first), rewritten(general, second)));
   }
 
   @Example
@@ -219,21 +226,35 @@ class AttributeFastPathPropertyTest {
     }
   }
 
-  /** The request after the rewriter edited every span of it in a visit. */
-  private static byte[] edited(AttributeRewriter rewriter, byte[] request) {
+  /** The request after the span editor applied the actions to every span of it in a visit. */
+  private static byte[] edited(AttributeActions actions, byte[] request) {
     try {
       Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
-      batch.visit(rewriter::editItem);
+      batch.visit(item -> item.editSpan().apply(actions));
       return OtlpMarshaler.toByteArray(batch);
     } catch (MalformedOtlpException e) {
       throw new AssertionError(e);
     }
   }
 
-  /** The message {@code span[0, length)} as the rewriter leaves it, malformed or not. */
-  private static byte[] rewritten(AttributeRewriter rewriter, byte[] span, int length) {
-    boolean changed = rewriter.rewrite(span, 0, length, OtlpFields.Span.ATTRIBUTES);
-    return changed ? rewriter.output().toByteArray() : Arrays.copyOf(span, length);
+  /**
+   * The message {@code span[0, length)} as the rule leaves it, or null when it finds that the bytes
+   * do not parse.
+   */
+  private static byte[] rewritten(AttributeActionsRule rule, byte[] span, int length) {
+    ProtoWriter out = new ProtoWriter();
+    try {
+      boolean changed = rewrite(rule, span, length, out);
+      return changed ? out.toByteArray() : Arrays.copyOf(span, length);
+    } catch (IllegalStateException e) {
+      return null;
+    }
+  }
+
+  /** Whether the rule changed {@code span[0, length)}: its new bytes are then in {@code out}. */
+  private static boolean rewrite(
+      AttributeActionsRule rule, byte[] span, int length, ProtoWriter out) {
+    return rule.rewrite(span, 0, length, OtlpFields.Span.ATTRIBUTES, new MessageRewriter(), out);
   }
 
   @Example
@@ -243,7 +264,7 @@ class AttributeFastPathPropertyTest {
             .upsert("a", AttributeValue.string("x"))
             .delete("b", null)
             .build();
-    ConstantAttributeEdits edits = ConstantAttributeEdits.of(actions);
+    ConstantActionsPass edits = ConstantActionsPass.of(actions);
     // With flags, whose tag takes two bytes, as every span an SDK writes.
     byte[] common =
         AttributeLists.span(
@@ -257,44 +278,44 @@ class AttributeFastPathPropertyTest {
     byte[] odd = spanWith(AttributeLists.Shape.VALUE_FIRST, "a", AttributeValue.string("prod"));
 
     assertThat(edits.plan(common, 0, common.length, OtlpFields.Span.ATTRIBUTES, false))
-        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), common).length);
+        .isEqualTo(rewritten(new AttributeActionsRule(actions, false, false), common).length);
     assertThat(edits.plan(odd, 0, odd.length, OtlpFields.Span.ATTRIBUTES, false))
-        .isEqualTo(ConstantAttributeEdits.NOT_HANDLED);
+        .isEqualTo(ConstantActionsPass.NOT_HANDLED);
   }
 
   @Example
   void actionsOnOneKeyOrOfOtherKindsTakeTheTable() {
     assertThat(
-            ConstantAttributeEdits.of(
+            ConstantActionsPass.of(
                 AttributeActions.builder()
                     .upsert("a", AttributeValue.string("x"))
                     .delete("a", null)
                     .build()))
         .isNull();
     assertThat(
-            ConstantAttributeEdits.of(
+            ConstantActionsPass.of(
                 AttributeActions.builder()
                     .upsert("a", AttributeValue.string("x"))
                     .delete(null, Pattern.compile("^b"))
                     .build()))
         .isNull();
-    assertThat(ConstantAttributeEdits.of(AttributeActions.builder().upsertFrom("a", "b").build()))
+    assertThat(ConstantActionsPass.of(AttributeActions.builder().upsertFrom("a", "b").build()))
         .isNull();
   }
 
   @Example
   void onePassTakesNoMoreActionsThanItHasBitsFor() {
     AttributeActions.Builder most = AttributeActions.builder();
-    for (int a = 0; a < ConstantAttributeEdits.MAX_ACTIONS; a++) {
+    for (int a = 0; a < ConstantActionsPass.MAX_ACTIONS; a++) {
       most.upsert("k" + a, AttributeValue.integer(a));
     }
     AttributeActions.Builder more = AttributeActions.builder();
-    for (int a = 0; a <= ConstantAttributeEdits.MAX_ACTIONS; a++) {
+    for (int a = 0; a <= ConstantActionsPass.MAX_ACTIONS; a++) {
       more.upsert("k" + a, AttributeValue.integer(a));
     }
 
-    assertThat(ConstantAttributeEdits.of(most.build())).isNotNull();
-    assertThat(ConstantAttributeEdits.of(more.build())).isNull();
+    assertThat(ConstantActionsPass.of(most.build())).isNotNull();
+    assertThat(ConstantActionsPass.of(more.build())).isNull();
   }
 
   @Property(tries = 300)
@@ -302,8 +323,8 @@ class AttributeFastPathPropertyTest {
       @ForAll("spans") byte[] span, @ForAll("steps") List<Step> steps) {
     AttributeActions actions = actions(steps, true);
 
-    assertThat(rewritten(new AttributeRewriter(actions), span))
-        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+    assertThat(rewritten(new AttributeActionsRule(actions), span))
+        .isEqualTo(rewritten(new AttributeActionsRule(actions, false, false), span));
   }
 
   @Property(tries = 2000)
@@ -335,14 +356,13 @@ class AttributeFastPathPropertyTest {
     byte[] span = spanWith(AttributeLists.Shape.COMMON, "a", AttributeValue.string("prod"));
     AttributeActions actions =
         AttributeActions.builder().upsert("a", AttributeValue.string("prod")).build();
-    AttributeRewriter general = new AttributeRewriter(actions, false, false);
+    AttributeActionsRule general = new AttributeActionsRule(actions, false, false);
+    ProtoWriter out = new ProtoWriter();
 
-    assertThat(
-            new AttributeRewriter(actions)
-                .rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES))
+    assertThat(rewrite(new AttributeActionsRule(actions), span, span.length, new ProtoWriter()))
         .isFalse();
-    assertThat(general.rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES)).isTrue();
-    assertThat(general.output().toByteArray()).isEqualTo(span);
+    assertThat(rewrite(general, span, span.length, out)).isTrue();
+    assertThat(out.toByteArray()).isEqualTo(span);
   }
 
   @Example
@@ -351,12 +371,13 @@ class AttributeFastPathPropertyTest {
         spanWith(AttributeLists.Shape.PADDED_ENTRY_LENGTH, "a", AttributeValue.string("prod"));
     AttributeActions actions =
         AttributeActions.builder().upsert("a", AttributeValue.string("prod")).build();
-    AttributeRewriter fast = new AttributeRewriter(actions);
+    AttributeActionsRule fast = new AttributeActionsRule(actions);
+    ProtoWriter out = new ProtoWriter();
 
-    assertThat(fast.rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES)).isTrue();
-    assertThat(fast.output().toByteArray())
+    assertThat(rewrite(fast, span, span.length, out)).isTrue();
+    assertThat(out.toByteArray())
         .hasSize(span.length - 1)
-        .isEqualTo(rewritten(new AttributeRewriter(actions, false, false), span));
+        .isEqualTo(rewritten(new AttributeActionsRule(actions, false, false), span));
   }
 
   private static byte[] spanWith(AttributeLists.Shape shape, String key, AttributeValue value) {
@@ -384,10 +405,10 @@ class AttributeFastPathPropertyTest {
     return builder.build();
   }
 
-  /** The span as the rewriter leaves it: its output when it changed something, else the span. */
-  static byte[] rewritten(AttributeRewriter rewriter, byte[] span) {
-    boolean changed = rewriter.rewrite(span, 0, span.length, OtlpFields.Span.ATTRIBUTES);
-    assertThat(rewriter.malformedCount()).isZero();
-    return changed ? rewriter.output().toByteArray() : span.clone();
+  /** The span as the rule leaves it: its output when it changed something, else the span. */
+  static byte[] rewritten(AttributeActionsRule rule, byte[] span) {
+    ProtoWriter out = new ProtoWriter();
+    boolean changed = rewrite(rule, span, span.length, out);
+    return changed ? out.toByteArray() : span.clone();
   }
 }

@@ -2,8 +2,9 @@ package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.otlp.AttributeActions.Action;
+import dev.sluice.pdata.otlp.MessageRewriter.Decision;
+import dev.sluice.pdata.otlp.MessageRewriter.Entry;
 import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
-import dev.sluice.pdata.otlp.OtlpFields.Resource;
 import dev.sluice.pdata.wire.ProtoWriter;
 import dev.sluice.pdata.wire.WireReader;
 import dev.sluice.pdata.wire.WireType;
@@ -11,39 +12,54 @@ import java.nio.charset.StandardCharsets;
 import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.regex.Matcher;
 
 /**
- * Applies {@link AttributeActions} to the attributes of spans, log records, data points and
- * resources, from their bytes: the attribute list is read once into a table of entries pointing
+ * {@link AttributeActions} as the {@link MessageRewriter}'s rule for an attributes field: the part
+ * of the one rewrite engine that the typed editors' {@code apply(AttributeActions)} run. Actions
+ * run in order, each on the result of those before, so the entries are planned before the
+ * rewriter's pass: {@link #plan} reads the attribute list once into a table of entries pointing
  * into the message (only the entries whose keys the actions name, unless a pattern picks keys),
- * every action runs on the table, and the message is written again only when an action changed
- * something, as its original bytes with the changed entries re-encoded, deleted ones left out and
- * new ones appended (entries keep their order; unknown fields outside changed entries are kept).
- * Setting an entry to the value it has changes nothing.
+ * runs every action on the table, and then the rewriter's pass asks the rule about each entry
+ * ({@link #decide}: kept as bytes, dropped, or written anew) and appends the new ones ({@link
+ * #finish}). Entries keep their order; unknown fields outside changed entries are kept. Setting an
+ * entry to the value it has changes nothing, and a message nothing changes is not written at all.
  *
  * <p>Where a key appears more than once, lookups see the first live entry and {@code delete}
  * removes them all.
  *
- * <p>Lists that only set keys to constants and delete keys by name, each key once (what most
- * configurations are), take {@link ConstantAttributeEdits} instead: one pass over the message, no
- * table, the same bytes; {@link #editItem} then writes the new item straight into the batch's
- * replacement storage.
+ * <p>The fast path: lists that only set keys to constants and delete keys by name, each key once
+ * (what most configurations are), are planned by {@link ConstantActionsPass} when nothing else
+ * changes the message: one pass over it, no table, and the new message written straight into the
+ * item's replacement ({@link #writeOnePass}). {@code AttributeActionsPropertyTest} holds that it
+ * writes what the general path writes through the rewriter.
  *
- * <p>One rewriter per thread: it keeps scratch buffers, a {@link MessageDigest} and a {@link
- * Matcher} per pattern, so rewriting allocates nothing once they have grown, except converting a
- * double to or from a string, or an array or map to a string.
+ * <p>Messages were validated at the edge: one that does not parse is a programming error ({@link
+ * IllegalStateException}), as everywhere in the rewrite engine.
+ *
+ * <p>One rule per {@link AttributeActions} and thread (the item's edit state keeps it): it keeps
+ * scratch buffers, a {@link MessageDigest} and a {@link Matcher} per pattern, so applying the
+ * actions allocates nothing once they have grown, except converting a double to or from a string,
+ * or an array or map to a string.
  */
-public final class AttributeRewriter {
+final class AttributeActionsRule implements MessageRewriter.EntryRule {
+  /** {@link #plan}: the actions leave the message as it is. */
+  static final int UNCHANGED = -1;
+
+  /** {@link #plan}: the rewriter writes the message, with this rule for the attributes field. */
+  static final int THROUGH_REWRITER = -2;
+
   private static final int SHA256_BYTES = 32;
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
   private static final int INITIAL_TEXT_BYTES = 128;
 
+  private final AttributeActions list;
   private final Action[] actions;
   private final Matcher[] matchers;
-  private final AttributeTable table;
+  private final AttributeActionsTable table;
   // The one-pass path for lists of constant sets and deletes on distinct keys, or null.
-  private final ConstantAttributeEdits constantEdits;
+  private final ConstantActionsPass onePass;
   // The keys the table is loaded with, or null for every entry.
   private final AttributeKeys tableKeys;
   private final MessageDigest sha256;
@@ -56,24 +72,24 @@ public final class AttributeRewriter {
   private final Utf8Chars valueChars = new Utf8Chars();
   private final WireReader valueReader = new WireReader();
   private final AnyValueMember member = new AnyValueMember();
-  private long malformed;
-  private long unconverted;
 
-  public AttributeRewriter(AttributeActions actions) {
+  AttributeActionsRule(AttributeActions actions) {
     this(actions, !actions.selectsKeysByPattern(), true);
   }
 
   /**
    * With {@code byKey}, the table holds only the entries whose keys the actions name: every other
    * entry is copied as bytes, which is all an action that looks entries up by key does with them.
-   * Without it, every entry. {@code fastPaths}: see {@link AttributeTable}. Both off is the general
-   * path that the tests compare the fast one with.
+   * Without it, every entry. {@code fastPaths}: the one pass, and see {@link
+   * AttributeActionsTable}. Both off is the general path that the property test compares the fast
+   * ones with.
    */
-  AttributeRewriter(AttributeActions actions, boolean byKey, boolean fastPaths) {
+  AttributeActionsRule(AttributeActions actions, boolean byKey, boolean fastPaths) {
+    this.list = actions;
     this.tableKeys = byKey ? actions.lookedUpKeys() : null;
     this.actions = actions.actions();
-    this.table = new AttributeTable(actions.constants(), fastPaths);
-    this.constantEdits = fastPaths ? ConstantAttributeEdits.of(actions) : null;
+    this.table = new AttributeActionsTable(actions.constants(), fastPaths);
+    this.onePass = fastPaths ? ConstantActionsPass.of(actions) : null;
     this.matchers = new Matcher[this.actions.length];
     for (int i = 0; i < this.actions.length; i++) {
       if (this.actions[i].pattern() != null) {
@@ -87,107 +103,104 @@ public final class AttributeRewriter {
     }
   }
 
-  /**
-   * Messages whose bytes did not parse (replacements written by someone else): left as they were.
-   */
-  public long malformedCount() {
-    return malformed;
-  }
-
-  /** Values a {@code convert} action could not convert (left as they were). */
-  public long unconvertedCount() {
-    return unconverted;
-  }
-
-  /** Applies the actions to the item's attributes; returns whether the item changed. */
-  public boolean editItem(BatchItem item) {
-    int attributesField = AttributeEditor.attributesField(item);
-    if (constantEdits != null) {
-      int length =
-          constantEdits.plan(
-              item.array(), item.offset(), item.length(), attributesField, item.commonSpan());
-      if (length == ConstantAttributeEdits.UNCHANGED) {
-        return false;
-      }
-      if (length >= 0) {
-        try {
-          // The item's bytes stay readable where they are while the new ones are written.
-          item.replaceToBeWritten(length);
-          constantEdits.write(item.array(), item.offset());
-        } finally {
-          constantEdits.release();
-        }
-        return true;
-      }
-    }
-    if (!general(item.array(), item.offset(), item.length(), attributesField)) {
-      return false;
-    }
-    ProtoWriter out = table.output();
-    item.replace(out.array(), 0, out.size());
-    return true;
+  /** The list this rule applies. */
+  AttributeActions actions() {
+    return list;
   }
 
   /**
-   * Applies the actions to the attributes of the item's resource, once per resource block and visit
-   * (a block whose resource this visit replaced already is left alone); returns whether this call
-   * changed it.
+   * Plans the actions on the entries of field {@code attributesField} of {@code message[offset,
+   * offset + length)}. Returns {@link #UNCHANGED}; or {@link #THROUGH_REWRITER}, when the rewriter
+   * is to write the message with this rule for the field; or, only with {@code onePassAllowed}
+   * (nothing else changes the message), the length of the new message that {@link #writeOnePass}
+   * writes. Either way, {@link #release} lets go of the message after the write. {@code
+   * commonSpan}: see {@link BatchItem#commonSpan}.
+   *
+   * @throws IllegalStateException when the message does not parse
    */
-  public boolean editResource(BatchItem item) {
-    if (!item.firstLookAtResource() || item.resourceReplacedInThisVisit()) {
-      return false;
-    }
-    item.childOf(true);
-    if (!rewrite(item.childArray, item.childOffset, item.childLength, Resource.ATTRIBUTES)) {
-      return false;
-    }
-    ProtoWriter out = table.output();
-    item.replaceResource(out.array(), 0, out.size());
-    return true;
-  }
-
-  /** Where {@link #rewrite} wrote the message when it changed it. */
-  ProtoWriter output() {
-    return table.output();
-  }
-
-  /** Rewrites the message into the table's output; whether anything changed. */
-  boolean rewrite(byte[] message, int offset, int length, int attributesField) {
-    if (constantEdits != null) {
-      int planned = constantEdits.plan(message, offset, length, attributesField, false);
-      if (planned == ConstantAttributeEdits.UNCHANGED) {
-        return false;
+  int plan(
+      byte[] message,
+      int offset,
+      int length,
+      int attributesField,
+      boolean commonSpan,
+      boolean onePassAllowed) {
+    if (onePass != null && onePassAllowed) {
+      int planned = onePass.plan(message, offset, length, attributesField, commonSpan);
+      if (planned == ConstantActionsPass.UNCHANGED) {
+        return UNCHANGED;
       }
       if (planned >= 0) {
-        try {
-          constantEdits.write(table.output(), planned);
-        } finally {
-          constantEdits.release();
-        }
-        return true;
+        return planned;
       }
     }
-    return general(message, offset, length, attributesField);
-  }
-
-  /** {@link #rewrite} through the table. */
-  private boolean general(byte[] message, int offset, int length, int attributesField) {
     try {
       table.load(message, offset, length, attributesField, tableKeys);
       for (int a = 0; a < actions.length; a++) {
         apply(actions[a], matchers[a]);
       }
-      if (!table.changed()) {
-        return false;
-      }
-      table.write();
-      return true;
     } catch (MalformedOtlpException e) {
-      malformed++;
-      return false;
-    } finally {
       table.release();
+      throw new IllegalStateException("a validated message does not parse", e);
     }
+    if (!table.changed()) {
+      table.release();
+      return UNCHANGED;
+    }
+    return THROUGH_REWRITER;
+  }
+
+  /** Writes the message the one pass planned into {@code into} from {@code at}. */
+  void writeOnePass(byte[] into, int at) {
+    onePass.write(into, at);
+  }
+
+  /** Lets go of the planned message, so that no request stays reachable through the rule. */
+  void release() {
+    table.release();
+    if (onePass != null) {
+      onePass.release();
+    }
+  }
+
+  @Override
+  public Decision decide(Entry entry, ProtoWriter out) {
+    return table.decide(entry, out);
+  }
+
+  @Override
+  public void finish(ProtoWriter out) {
+    table.finish(out);
+  }
+
+  /**
+   * Applies the actions to the attributes of {@code message} as a whole: its new bytes go into
+   * {@code out} (reset first) when the actions changed it; returns whether they did.
+   */
+  boolean rewrite(
+      byte[] message,
+      int offset,
+      int length,
+      int attributesField,
+      MessageRewriter rewriter,
+      ProtoWriter out) {
+    int planned = plan(message, offset, length, attributesField, false, true);
+    if (planned == UNCHANGED) {
+      return false;
+    }
+    try {
+      out.reset();
+      if (planned == THROUGH_REWRITER) {
+        rewriter.editEntries(message, offset, length, attributesField, this, out);
+      } else {
+        out.ensureRemaining(planned);
+        writeOnePass(out.array(), 0);
+        out.advance(planned);
+      }
+    } finally {
+      release();
+    }
+    return true;
   }
 
   private void apply(Action action, Matcher matcher) throws MalformedOtlpException {
@@ -214,7 +227,29 @@ public final class AttributeRewriter {
           convert(i, action.conversion());
         }
       }
+      case RENAME -> rename(action.key(), action.from());
     }
+  }
+
+  /** Entries with key {@code from} take key {@code to}, and entries that had it go. */
+  private void rename(int from, int to) {
+    if (table.find(from) < 0 || Arrays.equals(constant(from), constant(to))) {
+      return;
+    }
+    for (int i = 0; i < table.count(); i++) {
+      if (table.live(i) && table.keyEquals(i, to)) {
+        table.delete(i);
+      }
+    }
+    for (int i = 0; i < table.count(); i++) {
+      if (table.live(i) && table.keyEquals(i, from)) {
+        table.setKey(i, to);
+      }
+    }
+  }
+
+  private byte[] constant(int id) {
+    return list.constants()[id];
   }
 
   private void set(Action action) {
@@ -353,11 +388,11 @@ public final class AttributeRewriter {
             if (ValueFormats.parseGoInt(bytes, member.start, member.length, parsedInt)) {
               table.setVarint(i, AnyValue.INT_VALUE, parsedInt[0]);
             } else {
-              unconverted++;
+              list.countUnconverted();
             }
           }
           case INT -> {}
-          default -> unconverted++;
+          default -> list.countUnconverted();
         }
       }
       case DOUBLE -> {
@@ -368,11 +403,11 @@ public final class AttributeRewriter {
             if (ValueFormats.parseGoDouble(bytes, member.start, member.length, parsedDouble)) {
               table.setDouble(i, parsedDouble[0]);
             } else {
-              unconverted++;
+              list.countUnconverted();
             }
           }
           case DOUBLE -> {}
-          default -> unconverted++;
+          default -> list.countUnconverted();
         }
       }
       case STRING -> toText(i, type, bytes);
@@ -383,7 +418,7 @@ public final class AttributeRewriter {
     switch (type) {
       case STRING -> {}
       case BOOL -> {
-        byte[] word = member.bits != 0 ? AttributeTable.TRUE : AttributeTable.FALSE;
+        byte[] word = member.bits != 0 ? AttributeActionsTable.TRUE : AttributeActionsTable.FALSE;
         table.setString(i, word, 0, word.length);
       }
       case INT -> {

@@ -1,6 +1,8 @@
 package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.otlp.MessageRewriter.Decision;
+import dev.sluice.pdata.otlp.MessageRewriter.Entry;
 import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
 import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
 import dev.sluice.pdata.wire.ProtoWriter;
@@ -11,12 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The attribute entries of one message as a table of byte ranges, for {@link AttributeRewriter}:
+ * The attribute entries of one message as a table of byte ranges, for {@link AttributeActionsRule}:
  * each entry's key and value (an encoded AnyValue) point into the message, into a constant of the
  * actions, or into the scratch buffer where changed values are written. Nothing is decoded or
- * copied until {@link #write()} encodes the message again. Reused from message to message.
+ * copied until the {@link MessageRewriter} writes the message again, asking {@link #decide} about
+ * each entry in turn and {@link #finish} for the added ones. Reused from message to message.
  */
-final class AttributeTable {
+final class AttributeActionsTable {
   static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
   static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
 
@@ -49,13 +52,16 @@ final class AttributeTable {
   private final WireReader reader = new WireReader();
   private final WireReader entryReader = new WireReader();
   private final ProtoWriter scratch = new ProtoWriter(256);
-  private final ProtoWriter output = new ProtoWriter(1024);
 
   private byte[] source;
   private int messageOffset;
   private int messageLength;
   private int attributesField;
   private int count;
+  // Rows read from the message come first, in the order of their fields: [0, loaded).
+  private int loaded;
+  // The next loaded row the rewriter's pass has not reached.
+  private int nextRow;
   private boolean changed;
 
   // The entry load() read last.
@@ -78,20 +84,20 @@ final class AttributeTable {
 
   /**
    * With {@code fastPaths}, fields of the common shapes are read without the reader, and setting an
-   * entry that is written as write() would write it to the value it has already leaves it kept, so
-   * that a message nothing really changes in is not written again. Without, every field goes
-   * through the reader and every set counts as a change (for the tests that compare the two).
+   * entry that is written as the rewriter would write it to the value it has already leaves it
+   * kept, so that a message nothing really changes in is not written again. Without, every field
+   * goes through the reader and every set counts as a change (for the tests that compare the two).
    */
-  AttributeTable(byte[][] constants, boolean fastPaths) {
+  AttributeActionsTable(byte[][] constants, boolean fastPaths) {
     this.constants = constants;
     this.fastPaths = fastPaths;
   }
 
   /**
    * Reads the entries of field {@code attributesField} of the message: every one, or with {@code
-   * only} set just those whose key is one of its keys. Entries left out are copied as bytes by
-   * {@link #write()} like every entry no action touched, so actions that look entries up by key see
-   * the same table either way.
+   * only} set just those whose key is one of its keys. Entries left out are copied as bytes by the
+   * rewriter like every entry no action touched, so actions that look entries up by key see the
+   * same table either way.
    */
   void load(byte[] message, int offset, int length, int attributesField, AttributeKeys only)
       throws MalformedOtlpException {
@@ -110,6 +116,8 @@ final class AttributeTable {
       int next = fastPaths ? fastField(message, p, limit, attributeTag, only) : -1;
       p = next >= 0 ? next : readField(message, p, limit, attributeTag, only);
     }
+    loaded = count;
+    nextRow = 0;
   }
 
   /**
@@ -205,7 +213,7 @@ final class AttributeTable {
     fieldStart[i] = start;
     fieldEnd[i] = end;
     state[i] = KEPT;
-    // Written again as it is read: what write() would encode for it with the same value.
+    // Written again as it is read: what writeEntry would encode for it with the same value.
     canonical[i] =
         common && end - start == Varint.lengthDelimitedSize(attributesField, entryLength);
     keyBuffer[i] = SOURCE;
@@ -374,6 +382,15 @@ final class AttributeTable {
     }
   }
 
+  /** Gives entry {@code i} the constant key {@code key}. */
+  void setKey(int i, int key) {
+    keyBuffer[i] = key;
+    keyOffset[i] = 0;
+    keyLength[i] = constants[key].length;
+    state[i] = CHANGED;
+    changed = true;
+  }
+
   void copyValue(int from, int to) {
     point(to, valueBuffer[from], valueOffset[from], valueLength[from]);
   }
@@ -412,24 +429,34 @@ final class AttributeTable {
     point(i, SCRATCH, start, scratch.size() - start);
   }
 
-  /** Writes the message again into {@link #output()}: see {@link AttributeRewriter}. */
-  void write() {
-    output.reset();
-    int copyFrom = messageOffset;
-    for (int i = 0; i < count; i++) {
-      if (fieldStart[i] < 0 || state[i] == KEPT) {
-        continue;
-      }
-      output.writeBytes(source, copyFrom, fieldStart[i] - copyFrom);
-      copyFrom = fieldEnd[i];
-      if (state[i] == CHANGED) {
-        writeEntry(i);
-      }
+  /**
+   * What the rewriter does with the entry field it is at: kept as it is, dropped, or written anew
+   * from its row. The rewriter meets the fields in the order {@link #load} read them.
+   */
+  Decision decide(Entry entry, ProtoWriter out) {
+    int at = entry.fieldStart;
+    while (nextRow < loaded && fieldStart[nextRow] < at) {
+      nextRow++;
     }
-    output.writeBytes(source, copyFrom, messageOffset + messageLength - copyFrom);
-    for (int i = 0; i < count; i++) {
-      if (fieldStart[i] < 0 && state[i] != DELETED) {
-        writeEntry(i);
+    if (nextRow == loaded || fieldStart[nextRow] != at) {
+      return Decision.KEEP; // an entry no action looked at
+    }
+    int i = nextRow++;
+    return switch (state[i]) {
+      case KEPT -> Decision.KEEP;
+      case DELETED -> Decision.DROP;
+      default -> {
+        writeEntry(i, out);
+        yield Decision.REPLACED;
+      }
+    };
+  }
+
+  /** Writes the entries the actions added, after the message's fields. */
+  void finish(ProtoWriter out) {
+    for (int i = loaded; i < count; i++) {
+      if (state[i] != DELETED) {
+        writeEntry(i, out);
       }
     }
   }
@@ -439,11 +466,7 @@ final class AttributeTable {
     source = MessageView.NO_BYTES;
   }
 
-  ProtoWriter output() {
-    return output;
-  }
-
-  private void writeEntry(int i) {
+  private void writeEntry(int i, ProtoWriter output) {
     int keyBytes = keyLength[i];
     int valueBytes = valueLength[i];
     int entryBytes =

@@ -39,16 +39,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Attribute edits of every kind and value type, on every message that has attributes, checked
- * against the same edit made with protobuf-java's builders.
+ * Attribute actions of every kind and value type, applied through the typed editors to every
+ * message that has attributes (spans, log records, data points of every type, resources, scopes),
+ * checked against the same edit made with protobuf-java's builders.
  */
-class AttributeEditorTest {
+class AttributeActionsApplyTest {
   private final OtlpIndexer indexer = new OtlpIndexer();
 
-  /** One action, applied both ways: by the editor and to a protobuf-java attribute list. */
+  /** One action, applied both ways: by the editors and to a protobuf-java attribute list. */
   record Edit(
       String name,
-      UnaryOperator<AttributeEditor> configure,
+      UnaryOperator<AttributeActions.Builder> configure,
       UnaryOperator<List<KeyValue>> reference) {
     @Override
     public String toString() {
@@ -112,8 +113,9 @@ class AttributeEditorTest {
                 list -> upsert(list, key, typed.proto())));
       }
     }
-    edits.add(new Edit("delete present", e -> e.delete("count"), list -> delete(list, "count")));
-    edits.add(new Edit("delete absent", e -> e.delete("nope"), list -> delete(list, "nope")));
+    edits.add(
+        new Edit("delete present", e -> e.delete("count", null), list -> delete(list, "count")));
+    edits.add(new Edit("delete absent", e -> e.delete("nope", null), list -> delete(list, "nope")));
     edits.add(
         new Edit(
             "rename to a new key",
@@ -132,7 +134,7 @@ class AttributeEditorTest {
             e ->
                 e.rename("http.method", "method")
                     .upsert("method", AttributeValue.string("PUT"))
-                    .delete("ok")
+                    .delete("ok", null)
                     .insert("env", AttributeValue.string("prod")),
             list ->
                 insert(
@@ -213,14 +215,14 @@ class AttributeEditorTest {
   }
 
   private <T extends Message> byte[] edited(
-      Signal signal, T request, AttributeEditor editor, boolean headers) throws Exception {
+      Signal signal, T request, AttributeActions actions, boolean headers) throws Exception {
     Batch batch = Batch.of(indexer.index(signal, request.toByteArray()));
     batch.visit(
         item -> {
-          editor.editItem(item);
+          ActionVisitors.apply(item, actions);
           if (headers) {
-            editor.editResource(item);
-            editor.editScope(item);
+            item.editResource().apply(actions);
+            item.editScope().apply(actions);
           }
         });
     return OtlpMarshaler.toByteArray(batch);
@@ -229,7 +231,7 @@ class AttributeEditorTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("edits")
   void editsSpanAttributesAsProtobufJavaWould(Edit edit) throws Exception {
-    AttributeEditor editor = edit.configure().apply(new AttributeEditor());
+    AttributeActions editor = edit.configure().apply(AttributeActions.builder()).build();
 
     byte[] output = edited(Signal.TRACES, traces(span(), resource(), scope()), editor, false);
 
@@ -245,7 +247,7 @@ class AttributeEditorTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("edits")
   void editsResourceAndScopeAttributesOncePerBlock(Edit edit) throws Exception {
-    AttributeEditor editor = edit.configure().apply(new AttributeEditor());
+    AttributeActions editor = edit.configure().apply(AttributeActions.builder()).build();
 
     byte[] output = edited(Signal.TRACES, traces(span(), resource(), scope()), editor, true);
 
@@ -273,8 +275,11 @@ class AttributeEditorTest {
                     .setResource(resource())
                     .addScopeLogs(ScopeLogs.newBuilder().setScope(scope()).addLogRecords(record)))
             .build();
-    AttributeEditor editor =
-        new AttributeEditor().upsert("count", AttributeValue.integer(4)).rename("ok", "fine");
+    AttributeActions editor =
+        AttributeActions.builder()
+            .upsert("count", AttributeValue.integer(4))
+            .rename("ok", "fine")
+            .build();
 
     byte[] output = edited(Signal.LOGS, request, editor, false);
 
@@ -317,8 +322,11 @@ class AttributeEditorTest {
         list -> insert(delete(list, "http.method"), "region", string("eu"));
     ExportMetricsServiceRequest request =
         metrics(number, histogram, exponential, summary, UnaryOperator.identity());
-    AttributeEditor editor =
-        new AttributeEditor().delete("http.method").insert("region", AttributeValue.string("eu"));
+    AttributeActions editor =
+        AttributeActions.builder()
+            .delete("http.method", null)
+            .insert("region", AttributeValue.string("eu"))
+            .build();
 
     byte[] output = edited(Signal.METRICS, request, editor, false);
 
@@ -387,13 +395,19 @@ class AttributeEditorTest {
   void anItemTheActionsLeaveAloneIsNotReplaced() throws Exception {
     Batch batch =
         Batch.of(indexer.index(Signal.TRACES, traces(span(), resource(), scope()).toByteArray()));
-    AttributeEditor editor =
-        new AttributeEditor().update("absent", AttributeValue.bool(true)).delete("also.absent");
-    boolean[] changed = new boolean[1];
+    AttributeActions actions =
+        AttributeActions.builder()
+            .update("absent", AttributeValue.bool(true))
+            .delete("also.absent", null)
+            .build();
 
-    batch.visit(item -> changed[0] |= editor.editItem(item) | editor.editResource(item));
+    batch.visit(
+        item -> {
+          item.editSpan().apply(actions);
+          item.editResource().apply(actions);
+          item.editScope().apply(actions);
+        });
 
-    assertThat(changed[0]).isFalse();
     assertThat(batch.slice(0).overlay()).isNull();
   }
 }

@@ -10,7 +10,7 @@ import dev.sluice.pdata.wire.WireType;
 import java.util.Arrays;
 
 /**
- * The common case of {@link AttributeRewriter}'s actions in one pass over a message, without its
+ * The common case of {@link AttributeActionsRule}'s actions in one pass over a message, without its
  * table: every action sets a key to a constant value ({@code insert}, {@code update}, {@code
  * upsert} with a value) or deletes a key by name, and no two actions name the same key, so that
  * each action touches its own entries and the order they run in matters only for where added
@@ -22,12 +22,12 @@ import java.util.Arrays;
  * (unless it is already written as the new entry would be), later ones are kept, every entry with a
  * deleted key goes, added entries follow the message's fields in the order of their actions. A
  * message whose fields are not all of the shapes the general path reads without its reader (see
- * {@link AttributeTable}) is {@link #NOT_HANDLED}, and left to the general path.
+ * {@link AttributeActionsTable}) is {@link #NOT_HANDLED}, and left to the general path.
  *
- * <p>One per rewriter (it keeps the last message's plan); allocates nothing per message once its
- * tables have grown to the message's count of changed entries.
+ * <p>One per rule (it keeps the last message's plan); allocates nothing per message once its tables
+ * have grown to the message's count of changed entries.
  */
-final class ConstantAttributeEdits {
+final class ConstantActionsPass {
   /** {@link #plan}: no action changes the message. */
   static final int UNCHANGED = -1;
 
@@ -87,7 +87,7 @@ final class ConstantAttributeEdits {
   private int entryKeyStart;
   private int entryKeyLength;
 
-  private ConstantAttributeEdits(byte[][] keys, byte[][] values, Kind[] kinds) {
+  private ConstantActionsPass(byte[][] keys, byte[][] values, Kind[] kinds) {
     this.keys = keys;
     this.values = values;
     this.kinds = kinds;
@@ -95,7 +95,7 @@ final class ConstantAttributeEdits {
   }
 
   /** The pass for {@code actions}, or null when some action is not of the kinds it takes. */
-  static ConstantAttributeEdits of(AttributeActions actions) {
+  static ConstantActionsPass of(AttributeActions actions) {
     Action[] list = actions.actions();
     byte[][] constants = actions.constants();
     if (list.length == 0 || list.length > MAX_ACTIONS) {
@@ -128,7 +128,7 @@ final class ConstantAttributeEdits {
         }
       }
     }
-    return new ConstantAttributeEdits(keys, values, kinds);
+    return new ConstantActionsPass(keys, values, kinds);
   }
 
   /**
@@ -170,7 +170,7 @@ final class ConstantAttributeEdits {
             continue;
           }
         }
-        p = AttributeTable.simpleFieldEnd(message, p, limit);
+        p = AttributeActionsTable.simpleFieldEnd(message, p, limit);
         if (p < 0) {
           return NOT_HANDLED;
         }
@@ -258,7 +258,7 @@ final class ConstantAttributeEdits {
    * at {@link #entryKeyStart}, {@link #entryKeyLength} bytes long.
    */
   private int entryEnd(byte[] message, int p, int limit) {
-    int entryLength = AttributeTable.shortLength(message, p + 1, limit);
+    int entryLength = AttributeActionsTable.shortLength(message, p + 1, limit);
     int entryStart = p + 1 + (entryLength < SHORT_LENGTH_LIMIT ? 1 : 2);
     int end = entryStart + entryLength;
     if (entryLength < 0 || end > limit) {
@@ -267,13 +267,13 @@ final class ConstantAttributeEdits {
     if (entryStart >= end || message[entryStart] != KEY_TAG) {
       return -1;
     }
-    int keyLength = AttributeTable.shortLength(message, entryStart + 1, end);
+    int keyLength = AttributeActionsTable.shortLength(message, entryStart + 1, end);
     int keyStart = entryStart + 1 + (keyLength < SHORT_LENGTH_LIMIT ? 1 : 2);
     int keyEnd = keyStart + keyLength;
     if (keyLength < 0 || keyEnd >= end || message[keyEnd] != VALUE_TAG) {
       return -1;
     }
-    int valueLength = AttributeTable.shortLength(message, keyEnd + 1, end);
+    int valueLength = AttributeActionsTable.shortLength(message, keyEnd + 1, end);
     if (valueLength < 0
         || keyEnd + 1 + (valueLength < SHORT_LENGTH_LIMIT ? 1 : 2) + valueLength != end) {
       return -1;
