@@ -34,7 +34,7 @@ import java.util.Set;
  * <p>Usage: {@code java -cp <classpath> SchemaGenerator.java <output directory> <proto version>}
  */
 public final class SchemaGenerator {
-  private static final String PACKAGE = "dev.sluice.pdata.otlp";
+  private static final String PACKAGE = "dev.sluice.pdata.internal";
 
   /** Constant names that read better than the message's own name, kept from the first table. */
   private static final Map<String, String> CONSTANT_NAMES =

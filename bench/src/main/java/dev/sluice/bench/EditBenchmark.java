@@ -1,16 +1,16 @@
 package dev.sluice.bench;
 
 import com.google.protobuf.CodedOutputStream;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.ItemVisitor;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.AttributeActions;
-import dev.sluice.pdata.otlp.AttributeValue;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
+import dev.sluice.pdata.edit.AttributeActions;
+import dev.sluice.pdata.edit.AttributeValue;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -42,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       for constant sets), then {@link OtlpMarshaler#marshal} into a reused context; the batch is
  *       cleared at the end, which frees its replacement bytes.
  *   <li>{@code sluiceSpanEditor}: the same, each span changed through the typed editor's {@code
- *       putAttribute} ({@link dev.sluice.pdata.otlp.BatchItem#editSpan()}), which writes the span
+ *       putAttribute} ({@link dev.sluice.pdata.BatchItem#editSpan()}), which writes the span
  *       through the rewrite engine's general pass.
  *   <li>{@code protobufJava}: decode the request into protobuf-java objects, upsert the attribute
  *       in each span through its builder, and encode the result into a reused array: what a
@@ -146,7 +146,7 @@ public class EditBenchmark {
   // For tests: the output of the last operation of each kind.
 
   byte[] sluiceOutput() {
-    return context.output().toByteArray();
+    return context.toByteArray();
   }
 
   byte[] protobufJavaOutput() {

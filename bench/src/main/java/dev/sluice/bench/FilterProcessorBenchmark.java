@@ -7,13 +7,13 @@ import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.ottl.ErrorMode;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import dev.sluice.processor.filter.FilterConfig;
 import dev.sluice.processor.filter.FilterProcessorFactory;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -138,7 +138,7 @@ public class FilterProcessorBenchmark {
   // For tests: the output of the last operation of each kind.
 
   byte[] sluiceOutput() {
-    return context.output().toByteArray();
+    return context.toByteArray();
   }
 
   byte[] protobufJavaOutput() {

@@ -2,12 +2,12 @@ package dev.sluice.bench;
 
 import com.google.protobuf.CodedOutputStream;
 import dev.sluice.bench.SpanShapes.HttpServerSpan;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import io.opentelemetry.exporter.internal.otlp.traces.LowAllocationTraceRequestMarshaler;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -121,7 +121,7 @@ public class MarshalBenchmark {
   // For tests: the output of the last operation of each kind.
 
   byte[] sluiceOutput() {
-    return context.output().toByteArray();
+    return context.toByteArray();
   }
 
   byte[] protobufJavaOutput() {

@@ -4,11 +4,11 @@ import dev.sluice.ottl.EvalContext;
 import dev.sluice.ottl.OttlCondition;
 import dev.sluice.ottl.OttlContext;
 import dev.sluice.ottl.OttlException;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.ItemVisitor;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndexer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -80,7 +80,7 @@ public class OttlConditionBenchmark {
     batch.clear();
   }
 
-  private void visit(dev.sluice.pdata.otlp.BatchItem item, OttlCondition.Evaluator evaluator) {
+  private void visit(dev.sluice.pdata.BatchItem item, OttlCondition.Evaluator evaluator) {
     context.block(item).span(item.span());
     if (evaluator.matches(context)) {
       matched++;

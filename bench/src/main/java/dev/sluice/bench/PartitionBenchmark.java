@@ -2,14 +2,14 @@ package dev.sluice.bench;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.PartKey;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.PartKey;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
+import dev.sluice.pdata.view.SpanView;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
@@ -189,7 +189,7 @@ public class PartitionBenchmark {
     for (Batch batch : parts) {
       batch.clear();
     }
-    return contexts[part].output().toByteArray();
+    return contexts[part].toByteArray();
   }
 
   byte[] protobufJavaOutput(int part) {

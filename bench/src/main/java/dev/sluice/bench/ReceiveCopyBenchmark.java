@@ -1,6 +1,6 @@
 package dev.sluice.bench;
 
-import dev.sluice.pdata.wire.ByteArrays;
+import dev.sluice.pdata.codec.ByteArrays;
 import io.grpc.netty.shaded.io.netty.buffer.ByteBuf;
 import io.grpc.netty.shaded.io.netty.buffer.CompositeByteBuf;
 import io.grpc.netty.shaded.io.netty.buffer.PooledByteBufAllocator;

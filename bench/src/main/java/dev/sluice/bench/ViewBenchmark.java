@@ -1,17 +1,17 @@
 package dev.sluice.bench;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.BatchView;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.BatchView;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.ResourceView;
-import dev.sluice.pdata.otlp.ScopeView;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.ResourceView;
+import dev.sluice.pdata.view.ScopeView;
+import dev.sluice.pdata.view.SpanView;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;

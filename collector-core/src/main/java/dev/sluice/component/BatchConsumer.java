@@ -1,6 +1,6 @@
 package dev.sluice.component;
 
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 
 /** A stage of a pipeline that takes batches: a processor, or the exporters at its end. */
 public interface BatchConsumer {

@@ -1,6 +1,6 @@
 package dev.sluice.component;
 
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 
 /**
  * A processor written as a function over a batch and its typed configuration; {@link

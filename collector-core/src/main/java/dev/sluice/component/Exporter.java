@@ -1,6 +1,6 @@
 package dev.sluice.component;
 
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 
 /**
  * Sends batches to one destination. An exporter implements only the send; the service's sending

@@ -2,8 +2,8 @@ package dev.sluice.component;
 
 import dev.sluice.component.telemetry.ProcessorTelemetry;
 import dev.sluice.component.telemetry.RateLimitedLog;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
 import java.util.Collections;
 import java.util.Set;
 import java.util.WeakHashMap;

@@ -1,6 +1,6 @@
 package dev.sluice.component;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /**
  * A processor type written as a {@link BatchFunction}: the factory makes the function, and gets a

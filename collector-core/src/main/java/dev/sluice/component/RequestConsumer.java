@@ -1,6 +1,6 @@
 package dev.sluice.component;
 
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 
 /**
  * Where a receiver hands validated requests: the pipelines that include the receiver for the

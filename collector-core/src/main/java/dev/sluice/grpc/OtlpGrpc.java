@@ -1,6 +1,6 @@
 package dev.sluice.grpc;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.grpc.MethodDescriptor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

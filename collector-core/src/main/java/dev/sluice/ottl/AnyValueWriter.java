@@ -1,15 +1,15 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.ArrayCursor;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
-import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
-import dev.sluice.pdata.otlp.TextView;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.OtlpFields.AnyValue;
+import dev.sluice.pdata.internal.OtlpFields.ArrayValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValueList;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.WireType;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.ArrayCursor;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.TextView;
 import java.util.Arrays;
 
 /**

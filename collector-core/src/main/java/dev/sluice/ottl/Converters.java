@@ -1,6 +1,6 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.view.SpanView;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

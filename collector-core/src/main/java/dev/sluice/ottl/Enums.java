@@ -1,7 +1,7 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.OtlpFields;
-import dev.sluice.pdata.otlp.OtlpSchema;
+import dev.sluice.pdata.internal.OtlpFields;
+import dev.sluice.pdata.internal.OtlpSchema;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

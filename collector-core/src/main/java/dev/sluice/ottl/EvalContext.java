@@ -1,16 +1,16 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.DataPointView;
-import dev.sluice.pdata.otlp.LogRecordView;
-import dev.sluice.pdata.otlp.MessageRewriter;
-import dev.sluice.pdata.otlp.MetricView;
-import dev.sluice.pdata.otlp.RawMessages;
-import dev.sluice.pdata.otlp.ResourceView;
-import dev.sluice.pdata.otlp.ScopeView;
-import dev.sluice.pdata.otlp.SpanEventView;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.internal.MessageRewriter;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.RawMessages;
+import dev.sluice.pdata.view.DataPointView;
+import dev.sluice.pdata.view.LogRecordView;
+import dev.sluice.pdata.view.MetricView;
+import dev.sluice.pdata.view.ResourceView;
+import dev.sluice.pdata.view.ScopeView;
+import dev.sluice.pdata.view.SpanEventView;
+import dev.sluice.pdata.view.SpanView;
 
 /**
  * The item a condition is evaluated over: the views of it and of what is around it. The caller
@@ -59,7 +59,7 @@ public final class EvalContext {
   }
 
   /**
-   * The block of the item a {@link dev.sluice.pdata.otlp.Batch#visit} is at: its resource and scope
+   * The block of the item a {@link dev.sluice.pdata.Batch#visit} is at: its resource and scope
    * views are read from the item when a path first needs them, so that conditions on the item alone
    * do not pay for them.
    */

@@ -1,10 +1,10 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.MessageRewriter;
-import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.internal.MessageRewriter;
+import dev.sluice.pdata.internal.OtlpFields.AnyValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValueList;
+import dev.sluice.pdata.internal.ProtoWriter;
 import java.util.Arrays;
 
 /**

@@ -1,12 +1,12 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.MessageRewriter;
-import dev.sluice.pdata.otlp.MessageRewriter.Decision;
-import dev.sluice.pdata.otlp.MessageRewriter.Entry;
-import dev.sluice.pdata.otlp.TextView;
-import dev.sluice.pdata.otlp.Utf8Chars;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.internal.MessageRewriter;
+import dev.sluice.pdata.internal.MessageRewriter.Decision;
+import dev.sluice.pdata.internal.MessageRewriter.Entry;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.TextView;
+import dev.sluice.pdata.view.Utf8Chars;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -157,7 +157,8 @@ final class MapEditors {
 
     @Override
     void beforeEntries(byte[] message, int offset, int length) {
-      dev.sluice.pdata.otlp.RawMessages.entries(entries, message, offset, offset + length, field);
+      dev.sluice.pdata.internal.RawMessages.entries(
+          entries, message, offset, offset + length, field);
       long count = 0;
       long priorityPresent = 0;
       while (entries.next()) {
@@ -296,7 +297,7 @@ final class MapEditors {
     @Override
     public void finish(ProtoWriter out) {
       if (strategy != Strategy.UPDATE) {
-        dev.sluice.pdata.otlp.RawMessages.entries(
+        dev.sluice.pdata.internal.RawMessages.entries(
             existing, message, offset, offset + length, field);
         entries.reset();
         while (entries.next()) {

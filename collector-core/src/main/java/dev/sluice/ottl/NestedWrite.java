@@ -1,14 +1,14 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.MessageRewriter;
-import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
-import dev.sluice.pdata.otlp.OtlpFields.ArrayValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireReader;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.MessageRewriter;
+import dev.sluice.pdata.internal.OtlpFields.AnyValue;
+import dev.sluice.pdata.internal.OtlpFields.ArrayValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValueList;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.WireReader;
+import dev.sluice.pdata.internal.WireType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

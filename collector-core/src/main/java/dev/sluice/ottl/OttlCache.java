@@ -1,6 +1,6 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.internal.ProtoWriter;
 
 /**
  * The storage of a statements' {@code cache} map: its entries ({@code KeyValue}s, field 1) and a

@@ -1,10 +1,10 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.ArrayCursor;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.TextView;
-import dev.sluice.pdata.otlp.ValueType;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.ArrayCursor;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.TextView;
+import dev.sluice.pdata.view.ValueType;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.RawMessages;
-import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.internal.RawMessages;
+import dev.sluice.pdata.view.SpanView;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;

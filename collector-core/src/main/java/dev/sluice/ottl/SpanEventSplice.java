@@ -1,11 +1,11 @@
 package dev.sluice.ottl;
 
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.MessageRewriter;
-import dev.sluice.pdata.otlp.OtlpFields.Span;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireReader;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.MessageRewriter;
+import dev.sluice.pdata.internal.OtlpFields.Span;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.WireReader;
+import dev.sluice.pdata.internal.WireType;
 
 /**
  * Finds one event inside a {@code Span}'s bytes, and writes the span again with that event's bytes

@@ -1,10 +1,10 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.Span;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.OtlpFields.AnyValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.Span;
+import dev.sluice.pdata.internal.WireType;
+import dev.sluice.pdata.view.SpanView;
 import java.util.Arrays;
 
 /**

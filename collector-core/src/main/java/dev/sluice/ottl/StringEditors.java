@@ -1,6 +1,6 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.Utf8Chars;
+import dev.sluice.pdata.view.Utf8Chars;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,13 +1,13 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.MessageRewriter;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValueList;
-import dev.sluice.pdata.otlp.RawMessages;
-import dev.sluice.pdata.otlp.TextView;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.MessageRewriter;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValueList;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.RawMessages;
+import dev.sluice.pdata.internal.WireType;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.TextView;
 import java.util.Arrays;
 import java.util.List;
 

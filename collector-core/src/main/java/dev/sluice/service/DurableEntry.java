@@ -4,7 +4,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.AnswerSink;
 import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.RequestConsumer;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.wal.AppendCallback;
 import dev.sluice.wal.WriteAheadLog;
 import java.util.List;

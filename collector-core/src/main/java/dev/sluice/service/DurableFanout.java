@@ -2,8 +2,8 @@ package dev.sluice.service;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.service.sender.SendingChain;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

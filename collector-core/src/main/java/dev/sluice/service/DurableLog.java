@@ -321,7 +321,7 @@ public final class DurableLog implements AutoCloseable, Routing {
   /**
    * A full pipeline refused a batch of logged (answered) requests: it is offered again until taken.
    */
-  void park(BatchConsumer pipeline, dev.sluice.pdata.otlp.Batch batch) {
+  void park(BatchConsumer pipeline, dev.sluice.pdata.Batch batch) {
     parked.park(pipeline, batch);
   }
 

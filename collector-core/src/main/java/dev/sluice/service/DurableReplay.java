@@ -2,11 +2,11 @@ package dev.sluice.service;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
 import dev.sluice.wal.RecordConsumer;
 import dev.sluice.wal.WriteAheadLog;
 import java.util.List;

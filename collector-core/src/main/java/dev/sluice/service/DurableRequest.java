@@ -1,6 +1,6 @@
 package dev.sluice.service;
 
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 
 /**
  * One logged request on its way to the durable exporters, each of which is a consumer of the log

@@ -1,7 +1,7 @@
 package dev.sluice.service;
 
 import dev.sluice.component.ComponentId;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.sluice.service;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import dev.sluice.service.sender.SendingChain;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.sluice.service;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

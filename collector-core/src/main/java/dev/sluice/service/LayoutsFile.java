@@ -1,6 +1,6 @@
 package dev.sluice.service;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.wal.WalOptions;
 import dev.sluice.wal.WriteAheadLog;
 import java.io.IOException;

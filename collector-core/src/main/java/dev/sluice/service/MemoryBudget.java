@@ -1,7 +1,7 @@
 package dev.sluice.service;
 
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

@@ -2,7 +2,7 @@ package dev.sluice.service;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

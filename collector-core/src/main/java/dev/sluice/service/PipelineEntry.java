@@ -3,8 +3,8 @@ package dev.sluice.service;
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.RequestConsumer;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.OtlpIndex;
 import java.util.List;
 
 /**

@@ -20,7 +20,7 @@ import dev.sluice.component.ReceiverFactory;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.service.sender.SendingChain;
 import java.util.ArrayList;
 import java.util.EnumMap;

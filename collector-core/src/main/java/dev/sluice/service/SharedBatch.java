@@ -1,6 +1,6 @@
 package dev.sluice.service;
 
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**

@@ -3,9 +3,9 @@ package dev.sluice.component;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import java.util.ArrayList;

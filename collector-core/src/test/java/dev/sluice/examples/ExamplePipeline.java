@@ -5,7 +5,7 @@ import dev.sluice.component.ComponentId;
 import dev.sluice.component.QueueConfig;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.service.ComponentSpec;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineGraph;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -12,6 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ExamplesInDocsTest {
   private static final Path DOC = Path.of("..", "docs", "writing-a-component.md");
   private static final Path SOURCES = Path.of("src", "test", "java", "dev", "sluice", "examples");
+  private static final Path RESOURCE_PROCESSOR =
+      Path.of("..", "processor-resource", "src", "main", "java", "dev", "sluice", "processor");
 
   @ParameterizedTest
   @CsvSource({
@@ -22,6 +25,15 @@ class ExamplesInDocsTest {
       throws IOException {
     String source = Files.readString(SOURCES.resolve(file));
     String shown = source.substring(source.indexOf(declaration)).strip();
+
+    assertThat(Files.readString(DOC)).contains(shown);
+  }
+
+  @Test
+  void theDocShowsTheResourceProcessorAsItIs() throws IOException {
+    String source =
+        Files.readString(RESOURCE_PROCESSOR.resolve(Path.of("resource", "ResourceProcessor.java")));
+    String shown = source.substring(source.indexOf("final class ResourceProcessor ")).strip();
 
     assertThat(Files.readString(DOC)).contains(shown);
   }

@@ -6,8 +6,8 @@ import dev.sluice.component.Endpoint;
 import dev.sluice.component.Receiver;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.pdata.build.TracesBuilder;
-import dev.sluice.pdata.otlp.OtlpEnums.SpanKind;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.view.SpanView;
 import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -143,7 +143,7 @@ final class LinesReceiver implements Receiver {
         .traceId(traceId)
         .spanId(spanId)
         .name(name)
-        .kind(SpanKind.INTERNAL)
+        .kind(SpanView.KIND_INTERNAL)
         .startTimeUnixNano(end - durationMillis * NANOS_PER_MILLI)
         .endTimeUnixNano(end);
     return traces.build(); // validated and indexed, as a receiver's indexer does

@@ -2,13 +2,12 @@ package dev.sluice.examples;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpEnums.StatusCode;
-import dev.sluice.pdata.otlp.SpanEditor;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.otlp.ValueType;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.edit.SpanEditor;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.SpanView;
+import dev.sluice.pdata.view.ValueType;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -43,7 +42,7 @@ final class SpanRenameProcessor implements BatchFunction<SpanRenameConfig> {
             edit.setName(config.to());
           }
           if (error) {
-            edit.setStatus(StatusCode.ERROR, config.errorMessage());
+            edit.setStatus(SpanView.STATUS_ERROR, config.errorMessage());
           }
         });
     return Admission.ACCEPTED;

@@ -3,7 +3,7 @@ package dev.sluice.examples;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.FunctionProcessorFactory;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.Set;
 
 /** The {@code span_rename} example processor type: traces only. */

@@ -2,8 +2,8 @@ package dev.sluice.ottl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.BatchView;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.BatchView;
 import dev.sluice.testkit.AllocationBound;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.sluice.ottl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.BatchView;
-import dev.sluice.pdata.otlp.SpanEventView;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.BatchView;
+import dev.sluice.pdata.view.SpanEventView;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

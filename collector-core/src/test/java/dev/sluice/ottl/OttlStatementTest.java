@@ -5,8 +5,8 @@ import static dev.sluice.ottl.Requests.string;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import dev.sluice.testkit.AllocationBound;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
@@ -174,7 +174,7 @@ class OttlStatementTest {
                   OttlContext.SPAN)
               .newExecutor();
       EvalContext context = new EvalContext();
-      dev.sluice.pdata.otlp.ItemVisitor notMatching =
+      dev.sluice.pdata.ItemVisitor notMatching =
           item -> missing.execute(context.block(item).span(item.span()));
       batch.visit(notMatching); // classes load, views are made
       long bytes = AllocationBound.measure(() -> batch.visit(notMatching)).allocatedBytes();

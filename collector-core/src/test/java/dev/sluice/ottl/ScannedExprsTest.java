@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.ottl.ScannedSpans.Entry;
 import dev.sluice.ottl.ScannedSpans.Shape;
 import dev.sluice.ottl.ScannedSpans.SpanCase;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

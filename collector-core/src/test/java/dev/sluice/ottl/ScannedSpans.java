@@ -2,11 +2,11 @@ package dev.sluice.ottl;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpFields;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.internal.OtlpFields;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.ArrayValue;
 import io.opentelemetry.proto.common.v1.KeyValue;

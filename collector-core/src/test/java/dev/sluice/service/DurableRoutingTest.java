@@ -3,7 +3,7 @@ package dev.sluice.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.ComponentId;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

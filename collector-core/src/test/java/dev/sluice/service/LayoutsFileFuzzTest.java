@@ -3,7 +3,7 @@ package dev.sluice.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.AllocationBound;
 import dev.sluice.testkit.FuzzerHooks;
 import dev.sluice.wal.WriteAheadLog;

@@ -7,7 +7,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.DurableStorage;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.QueueConfig;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.service.sender.SendingChain;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.PipelineFixture;

@@ -2,10 +2,10 @@ package dev.sluice.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.ActionVisitors;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.internal.ActionVisitors;
 import dev.sluice.testkit.SequencedSpans;
 import org.junit.jupiter.api.Test;
 

@@ -11,7 +11,7 @@ import dev.sluice.component.QueueConfig;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.PipelineFixture;

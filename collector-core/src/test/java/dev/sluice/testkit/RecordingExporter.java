@@ -2,9 +2,9 @@ package dev.sluice.testkit;
 
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -54,7 +54,7 @@ public final class RecordingExporter implements Exporter {
     gate.await();
     MarshalContext context = new MarshalContext();
     OtlpMarshaler.marshal(batch, context);
-    byte[] bytes = context.output().toByteArray();
+    byte[] bytes = context.toByteArray();
     synchronized (this) {
       ExportResult result = script.isEmpty() ? answer.apply(batch) : script.pollFirst();
       attempts.add(new Attempt(bytes, batch.unitCount(), System.nanoTime(), result));

@@ -1,6 +1,6 @@
 package dev.sluice.testkit;
 
-import dev.sluice.pdata.otlp.RefCheck;
+import dev.sluice.pdata.internal.RefCheck;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterAllCallback;

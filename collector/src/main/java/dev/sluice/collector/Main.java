@@ -8,7 +8,7 @@ import dev.sluice.config.ComponentRegistry;
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigProblem;
-import dev.sluice.pdata.wire.ByteArrays;
+import dev.sluice.pdata.codec.ByteArrays;
 import dev.sluice.service.telemetry.LogFormat;
 import java.io.IOException;
 import java.io.InputStream;

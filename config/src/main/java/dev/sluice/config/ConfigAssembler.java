@@ -11,7 +11,7 @@ import dev.sluice.config.ConfigNode.Entry;
 import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Scalar;
 import dev.sluice.config.ConfigNode.Sequence;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;

@@ -11,7 +11,7 @@ import dev.sluice.config.fixtures.DebugExporterFactory;
 import dev.sluice.config.fixtures.HealthCheckExtensionFactory;
 import dev.sluice.config.fixtures.OtlpExporterFactory;
 import dev.sluice.config.fixtures.OtlpReceiverFactory;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.processor.batch.BatchConfig;
 import dev.sluice.processor.batch.BatchProcessorFactory;
 import dev.sluice.processor.memorylimiter.MemoryLimiterConfig;

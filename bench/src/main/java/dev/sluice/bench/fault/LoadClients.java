@@ -1,7 +1,7 @@
 package dev.sluice.bench.fault;
 
 import dev.sluice.bench.load.PassThrough;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;

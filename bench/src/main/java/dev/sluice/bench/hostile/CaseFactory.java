@@ -2,7 +2,7 @@ package dev.sluice.bench.hostile;
 
 import dev.sluice.bench.hostile.HostileCase.Expect;
 import dev.sluice.bench.hostile.HostileCase.Protocol;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.sluice.bench.hostile;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /**
  * One request of a hostile run, made from the run's seed and its index alone (so that it can be

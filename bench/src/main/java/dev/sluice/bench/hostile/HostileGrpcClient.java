@@ -2,7 +2,7 @@ package dev.sluice.bench.hostile;
 
 import dev.sluice.bench.hostile.Answer.Kind;
 import dev.sluice.bench.load.PassThrough;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.CompressorRegistry;

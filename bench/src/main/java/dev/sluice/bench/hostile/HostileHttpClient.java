@@ -2,7 +2,7 @@ package dev.sluice.bench.hostile;
 
 import dev.sluice.bench.hostile.Answer.Kind;
 import dev.sluice.bench.load.HttpTransport;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

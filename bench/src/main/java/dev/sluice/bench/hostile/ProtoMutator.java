@@ -1,6 +1,6 @@
 package dev.sluice.bench.hostile;
 
-import dev.sluice.pdata.otlp.OtlpFields;
+import dev.sluice.pdata.internal.OtlpFields;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;

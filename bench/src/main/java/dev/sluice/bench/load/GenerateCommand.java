@@ -3,7 +3,7 @@ package dev.sluice.bench.load;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;

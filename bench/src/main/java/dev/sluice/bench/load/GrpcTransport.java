@@ -1,7 +1,7 @@
 package dev.sluice.bench.load;
 
 import dev.sluice.grpc.ZstdCodec;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.CompressorRegistry;

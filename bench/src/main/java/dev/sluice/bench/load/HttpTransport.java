@@ -1,7 +1,7 @@
 package dev.sluice.bench.load;
 
 import com.github.luben.zstd.Zstd;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -19,7 +19,7 @@ public final class PassThrough {
   private PassThrough() {}
 
   /** The gRPC service name of a signal's Export method. */
-  public static String serviceName(dev.sluice.pdata.otlp.Signal signal) {
+  public static String serviceName(dev.sluice.pdata.Signal signal) {
     return switch (signal) {
       case TRACES -> "opentelemetry.proto.collector.trace.v1.TraceService";
       case METRICS -> "opentelemetry.proto.collector.metrics.v1.MetricsService";
@@ -33,7 +33,7 @@ public final class PassThrough {
    * reads ({@link #BYTES}) and which drops it ({@link #DISCARD}).
    */
   public static MethodDescriptor<byte[], byte[]> exportMethod(
-      dev.sluice.pdata.otlp.Signal signal,
+      dev.sluice.pdata.Signal signal,
       MethodDescriptor.Marshaller<byte[]> requests,
       MethodDescriptor.Marshaller<byte[]> responses) {
     return MethodDescriptor.<byte[], byte[]>newBuilder()

@@ -1,6 +1,6 @@
 package dev.sluice.bench.load;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /** Sends encoded OTLP requests; thread-safe. */
 public interface Transport extends AutoCloseable {

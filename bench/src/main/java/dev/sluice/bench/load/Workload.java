@@ -2,8 +2,8 @@ package dev.sluice.bench.load;
 
 import com.google.protobuf.MessageLite;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndexer;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -5,13 +5,13 @@ import com.google.protobuf.MessageLite;
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.Processor;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
@@ -68,7 +68,7 @@ public final class NaiveProtobufProcessor implements Processor {
   /** The batch marshaled, parsed by protobuf-java and serialized again. */
   static byte[] roundTrip(Signal signal, Batch batch, MarshalContext context) {
     int size = OtlpMarshaler.marshal(batch, context);
-    CodedInputStream input = CodedInputStream.newInstance(context.output().array(), 0, size);
+    CodedInputStream input = CodedInputStream.newInstance(context.outputArray(), 0, size);
     try {
       MessageLite message =
           switch (signal) {

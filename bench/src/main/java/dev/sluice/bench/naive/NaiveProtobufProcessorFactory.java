@@ -4,7 +4,7 @@ import dev.sluice.component.BatchConsumer;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Processor;
 import dev.sluice.component.ProcessorFactory;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /**
  * The bench-only {@code naive_protobuf} processor type, found through {@code META-INF/services}

@@ -39,7 +39,7 @@ class AnswerClassesTest {
         new HostileCase(
             3,
             HostileCase.Protocol.HTTP,
-            dev.sluice.pdata.otlp.Signal.TRACES,
+            dev.sluice.pdata.Signal.TRACES,
             false,
             null,
             new byte[] {1},

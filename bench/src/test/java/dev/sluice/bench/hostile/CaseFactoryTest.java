@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.bench.hostile.HostileCase.Expect;
 import dev.sluice.bench.hostile.HostileCase.Protocol;
 import dev.sluice.bench.load.RequestShapes;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;

@@ -2,7 +2,7 @@ package dev.sluice.bench.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.sluice.bench.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.bench.SpanShapes;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

@@ -1,8 +1,8 @@
 package dev.sluice.component.attributeactions;
 
-import dev.sluice.pdata.otlp.AttributeActions;
-import dev.sluice.pdata.otlp.AttributeActions.Conversion;
-import dev.sluice.pdata.otlp.AttributeValue;
+import dev.sluice.pdata.edit.AttributeActions;
+import dev.sluice.pdata.edit.AttributeActions.Conversion;
+import dev.sluice.pdata.edit.AttributeValue;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.sluice.component.attributeactions;
 
 import dev.sluice.component.telemetry.RateLimitedLog;
-import dev.sluice.pdata.otlp.AttributeActions;
+import dev.sluice.pdata.edit.AttributeActions;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;

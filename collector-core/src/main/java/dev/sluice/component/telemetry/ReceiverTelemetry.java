@@ -2,7 +2,7 @@ package dev.sluice.component.telemetry;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.ComponentId;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.EnumMap;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package dev.sluice.component.telemetry;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /** The units of each signal as the OpenTelemetry Collector's metric names spell them. */
 public final class SignalNames {

@@ -3,15 +3,15 @@ package dev.sluice.pdata.build;
 import static dev.sluice.pdata.build.Fields.SPAN_ID_BYTES;
 import static dev.sluice.pdata.build.Fields.TRACE_ID_BYTES;
 
-import dev.sluice.pdata.otlp.OtlpFields.Buckets;
-import dev.sluice.pdata.otlp.OtlpFields.Exemplar;
-import dev.sluice.pdata.otlp.OtlpFields.ExponentialHistogramDataPoint;
-import dev.sluice.pdata.otlp.OtlpFields.HistogramDataPoint;
-import dev.sluice.pdata.otlp.OtlpFields.MetricData;
-import dev.sluice.pdata.otlp.OtlpFields.NumberDataPoint;
-import dev.sluice.pdata.otlp.OtlpFields.SummaryDataPoint;
-import dev.sluice.pdata.otlp.OtlpFields.ValueAtQuantile;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.internal.OtlpFields.Buckets;
+import dev.sluice.pdata.internal.OtlpFields.Exemplar;
+import dev.sluice.pdata.internal.OtlpFields.ExponentialHistogramDataPoint;
+import dev.sluice.pdata.internal.OtlpFields.HistogramDataPoint;
+import dev.sluice.pdata.internal.OtlpFields.MetricData;
+import dev.sluice.pdata.internal.OtlpFields.NumberDataPoint;
+import dev.sluice.pdata.internal.OtlpFields.SummaryDataPoint;
+import dev.sluice.pdata.internal.OtlpFields.ValueAtQuantile;
+import dev.sluice.pdata.internal.ProtoWriter;
 import java.util.Objects;
 
 /**

@@ -1,9 +1,9 @@
 package dev.sluice.pdata.build;
 
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.Varint;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.Varint;
+import dev.sluice.pdata.internal.WireType;
+import dev.sluice.pdata.view.SpanView;
 import java.util.Objects;
 
 /**

@@ -3,11 +3,11 @@ package dev.sluice.pdata.build;
 import static dev.sluice.pdata.build.Fields.SPAN_ID_BYTES;
 import static dev.sluice.pdata.build.Fields.TRACE_ID_BYTES;
 
-import dev.sluice.pdata.otlp.OtlpEnums.SeverityNumber;
-import dev.sluice.pdata.otlp.OtlpFields.LogRecord;
-import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.internal.OtlpEnums.SeverityNumber;
+import dev.sluice.pdata.internal.OtlpFields.LogRecord;
+import dev.sluice.pdata.internal.OtlpFields.ScopeBlock;
+import dev.sluice.pdata.internal.ProtoWriter;
 
 /**
  * Writes an {@code ExportLogsServiceRequest}: resource blocks, scope blocks and log records.

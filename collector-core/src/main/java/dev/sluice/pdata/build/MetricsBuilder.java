@@ -1,12 +1,12 @@
 package dev.sluice.pdata.build;
 
-import dev.sluice.pdata.otlp.OtlpEnums.AggregationTemporality;
-import dev.sluice.pdata.otlp.OtlpFields.Metric;
-import dev.sluice.pdata.otlp.OtlpFields.MetricData;
-import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
-import dev.sluice.pdata.otlp.OtlpFields.Sum;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.internal.OtlpEnums.AggregationTemporality;
+import dev.sluice.pdata.internal.OtlpFields.Metric;
+import dev.sluice.pdata.internal.OtlpFields.MetricData;
+import dev.sluice.pdata.internal.OtlpFields.ScopeBlock;
+import dev.sluice.pdata.internal.OtlpFields.Sum;
+import dev.sluice.pdata.internal.ProtoWriter;
 
 /**
  * Writes an {@code ExportMetricsServiceRequest}: resource blocks, scope blocks and metrics with

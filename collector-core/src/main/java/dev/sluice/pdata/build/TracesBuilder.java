@@ -3,15 +3,15 @@ package dev.sluice.pdata.build;
 import static dev.sluice.pdata.build.Fields.SPAN_ID_BYTES;
 import static dev.sluice.pdata.build.Fields.TRACE_ID_BYTES;
 
-import dev.sluice.pdata.otlp.OtlpEnums.SpanKind;
-import dev.sluice.pdata.otlp.OtlpEnums.StatusCode;
-import dev.sluice.pdata.otlp.OtlpFields.ScopeBlock;
-import dev.sluice.pdata.otlp.OtlpFields.Span;
-import dev.sluice.pdata.otlp.OtlpFields.SpanEvent;
-import dev.sluice.pdata.otlp.OtlpFields.SpanLink;
-import dev.sluice.pdata.otlp.OtlpFields.Status;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.internal.OtlpEnums.SpanKind;
+import dev.sluice.pdata.internal.OtlpEnums.StatusCode;
+import dev.sluice.pdata.internal.OtlpFields.ScopeBlock;
+import dev.sluice.pdata.internal.OtlpFields.Span;
+import dev.sluice.pdata.internal.OtlpFields.SpanEvent;
+import dev.sluice.pdata.internal.OtlpFields.SpanLink;
+import dev.sluice.pdata.internal.OtlpFields.Status;
+import dev.sluice.pdata.internal.ProtoWriter;
 
 /**
  * Writes an {@code ExportTraceServiceRequest}: resource blocks, scope blocks and spans with their

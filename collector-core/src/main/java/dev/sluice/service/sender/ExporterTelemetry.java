@@ -3,7 +3,7 @@ package dev.sluice.service.sender;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.component.telemetry.SignalNames;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.EnumMap;
 import java.util.Map;
 

@@ -2,7 +2,7 @@ package dev.sluice.service.sender;
 
 import dev.sluice.component.QueueConfig;
 import dev.sluice.component.telemetry.RateLimitedLog;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import dev.sluice.service.SharedBatch;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

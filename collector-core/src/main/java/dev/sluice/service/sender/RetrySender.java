@@ -5,7 +5,7 @@ import dev.sluice.component.ExportResult;
 import dev.sluice.component.RetryConfig;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.RateLimitedLog;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.logging.Level;

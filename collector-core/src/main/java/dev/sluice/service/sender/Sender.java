@@ -1,7 +1,7 @@
 package dev.sluice.service.sender;
 
 import dev.sluice.component.ExportResult;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 
 /**
  * A stage of an exporter's sending chain behind its queue ({@link RetrySender}, {@link

@@ -3,7 +3,7 @@ package dev.sluice.service.sender;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.Scheduler;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 

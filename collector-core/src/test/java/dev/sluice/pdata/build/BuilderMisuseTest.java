@@ -7,8 +7,8 @@ import dev.sluice.pdata.build.DataPointWriter.ExemplarWriter;
 import dev.sluice.pdata.build.LogsBuilder.LogRecordWriter;
 import dev.sluice.pdata.build.MetricsBuilder.MetricWriter;
 import dev.sluice.pdata.build.TracesBuilder.SpanWriter;
-import dev.sluice.pdata.otlp.OtlpEnums.AggregationTemporality;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.internal.OtlpEnums.AggregationTemporality;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import org.junit.jupiter.api.Test;
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.Message;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
 import dev.sluice.testkit.RandomRequests;
 import dev.sluice.testkit.RandomRequests.Sizes;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.RetryConfig;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import dev.sluice.testkit.ManualScheduler;
 import dev.sluice.testkit.PipelineFixture;
 import dev.sluice.testkit.SequencedSpans;

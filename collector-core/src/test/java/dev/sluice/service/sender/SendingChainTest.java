@@ -6,7 +6,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.QueueConfig;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.SharedBatch;
 import dev.sluice.testkit.Await;

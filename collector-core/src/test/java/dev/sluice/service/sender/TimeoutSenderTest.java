@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import dev.sluice.testkit.ManualScheduler;
 import dev.sluice.testkit.SequencedSpans;
 import java.util.ArrayList;

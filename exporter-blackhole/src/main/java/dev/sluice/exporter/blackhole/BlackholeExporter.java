@@ -4,9 +4,9 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 
 /**
  * Marshals each batch as a real exporter would, counts its units and bytes, and keeps nothing: the

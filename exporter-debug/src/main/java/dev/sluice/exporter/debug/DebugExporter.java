@@ -5,18 +5,17 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
-import dev.sluice.pdata.json.OtlpJsonEncoder;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.BatchView;
-import dev.sluice.pdata.otlp.LogRecordView;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.MetricView;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.ResourceView;
-import dev.sluice.pdata.otlp.ScopeView;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.BatchView;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpJsonEncoder;
+import dev.sluice.pdata.codec.OtlpMarshaler;
+import dev.sluice.pdata.view.LogRecordView;
+import dev.sluice.pdata.view.MetricView;
+import dev.sluice.pdata.view.ResourceView;
+import dev.sluice.pdata.view.ScopeView;
+import dev.sluice.pdata.view.SpanView;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,7 +40,6 @@ final class DebugExporter implements Exporter {
   private final OutputSampler sampler;
   // Reused across batches; export is synchronized.
   private final BatchView views = new BatchView();
-  private final ProtoWriter item = new ProtoWriter(ITEM_BUFFER_BYTES);
   private final OtlpJsonEncoder encoder = new OtlpJsonEncoder();
   private final ItemLines itemLines = new ItemLines();
 
@@ -62,10 +60,10 @@ final class DebugExporter implements Exporter {
     if (config.verbosity() == DebugConfig.Verbosity.NORMAL) {
       itemLines.append(batch, text);
     } else if (config.verbosity() == DebugConfig.Verbosity.DETAILED) {
-      MarshalContext context = new MarshalContext(new ProtoWriter(ITEM_BUFFER_BYTES));
+      MarshalContext context = new MarshalContext(ITEM_BUFFER_BYTES);
       int size = OtlpMarshaler.marshal(batch, context);
       ByteArrayOutputStream json = new ByteArrayOutputStream();
-      encoder.encode(signal, context.output().array(), 0, size, json, true);
+      encoder.encode(signal, context.outputArray(), 0, size, json, true);
       text.append('\n').append(json.toString(StandardCharsets.UTF_8));
     }
     if (config.useInternalLogger()) {
@@ -132,32 +130,38 @@ final class DebugExporter implements Exporter {
 
     @Override
     public void visit(ResourceView resource, ScopeView scope, SpanView span) {
-      item.reset();
-      span.writeTo(item);
+      json.reset();
+      try (JsonGenerator generator = JSON.createGenerator(json)) {
+        encoder.write(span, generator);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
       line();
     }
 
     @Override
     public void visit(ResourceView resource, ScopeView scope, LogRecordView logRecord) {
-      item.reset();
-      logRecord.writeTo(item);
+      json.reset();
+      try (JsonGenerator generator = JSON.createGenerator(json)) {
+        encoder.write(logRecord, generator);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
       line();
     }
 
     @Override
     public void visit(ResourceView resource, ScopeView scope, MetricView metric) {
-      item.reset();
-      metric.writeTo(item);
+      json.reset();
+      try (JsonGenerator generator = JSON.createGenerator(json)) {
+        encoder.write(metric, generator);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
       line();
     }
 
     private void line() {
-      json.reset();
-      try (JsonGenerator generator = JSON.createGenerator(json)) {
-        encoder.write(signal.item(), item.array(), 0, item.size(), generator);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
       text.append('\n').append(json.toString(StandardCharsets.UTF_8));
     }
   }

@@ -6,7 +6,7 @@ import dev.sluice.component.Exporter;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.component.telemetry.RateLimitedLog;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

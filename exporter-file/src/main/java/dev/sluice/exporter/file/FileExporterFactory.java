@@ -3,7 +3,7 @@ package dev.sluice.exporter.file;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.ExporterFactory;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,10 +1,10 @@
 package dev.sluice.exporter.file;
 
 import com.github.luben.zstd.Zstd;
-import dev.sluice.pdata.json.OtlpJsonEncoder;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpJsonEncoder;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import java.io.ByteArrayOutputStream;
 
 /**
@@ -55,7 +55,7 @@ final class RecordEncoder {
   /** Encodes {@code batch}; the record is {@link #array()} from 0 to {@link #length()}. */
   void encode(Batch batch) {
     int size = OtlpMarshaler.marshal(batch, marshal);
-    byte[] bytes = marshal.output().array();
+    byte[] bytes = marshal.outputArray();
     if (json) {
       jsonOut.reset();
       jsonEncoder.encode(batch.signal(), bytes, 0, size, jsonOut, false);

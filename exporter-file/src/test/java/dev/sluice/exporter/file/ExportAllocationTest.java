@@ -5,8 +5,8 @@ import static dev.sluice.exporter.file.TestExporters.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.ExportResult;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.AllocationBound;
 import dev.sluice.testkit.ManualScheduler;
 import dev.sluice.testkit.SequencedSpans;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.protobuf.Message;
 import dev.sluice.component.ExportResult;
-import dev.sluice.pdata.json.OtlpJsonEncoder;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpJsonEncoder;
 import dev.sluice.testkit.ManualScheduler;
 import dev.sluice.testkit.RandomRequests;
 import dev.sluice.testkit.SequencedSpans;

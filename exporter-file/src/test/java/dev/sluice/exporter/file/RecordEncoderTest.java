@@ -3,8 +3,8 @@ package dev.sluice.exporter.file;
 import static dev.sluice.exporter.file.TestExporters.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.SequencedSpans;
 import org.junit.jupiter.api.Test;
 

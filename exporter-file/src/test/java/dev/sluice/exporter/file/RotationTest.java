@@ -5,7 +5,7 @@ import static dev.sluice.exporter.file.TestExporters.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.ExportResult;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.ManualScheduler;
 import dev.sluice.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

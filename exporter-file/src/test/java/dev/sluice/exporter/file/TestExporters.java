@@ -8,10 +8,10 @@ import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.config.ConfigBinder;
 import dev.sluice.config.ConfigException;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndexer;
 
 /** File exporters made as the collector makes them: configuration bound from YAML, the factory. */
 final class TestExporters {

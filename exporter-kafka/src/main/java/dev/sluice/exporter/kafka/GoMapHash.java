@@ -1,9 +1,9 @@
 package dev.sluice.exporter.kafka;
 
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.ArrayCursor;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.ResourceView;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.ArrayCursor;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.ResourceView;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

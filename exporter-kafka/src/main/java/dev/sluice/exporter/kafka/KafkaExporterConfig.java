@@ -10,7 +10,7 @@ import dev.sluice.component.Validatable;
 import dev.sluice.kafka.KafkaAuthConfig;
 import dev.sluice.kafka.KafkaConnection;
 import dev.sluice.kafka.KafkaEncoding;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.time.Duration;
 import java.util.List;
 

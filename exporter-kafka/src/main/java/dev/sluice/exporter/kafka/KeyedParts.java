@@ -1,11 +1,11 @@
 package dev.sluice.exporter.kafka;
 
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.BatchView;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.PartKey;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.BatchView;
+import dev.sluice.pdata.PartKey;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
 import java.nio.charset.StandardCharsets;
 
 /**

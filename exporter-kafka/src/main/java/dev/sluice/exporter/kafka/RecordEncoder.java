@@ -1,10 +1,10 @@
 package dev.sluice.exporter.kafka;
 
 import dev.sluice.kafka.KafkaEncoding;
-import dev.sluice.pdata.json.OtlpJsonEncoder;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpJsonEncoder;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 
@@ -28,7 +28,7 @@ final class RecordEncoder {
   /** Encodes {@code batch}; returns the value's size, readable through {@link #copyValue()}. */
   int encode(Batch batch, KafkaEncoding encoding) {
     int size = OtlpMarshaler.marshal(batch, marshal);
-    byte[] bytes = marshal.output().array();
+    byte[] bytes = marshal.outputArray();
     if (encoding == KafkaEncoding.OTLP_JSON) {
       jsonOut.reset();
       jsonEncoder.encode(batch.signal(), bytes, 0, size, jsonOut, false);

@@ -1,7 +1,7 @@
 package dev.sluice.exporter.kafka;
 
 import dev.sluice.kafka.KafkaEncoding;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 
 /**
  * Cuts a batch into records that each fit {@code producer.max_message_bytes} (key and value). A

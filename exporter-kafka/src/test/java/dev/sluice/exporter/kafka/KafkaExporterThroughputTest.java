@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.ExportResult;
 import dev.sluice.kafka.testkit.KafkaBroker;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.ServerSpans;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -3,8 +3,8 @@ package dev.sluice.exporter.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.kafka.KafkaEncoding;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;

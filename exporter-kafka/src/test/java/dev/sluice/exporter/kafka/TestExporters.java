@@ -7,10 +7,10 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.config.ConfigBinder;
 import dev.sluice.config.ConfigException;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndexer;
 
 /** Kafka exporters made as the collector makes them: configuration bound from YAML, the factory. */
 final class TestExporters {

@@ -1,12 +1,12 @@
 package dev.sluice.exporter.loadbalancing;
 
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.LogRecordView;
-import dev.sluice.pdata.otlp.MetricView;
-import dev.sluice.pdata.otlp.ResourceView;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.otlp.TextView;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.LogRecordView;
+import dev.sluice.pdata.view.MetricView;
+import dev.sluice.pdata.view.ResourceView;
+import dev.sluice.pdata.view.SpanView;
+import dev.sluice.pdata.view.TextView;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 

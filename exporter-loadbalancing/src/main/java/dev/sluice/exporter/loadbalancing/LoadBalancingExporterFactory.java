@@ -7,7 +7,7 @@ import dev.sluice.component.ExporterFactory;
 import dev.sluice.component.Host;
 import dev.sluice.exporter.otlp.OtlpExporterConfig;
 import dev.sluice.exporter.otlp.OtlpExporterFactory;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.net.InetAddress;
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,10 +1,10 @@
 package dev.sluice.exporter.loadbalancing;
 
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.PartKey;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.PartKey;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.view.SpanView;
 
 /**
  * Which backend each item of a batch goes to: its key's position on the ring, owned by the first

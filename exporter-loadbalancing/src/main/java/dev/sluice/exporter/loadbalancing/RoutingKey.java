@@ -1,7 +1,7 @@
 package dev.sluice.exporter.loadbalancing;
 
 import dev.sluice.component.ConfigProblems;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /** What places an item on the ring ({@code routing_key}). */
 enum RoutingKey {

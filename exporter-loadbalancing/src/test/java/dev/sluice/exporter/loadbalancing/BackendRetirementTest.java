@@ -11,7 +11,7 @@ import dev.sluice.component.Exporter;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.exporter.otlp.OtlpExporterFactory;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.ManualScheduler;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

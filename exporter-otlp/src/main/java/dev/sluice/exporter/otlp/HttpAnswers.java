@@ -4,9 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.sluice.component.ExportResult;
-import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.wire.WireReader;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.codec.ExportResponses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -76,20 +74,8 @@ final class HttpAnswers {
       String text = new String(body, StandardCharsets.UTF_8);
       return ": " + (text.length() > 500 ? text.substring(0, 500) + "..." : text);
     }
-    try {
-      WireReader in = new WireReader().wrap(body, 0, body.length);
-      while (in.hasRemaining()) {
-        int tag = in.readTag();
-        if (tag == WireType.tag(2, WireType.LEN)) {
-          int length = in.readLength();
-          return ": " + new String(body, in.position(), length, StandardCharsets.UTF_8);
-        }
-        in.skipValue(tag, 8);
-      }
-    } catch (MalformedOtlpException e) {
-      return "";
-    }
-    return "";
+    String message = ExportResponses.statusMessage(body);
+    return message.isEmpty() ? "" : ": " + message;
   }
 
   /** A JSON export response: success, or partial success with its rejected count. */

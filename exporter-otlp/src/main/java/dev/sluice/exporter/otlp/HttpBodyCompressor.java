@@ -1,7 +1,7 @@
 package dev.sluice.exporter.otlp;
 
 import com.github.luben.zstd.Zstd;
-import dev.sluice.pdata.otlp.MarshalContext;
+import dev.sluice.pdata.codec.MarshalContext;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;

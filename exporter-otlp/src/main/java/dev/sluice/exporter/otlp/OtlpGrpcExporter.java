@@ -10,10 +10,10 @@ import dev.sluice.component.tls.TlsLoader;
 import dev.sluice.component.tls.TlsMaterial;
 import dev.sluice.grpc.OtlpGrpc;
 import dev.sluice.grpc.ZstdCodec;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.Codec;
@@ -196,7 +196,7 @@ final class OtlpGrpcExporter implements Exporter {
     callHeaders.merge(headers);
     call.start(answer, callHeaders);
     call.request(1);
-    call.sendMessage(new MarshaledRequest(context.output().array(), size));
+    call.sendMessage(new MarshaledRequest(context.outputArray(), size));
     call.halfClose();
     try {
       // The call's own deadline ends it; the extra second only guards against a lost callback.

@@ -5,11 +5,11 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.Host;
-import dev.sluice.pdata.json.OtlpJsonEncoder;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpJsonEncoder;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.FullHttpRequest;
 import java.io.IOException;
@@ -105,10 +105,10 @@ final class OtlpHttpExporter implements Exporter {
     byte[] body;
     int length;
     if (json) {
-      body = encoders.get().encode(batch.signal(), context.output().array(), 0, size);
+      body = encoders.get().encode(batch.signal(), context.outputArray(), 0, size);
       length = body.length;
     } else {
-      body = context.output().array();
+      body = context.outputArray();
       length = size;
     }
     HttpBodyCompressor compressor = null;

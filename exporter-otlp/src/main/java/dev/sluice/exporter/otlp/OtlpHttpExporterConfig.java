@@ -8,7 +8,7 @@ import dev.sluice.component.OptionalSection;
 import dev.sluice.component.QueueConfig;
 import dev.sluice.component.RetryConfig;
 import dev.sluice.component.TlsClientConfig;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

@@ -16,8 +16,8 @@ import dev.sluice.component.RetryConfig;
 import dev.sluice.component.ServerAuthenticator;
 import dev.sluice.component.TlsClientConfig;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.receiver.otlp.GrpcServerConfig;
 import dev.sluice.receiver.otlp.HttpServerConfig;
 import dev.sluice.receiver.otlp.OtlpReceiver;
@@ -114,7 +114,7 @@ class ExporterAuthTest {
                     new ComponentSettings(
                         ComponentId.parse("otlp"), ComponentKind.RECEIVER, new MetricRegistry()),
                     new OtlpReceiverConfig(new OtlpReceiverConfig.Protocols(grpc, http)),
-                    Map.of(dev.sluice.pdata.otlp.Signal.TRACES, new Recording(received)));
+                    Map.of(dev.sluice.pdata.Signal.TRACES, new Recording(received)));
     receiver.start(host);
     cleanup.add(() -> receiver.shutdown(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
   }

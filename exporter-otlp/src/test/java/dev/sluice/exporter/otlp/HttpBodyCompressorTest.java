@@ -3,7 +3,7 @@ package dev.sluice.exporter.otlp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.luben.zstd.Zstd;
-import dev.sluice.pdata.otlp.MarshalContext;
+import dev.sluice.pdata.codec.MarshalContext;
 import dev.sluice.testkit.SequencedSpans;
 import java.io.ByteArrayInputStream;
 import java.util.Arrays;

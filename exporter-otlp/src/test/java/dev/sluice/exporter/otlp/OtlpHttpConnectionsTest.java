@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.TlsClientConfig;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.netty.buffer.Unpooled;

@@ -3,11 +3,11 @@ package dev.sluice.processor.attributes;
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.attributeactions.UnconvertedLog;
-import dev.sluice.pdata.otlp.AttributeActions;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.edit.AttributeActions;
 import java.util.logging.Logger;
 
 /**

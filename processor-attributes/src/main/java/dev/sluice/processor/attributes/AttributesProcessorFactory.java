@@ -4,7 +4,7 @@ import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.FunctionProcessorFactory;
 import dev.sluice.component.attributeactions.Actions;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,15 +1,15 @@
 package dev.sluice.processor.attributes;
 
 import dev.sluice.component.attributeactions.GoPattern;
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.OtlpEnums.SpanKind;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.otlp.TextView;
-import dev.sluice.pdata.otlp.Utf8Chars;
-import dev.sluice.pdata.otlp.ValueFormats;
-import dev.sluice.pdata.otlp.ValueType;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.SpanView;
+import dev.sluice.pdata.view.TextView;
+import dev.sluice.pdata.view.Utf8Chars;
+import dev.sluice.pdata.view.ValueText;
+import dev.sluice.pdata.view.ValueType;
 import dev.sluice.processor.attributes.MatchProperties.AttributeMatch;
 import dev.sluice.processor.attributes.MatchProperties.LibraryMatch;
 import java.math.BigDecimal;
@@ -29,15 +29,15 @@ final class ItemMatcher {
   private static final byte[] NO_SERVICE_NAME = utf8("<nil-service-name>");
 
   // Indexed by Span.kind, as Go's traceutil.SpanKindStr names them.
-  private static final byte[][] SPAN_KIND_NAMES = new byte[SpanKind.CONSUMER + 1][];
+  private static final byte[][] SPAN_KIND_NAMES = new byte[SpanView.KIND_CONSUMER + 1][];
 
   static {
-    SPAN_KIND_NAMES[SpanKind.UNSPECIFIED] = utf8("SPAN_KIND_UNSPECIFIED");
-    SPAN_KIND_NAMES[SpanKind.INTERNAL] = utf8("SPAN_KIND_INTERNAL");
-    SPAN_KIND_NAMES[SpanKind.SERVER] = utf8("SPAN_KIND_SERVER");
-    SPAN_KIND_NAMES[SpanKind.CLIENT] = utf8("SPAN_KIND_CLIENT");
-    SPAN_KIND_NAMES[SpanKind.PRODUCER] = utf8("SPAN_KIND_PRODUCER");
-    SPAN_KIND_NAMES[SpanKind.CONSUMER] = utf8("SPAN_KIND_CONSUMER");
+    SPAN_KIND_NAMES[SpanView.KIND_UNSPECIFIED] = utf8("SPAN_KIND_UNSPECIFIED");
+    SPAN_KIND_NAMES[SpanView.KIND_INTERNAL] = utf8("SPAN_KIND_INTERNAL");
+    SPAN_KIND_NAMES[SpanView.KIND_SERVER] = utf8("SPAN_KIND_SERVER");
+    SPAN_KIND_NAMES[SpanView.KIND_CLIENT] = utf8("SPAN_KIND_CLIENT");
+    SPAN_KIND_NAMES[SpanView.KIND_PRODUCER] = utf8("SPAN_KIND_PRODUCER");
+    SPAN_KIND_NAMES[SpanView.KIND_CONSUMER] = utf8("SPAN_KIND_CONSUMER");
   }
 
   private static final byte[] NONE = new byte[0];
@@ -234,7 +234,7 @@ final class ItemMatcher {
         return strings.matches(value.stringValue());
       }
       case DOUBLE -> {
-        byte[] text = utf8(ValueFormats.goDouble(value.doubleValue()));
+        byte[] text = utf8(ValueText.goDouble(value.doubleValue()));
         return strings.matches(text, 0, text.length);
       }
       default -> {
@@ -256,7 +256,7 @@ final class ItemMatcher {
         return word.length;
       }
       case INT -> {
-        return ValueFormats.decimal(value.intValue(), scratch(ValueFormats.decimalMaxBytes()), 0);
+        return ValueText.decimal(value.intValue(), scratch(ValueText.DECIMAL_MAX_BYTES), 0);
       }
       case DOUBLE -> {
         if (!doubles) {

@@ -2,7 +2,7 @@ package dev.sluice.processor.attributes;
 
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.Validatable;
-import dev.sluice.pdata.otlp.OtlpEnums.SeverityNumber;
+import dev.sluice.pdata.view.LogRecordView;
 import java.util.Locale;
 
 /**
@@ -15,15 +15,15 @@ public record LogSeverityNumber(Object min, boolean matchUndefined) implements V
 
   /** The number of each name's first level: {@code info} is INFO, {@code info2} INFO + 1, ... */
   private static final int[] FIRST_LEVELS = {
-    SeverityNumber.TRACE,
-    SeverityNumber.DEBUG,
-    SeverityNumber.INFO,
-    SeverityNumber.WARN,
-    SeverityNumber.ERROR,
-    SeverityNumber.FATAL
+    LogRecordView.SEVERITY_TRACE,
+    LogRecordView.SEVERITY_DEBUG,
+    LogRecordView.SEVERITY_INFO,
+    LogRecordView.SEVERITY_WARN,
+    LogRecordView.SEVERITY_ERROR,
+    LogRecordView.SEVERITY_FATAL
   };
 
-  private static final int MAX = SeverityNumber.FATAL4;
+  private static final int MAX = LogRecordView.SEVERITY_FATAL4;
 
   @Override
   public void validate(ConfigProblems problems) {

@@ -5,7 +5,7 @@ import dev.sluice.component.OptionalSection;
 import dev.sluice.component.Unsupported;
 import dev.sluice.component.Validatable;
 import dev.sluice.component.attributeactions.GoPattern;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
 import java.util.List;
 

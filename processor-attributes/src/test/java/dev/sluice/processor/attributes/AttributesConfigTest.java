@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigProblem;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -3,7 +3,7 @@ package dev.sluice.processor.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.Admission;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.service.Fanout;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
@@ -36,7 +36,7 @@ class PipelineEntryTest {
         new BatchProcessor(
             fixture.settings(dev.sluice.component.ComponentKind.PROCESSOR, "batch"),
             new BatchConfig(100, 100, Duration.ofMillis(10)),
-            dev.sluice.pdata.otlp.Signal.TRACES,
+            dev.sluice.pdata.Signal.TRACES,
             new Fanout(List.of(exporter)));
     PipelineEntry entry = new PipelineEntry(budget, List.of(batcher), 1000);
 
@@ -90,7 +90,7 @@ class PipelineEntryTest {
     OtlpIndex probe = SequencedSpans.indexed("a", 0, 100);
     long maxBytes = probe.retainedBytes() * 20;
     MemoryBudget budget = new MemoryBudget(maxBytes, 1_000_000);
-    List<dev.sluice.pdata.otlp.Batch> held = new ArrayList<>();
+    List<dev.sluice.pdata.Batch> held = new ArrayList<>();
     PipelineEntry entry =
         new PipelineEntry(
             budget,
@@ -113,7 +113,7 @@ class PipelineEntryTest {
     assertThat(budget.usedBytes())
         .isGreaterThanOrEqualTo(maxBytes - maxBytes / MemoryBudget.RESERVE_DIVISOR)
         .isLessThanOrEqualTo(maxBytes);
-    held.forEach(dev.sluice.pdata.otlp.Batch::clear);
+    held.forEach(dev.sluice.pdata.Batch::clear);
     assertThat(budget.usedBytes()).isZero();
     assertThat(entry.admission()).isEqualTo(Admission.ACCEPTED);
     entry.close();

@@ -4,8 +4,8 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
 
 /**
  * The {@code filter} processor over one signal: drops the items that match any condition of their

@@ -5,7 +5,7 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.FunctionProcessorFactory;
 import dev.sluice.ottl.OttlContext;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /** The {@code filter} processor type. */
 public final class FilterProcessorFactory implements FunctionProcessorFactory<FilterConfig> {

@@ -1,11 +1,11 @@
 package dev.sluice.processor.filter;
 
 import dev.sluice.ottl.EvalContext;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.SpanEventView;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.view.SpanEventView;
+import dev.sluice.pdata.view.SpanView;
 import java.util.Arrays;
 
 /**

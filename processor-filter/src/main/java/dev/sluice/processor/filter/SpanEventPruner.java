@@ -1,10 +1,10 @@
 package dev.sluice.processor.filter;
 
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.OtlpFields.Span;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireReader;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.OtlpFields.Span;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.WireReader;
+import dev.sluice.pdata.internal.WireType;
 
 /**
  * Re-encodes a {@code Span} without some of its events: every other field is copied as it is, in

@@ -12,11 +12,11 @@ import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentFactory;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Metric;
@@ -133,7 +133,7 @@ class FilterBatchTest {
   private static byte[] write(Batch batch) {
     MarshalContext context = new MarshalContext();
     OtlpMarshaler.marshal(batch, context);
-    return context.output().toByteArray();
+    return context.toByteArray();
   }
 
   private static ExportTraceServiceRequest traces(String service) {

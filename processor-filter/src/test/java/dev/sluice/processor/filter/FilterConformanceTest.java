@@ -10,7 +10,7 @@ import static dev.sluice.processor.filter.Otlp.span;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Message;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

@@ -6,7 +6,7 @@ import static dev.sluice.processor.filter.Otlp.span;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.MetricsText;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;

@@ -7,12 +7,12 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.config.ConfigBinder;
 import dev.sluice.config.ConfigException;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -123,7 +123,7 @@ final class Otlp {
       function.apply(batch, config);
       MarshalContext context = new MarshalContext();
       OtlpMarshaler.marshal(batch, context);
-      return context.output().toByteArray();
+      return context.toByteArray();
     } finally {
       batch.clear();
     }

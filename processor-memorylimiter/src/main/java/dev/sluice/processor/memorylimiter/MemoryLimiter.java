@@ -4,7 +4,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.RateLimitedLog;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;

@@ -3,7 +3,7 @@ package dev.sluice.processor.memorylimiter;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.FunctionProcessorFactory;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 

@@ -1,7 +1,7 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.pdata.otlp.OtlpFields.Span;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.OtlpFields.Span;
+import dev.sluice.pdata.internal.WireType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -1,12 +1,12 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.LogRecordView;
-import dev.sluice.pdata.otlp.TextView;
-import dev.sluice.pdata.otlp.ValueType;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.LogRecordView;
+import dev.sluice.pdata.view.TextView;
+import dev.sluice.pdata.view.ValueType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

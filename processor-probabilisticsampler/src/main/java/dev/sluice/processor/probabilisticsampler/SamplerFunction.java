@@ -3,8 +3,8 @@ package dev.sluice.processor.probabilisticsampler;
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
 
 /**
  * The {@code probabilistic_sampler} of one traces or logs pipeline: visits every span or log record

@@ -1,13 +1,13 @@
 package dev.sluice.processor.probabilisticsampler;
 
+import dev.sluice.pdata.BatchItem;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.LogRecord;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireReader;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.OtlpFields.AnyValue;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.LogRecord;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.WireReader;
+import dev.sluice.pdata.internal.WireType;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

@@ -1,6 +1,6 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.pdata.otlp.TextView;
+import dev.sluice.pdata.view.TextView;
 
 /**
  * The arithmetic of OpenTelemetry consistent probability sampling (56-bit randomness and

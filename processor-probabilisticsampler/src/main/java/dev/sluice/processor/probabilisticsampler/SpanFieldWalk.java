@@ -1,9 +1,9 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.Span;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.Span;
+import dev.sluice.pdata.internal.WireType;
+import dev.sluice.pdata.view.SpanView;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -1,17 +1,17 @@
 package dev.sluice.processor.probabilisticsampler;
 
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.ItemVisitor;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.AnyValueView;
-import dev.sluice.pdata.otlp.AttributeCursor;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.OtlpFields.KeyValue;
-import dev.sluice.pdata.otlp.OtlpFields.Span;
-import dev.sluice.pdata.otlp.SpanView;
-import dev.sluice.pdata.otlp.TextView;
-import dev.sluice.pdata.wire.ProtoWriter;
-import dev.sluice.pdata.wire.WireReader;
-import dev.sluice.pdata.wire.WireType;
+import dev.sluice.pdata.internal.OtlpFields.KeyValue;
+import dev.sluice.pdata.internal.OtlpFields.Span;
+import dev.sluice.pdata.internal.ProtoWriter;
+import dev.sluice.pdata.internal.WireReader;
+import dev.sluice.pdata.internal.WireType;
+import dev.sluice.pdata.view.AnyValueView;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.SpanView;
+import dev.sluice.pdata.view.TextView;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

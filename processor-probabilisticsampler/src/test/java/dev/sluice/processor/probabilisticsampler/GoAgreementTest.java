@@ -2,7 +2,7 @@ package dev.sluice.processor.probabilisticsampler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;

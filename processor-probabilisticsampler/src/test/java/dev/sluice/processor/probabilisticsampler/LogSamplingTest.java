@@ -3,7 +3,7 @@ package dev.sluice.processor.probabilisticsampler;
 import static dev.sluice.processor.probabilisticsampler.SamplerHarness.attribute;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;

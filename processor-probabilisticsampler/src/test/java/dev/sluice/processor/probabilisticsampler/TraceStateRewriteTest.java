@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
-import dev.sluice.pdata.otlp.OtlpFields;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.internal.OtlpFields;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,9 +3,9 @@ package dev.sluice.processor.resource;
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.attributeactions.UnconvertedLog;
-import dev.sluice.pdata.otlp.AttributeActions;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.ItemVisitor;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.edit.AttributeActions;
 import java.util.logging.Logger;
 
 /**

@@ -2,11 +2,11 @@ package dev.sluice.processor.resourcedetection;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
-import dev.sluice.pdata.otlp.AttributeActions;
-import dev.sluice.pdata.otlp.AttributeValue;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.ResourceEditor;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.edit.AttributeActions;
+import dev.sluice.pdata.edit.AttributeValue;
+import dev.sluice.pdata.edit.ResourceEditor;
 import java.util.Map;
 
 /**

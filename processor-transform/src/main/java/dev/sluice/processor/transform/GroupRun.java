@@ -6,11 +6,11 @@ import dev.sluice.ottl.OttlCache;
 import dev.sluice.ottl.OttlCondition;
 import dev.sluice.ottl.OttlContext;
 import dev.sluice.ottl.OttlStatement;
-import dev.sluice.pdata.otlp.BatchItem;
-import dev.sluice.pdata.otlp.ItemVisitor;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.SpanEventView;
-import dev.sluice.pdata.otlp.SpanView;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.view.SpanEventView;
+import dev.sluice.pdata.view.SpanView;
 
 /**
  * One group compiled for one thread, with its visitor: points the context at each item of the

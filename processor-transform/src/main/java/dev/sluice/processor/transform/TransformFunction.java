@@ -4,7 +4,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.List;
 
 /**

@@ -4,7 +4,7 @@ import dev.sluice.component.BatchFunction;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.FunctionProcessorFactory;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.List;
 
 /** The {@code transform} processor type. */

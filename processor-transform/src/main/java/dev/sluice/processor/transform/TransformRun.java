@@ -3,7 +3,7 @@ package dev.sluice.processor.transform;
 import dev.sluice.ottl.EvalContext;
 import dev.sluice.ottl.OttlCache;
 import dev.sluice.ottl.OttlContext;
-import dev.sluice.pdata.otlp.Batch;
+import dev.sluice.pdata.Batch;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;

@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.BatchFunction;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import org.junit.jupiter.api.Test;
 

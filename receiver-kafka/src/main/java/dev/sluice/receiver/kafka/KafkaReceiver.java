@@ -4,7 +4,7 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Receiver;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.kafka.KafkaClientLogging;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;

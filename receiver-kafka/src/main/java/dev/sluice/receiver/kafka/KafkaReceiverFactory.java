@@ -4,7 +4,7 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Receiver;
 import dev.sluice.component.ReceiverFactory;
 import dev.sluice.component.RequestConsumer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;

@@ -1,14 +1,14 @@
 package dev.sluice.receiver.kafka;
 
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.json.OtlpJsonDecoder;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.ResourceEditor;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
+import dev.sluice.pdata.codec.OtlpJsonDecoder;
+import dev.sluice.pdata.codec.OtlpMarshaler;
+import dev.sluice.pdata.edit.ResourceEditor;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
@@ -80,7 +80,7 @@ final class RecordDecoder {
           });
       int size = OtlpMarshaler.marshal(batch, marshalContext);
       byte[] rewritten = new byte[size];
-      System.arraycopy(marshalContext.output().array(), 0, rewritten, 0, size);
+      System.arraycopy(marshalContext.outputArray(), 0, rewritten, 0, size);
       return indexer.index(index.signal(), rewritten);
     } finally {
       batch.clear();

@@ -1,6 +1,6 @@
 package dev.sluice.receiver.kafka;
 
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;

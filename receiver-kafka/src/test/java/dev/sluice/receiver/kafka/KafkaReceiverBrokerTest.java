@@ -9,7 +9,7 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.kafka.testkit.KafkaBroker;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;

@@ -6,7 +6,7 @@ import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.TlsClientConfig;
 import dev.sluice.kafka.KafkaAuthConfig;
 import dev.sluice.kafka.SaslConfig;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;

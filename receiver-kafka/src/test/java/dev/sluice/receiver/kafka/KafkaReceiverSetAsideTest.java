@@ -10,10 +10,10 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.kafka.testkit.KafkaBroker;
-import dev.sluice.pdata.otlp.Batch;
-import dev.sluice.pdata.otlp.MarshalContext;
-import dev.sluice.pdata.otlp.OtlpMarshaler;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.MarshalContext;
+import dev.sluice.pdata.codec.OtlpMarshaler;
 import dev.sluice.service.MemoryBudget;
 import dev.sluice.service.PipelineEntry;
 import dev.sluice.testkit.Await;
@@ -160,7 +160,7 @@ class KafkaReceiverSetAsideTest {
     @Override
     public synchronized Admission consume(Batch batch) {
       int size = OtlpMarshaler.marshal(batch, context);
-      spans.addAll(SequencedSpans.numbers(Arrays.copyOf(context.output().array(), size)));
+      spans.addAll(SequencedSpans.numbers(Arrays.copyOf(context.outputArray(), size)));
       if (hold) {
         holding.add(batch);
       } else {
@@ -285,7 +285,7 @@ class KafkaReceiverSetAsideTest {
     BatchConsumer failingOnSpan1 =
         batch -> {
           int size = OtlpMarshaler.marshal(batch, context);
-          if (SequencedSpans.numbers(Arrays.copyOf(context.output().array(), size)).contains(1)) {
+          if (SequencedSpans.numbers(Arrays.copyOf(context.outputArray(), size)).contains(1)) {
             offers.incrementAndGet();
             throw new StackOverflowError("a regular expression on a long value");
           }

@@ -6,7 +6,7 @@ import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;

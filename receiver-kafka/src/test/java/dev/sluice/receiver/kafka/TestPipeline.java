@@ -3,7 +3,7 @@ package dev.sluice.receiver.kafka;
 import dev.sluice.component.Admission;
 import dev.sluice.component.AnswerSink;
 import dev.sluice.component.RequestConsumer;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

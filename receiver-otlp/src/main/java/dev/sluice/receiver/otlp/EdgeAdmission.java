@@ -3,7 +3,7 @@ package dev.sluice.receiver.otlp;
 import dev.sluice.component.Admission;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 
 /**
  * Decides at a request's headers, before its body is read, whether to refuse it: when the pipelines

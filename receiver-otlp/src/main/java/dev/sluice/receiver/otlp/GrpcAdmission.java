@@ -1,7 +1,7 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.grpc.OtlpGrpc;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;

@@ -1,9 +1,9 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.json.OtlpJsonDecoder;
-import dev.sluice.pdata.otlp.Signal;
-import dev.sluice.pdata.wire.ByteArrays;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.ByteArrays;
+import dev.sluice.pdata.codec.OtlpJsonDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;

@@ -6,7 +6,7 @@ import dev.sluice.component.Host;
 import dev.sluice.component.Receiver;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.ReceiverTelemetry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;

@@ -4,9 +4,9 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.ReceiverTelemetry;
 import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.otlp.OtlpIndex;
-import dev.sluice.pdata.otlp.OtlpIndexer;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
 import java.util.Map;
 
 /**

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.github.luben.zstd.Zstd;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.grpc.OtlpGrpc;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.CallOptions;
 import io.grpc.Codec;

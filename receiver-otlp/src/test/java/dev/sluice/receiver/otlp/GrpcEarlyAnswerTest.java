@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.sluice.component.Admission;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.grpc.OtlpGrpc;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.CallOptions;

@@ -7,7 +7,7 @@ import com.google.rpc.RetryInfo;
 import dev.sluice.component.Admission;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.grpc.OtlpGrpc;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;

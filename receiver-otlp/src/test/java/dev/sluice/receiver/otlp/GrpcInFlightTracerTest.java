@@ -7,7 +7,7 @@ import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.component.telemetry.ReceiverTelemetry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import io.grpc.Attributes;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;

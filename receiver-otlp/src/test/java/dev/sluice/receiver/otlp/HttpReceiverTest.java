@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.util.JsonFormat;
 import dev.sluice.component.Admission;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.testkit.SequencedSpans;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import java.io.ByteArrayOutputStream;
@@ -432,7 +432,7 @@ class HttpReceiverTest {
   }
 
   private static byte[] marshaled(OtlpIndex request) {
-    return dev.sluice.pdata.otlp.OtlpMarshaler.toByteArray(dev.sluice.pdata.otlp.Batch.of(request));
+    return dev.sluice.pdata.codec.OtlpMarshaler.toByteArray(dev.sluice.pdata.Batch.of(request));
   }
 
   private static String hexIdsToBase64(String json) {

@@ -6,7 +6,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.AnswerSink;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;

@@ -13,7 +13,7 @@ import dev.sluice.component.RequestHeaders;
 import dev.sluice.component.ServerAuthenticator;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.grpc.OtlpGrpc;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.MetricsText;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.CallOptions;

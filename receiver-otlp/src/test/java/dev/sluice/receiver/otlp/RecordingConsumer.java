@@ -2,7 +2,7 @@ package dev.sluice.receiver.otlp;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.RequestConsumer;
-import dev.sluice.pdata.otlp.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndex;
 import java.util.ArrayList;
 import java.util.List;
 

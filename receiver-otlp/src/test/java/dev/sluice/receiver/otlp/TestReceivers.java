@@ -5,7 +5,7 @@ import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.pdata.otlp.Signal;
+import dev.sluice.pdata.Signal;
 import dev.sluice.testkit.MetricsText;
 import java.util.EnumMap;
 import java.util.Map;
