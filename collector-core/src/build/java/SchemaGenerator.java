@@ -81,11 +81,27 @@ public final class SchemaGenerator {
         ExportTraceServiceResponse.getDescriptor(),
         ExportMetricsServiceResponse.getDescriptor(),
         ExportLogsServiceResponse.getDescriptor());
-    Path dir = Path.of(args[0]).resolve(PACKAGE.replace('.', '/'));
+    Path root = Path.of(args[0]);
+    Path dir = root.resolve(PACKAGE.replace('.', '/'));
     Files.createDirectories(dir);
     write(dir.resolve("OtlpSchema.java"), generator.schema());
     write(dir.resolve("OtlpFields.java"), generator.fields());
     write(dir.resolve("OtlpEnums.java"), generator.enumValues());
+    removeOthers(root, dir);
+  }
+
+  /**
+   * Deletes any other file under the output directory: classes an earlier version of this generator
+   * wrote into another package would otherwise still be compiled in a build over an existing tree.
+   */
+  private static void removeOthers(Path root, Path dir) throws IOException {
+    List<Path> stale;
+    try (java.util.stream.Stream<Path> files = Files.walk(root)) {
+      stale = files.filter(Files::isRegularFile).filter(f -> !f.getParent().equals(dir)).toList();
+    }
+    for (Path file : stale) {
+      Files.delete(file);
+    }
   }
 
   private static void write(Path file, String text) throws IOException {
