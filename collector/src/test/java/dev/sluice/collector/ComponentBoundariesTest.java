@@ -47,8 +47,6 @@ class ComponentBoundariesTest {
     "dev.sluice.receiver.otlp.RpcStatus",
     "dev.sluice.receiver.otlp.OtlpHttpHandler",
     "dev.sluice.receiver.otlp.GrpcServer",
-    "dev.sluice.processor.filter.FilterRun",
-    "dev.sluice.processor.filter.SpanEventPruner",
     "dev.sluice.processor.probabilisticsampler.SpanFieldWalk",
     "dev.sluice.processor.probabilisticsampler.HashMark",
     "dev.sluice.processor.probabilisticsampler.SpanPass",
