@@ -549,7 +549,21 @@ public final class BatchItem {
     reserve(length);
   }
 
-  private void reserve(int length) {
+  /** The array {@link #reserve} points the item at, for the typed edits to write into. */
+  byte[] storage() {
+    return array;
+  }
+
+  /** Where the item's message starts in {@link #storage()}. */
+  int storageOffset() {
+    return offset;
+  }
+
+  /**
+   * Replaces the item with {@code length} bytes the caller writes into {@link #storage()} from
+   * {@link #storageOffset()} at once; the bytes the item had stay readable until the visit ends.
+   */
+  void reserve(int length) {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }

@@ -2,6 +2,7 @@ package dev.sluice.pdata.otlp;
 
 import dev.sluice.pdata.otlp.OtlpFields.AnyValue;
 import dev.sluice.pdata.wire.ProtoWriter;
+import dev.sluice.pdata.wire.Utf8;
 import dev.sluice.pdata.wire.WireType;
 import java.util.Arrays;
 import java.util.Objects;
@@ -151,6 +152,28 @@ final class ItemEdits {
     if (length > 0) {
       scratch.writeLengthDelimitedHeader(field, length);
       Utf8Encoding.write(scratch, value, length);
+    }
+    set(field, start);
+  }
+
+  /**
+   * A string field given as its UTF-8 bytes {@code utf8[offset, offset + length)}; none leaves it
+   * out.
+   *
+   * @throws IllegalArgumentException when the bytes are not valid UTF-8
+   */
+  void setUtf8(int field, byte[] utf8, int offset, int length, String what) {
+    Objects.requireNonNull(utf8, what);
+    Objects.checkFromIndexSize(offset, length, utf8.length);
+    int invalid = Utf8.firstInvalid(utf8, offset, offset + length);
+    if (invalid >= 0) {
+      throw new IllegalArgumentException(
+          what + " is not valid UTF-8 at byte " + (invalid - offset) + " of " + length);
+    }
+    int start = scratch.size();
+    if (length > 0) {
+      scratch.writeLengthDelimitedHeader(field, length);
+      scratch.writeBytes(utf8, offset, length);
     }
     set(field, start);
   }
@@ -340,6 +363,9 @@ final class ItemEdits {
         openElement.close();
       }
       byte[] fields = scratch.array();
+      if (setCount == 1 && onlySets() && setOne(item, message, offset, length)) {
+        return;
+      }
       rewriter.begin();
       for (int i = 0; i < setCount; i++) {
         int field = setOrder[i];
@@ -370,6 +396,39 @@ final class ItemEdits {
     } finally {
       discard();
     }
+  }
+
+  private boolean onlySets() {
+    if (childCount > 0 || !attributes.isEmpty() || appended.size() > 0) {
+      return false;
+    }
+    for (RemovalFilter<?> filter : filters) {
+      if (!filter.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * One field set and nothing else, the commonest edit: written straight into the item's storage
+   * where the engine's single-set path finds it goes; false when the general write must do it.
+   */
+  private boolean setOne(BatchItem item, byte[] message, int offset, int length) {
+    int field = setOrder[0];
+    byte[] fields = scratch.array();
+    int from = setStart[field];
+    int setBytes = setLength[field];
+    int newLength = rewriter.locateSet(message, offset, length, field, fields, from, setBytes);
+    if (newLength == MessageRewriter.GENERAL) {
+      return false;
+    }
+    if (newLength != MessageRewriter.UNCHANGED) {
+      item.reserve(newLength);
+      rewriter.writeSet(
+          message, offset, length, fields, from, setBytes, item.storage(), item.storageOffset());
+    }
+    return true;
   }
 
   /**
