@@ -510,6 +510,21 @@ public final class BatchItem {
       }
       typedEdits.unbind();
     }
+    if (spanView != null) {
+      spanView.forgetPlacement();
+    }
+  }
+
+  /**
+   * The item's span view when the one span walk placed a trace_state in {@code message[offset,
+   * offset + length)} during this call, else null.
+   */
+  SpanView placedSpan(byte[] message, int offset, int length) {
+    return spanView != null
+            && signal() == Signal.TRACES
+            && spanView.tracesStatePlaced(message, offset, offset + length)
+        ? spanView
+        : null;
   }
 
   /** Drops the item from the batch when the visit ends. */

@@ -419,7 +419,21 @@ final class ItemEdits {
     byte[] fields = scratch.array();
     int from = setStart[field];
     int setBytes = setLength[field];
-    int newLength = rewriter.locateSet(message, offset, length, field, fields, from, setBytes);
+    SpanView placed =
+        field == OtlpFields.Span.TRACE_STATE ? item.placedSpan(message, offset, length) : null;
+    int newLength =
+        placed != null
+            ? rewriter.placeSet(
+                message,
+                offset,
+                length,
+                placed.traceStateAt(),
+                placed.traceStateFrom(),
+                placed.traceStateTo(),
+                fields,
+                from,
+                setBytes)
+            : rewriter.locateSet(message, offset, length, field, fields, from, setBytes);
     if (newLength == MessageRewriter.GENERAL) {
       return false;
     }
@@ -467,7 +481,9 @@ final class ItemEdits {
     childParent = 0;
     attributes.clear();
     for (RemovalFilter<?> filter : filters) {
-      filter.clear();
+      if (!filter.isEmpty()) {
+        filter.clear(); // one that held no predicate showed no bytes
+      }
     }
     openElement = null;
     scratch.release(MAX_RETAINED_BYTES);

@@ -364,7 +364,34 @@ public final class MessageRewriter {
         to = p;
       }
     }
-    spliceAt = at < 0 ? end : at;
+    return placeSet(
+        message,
+        messageOffset,
+        messageLength,
+        at < 0 ? end : at,
+        from,
+        to,
+        encoded,
+        offset,
+        length);
+  }
+
+  /**
+   * {@link #locateSet} for a caller that found the field's place on its own walk: it goes at {@code
+   * at} (the first field numbered the same or higher, or the end), and the message's one occurrence
+   * of it is {@code message[from, to)} ({@code from} -1 for none).
+   */
+  int placeSet(
+      byte[] message,
+      int messageOffset,
+      int messageLength,
+      int at,
+      int from,
+      int to,
+      byte[] encoded,
+      int offset,
+      int length) {
+    spliceAt = at;
     oldFrom = from;
     oldTo = to;
     if (from < 0) {

@@ -51,6 +51,10 @@ public final class SpanFieldScan {
   private static final int SPAN_ID_TAG = WireType.tag(Span.SPAN_ID, WireType.LEN);
   private static final int TRACE_STATE_TAG = WireType.tag(Span.TRACE_STATE, WireType.LEN);
   private static final int TAG_AND_LENGTH_BYTES = 2;
+
+  /** The least tag of a field numbered {@code trace_state} or higher. */
+  private static final int FIRST_TAG_FROM_TRACE_STATE = WireType.tag(Span.TRACE_STATE, 0);
+
   private static final int SPAN_ID_AT = TAG_AND_LENGTH_BYTES + SpanView.TRACE_ID_BYTES;
   private static final int IDS_BYTES = SPAN_ID_AT + TAG_AND_LENGTH_BYTES + SpanView.SPAN_ID_BYTES;
   private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
@@ -76,6 +80,7 @@ public final class SpanFieldScan {
   private boolean longKeys;
   private boolean wantsName;
   private boolean wantsTraceFields;
+  private TraceIdReader traceIdReader;
   private int[] valueFrom = new int[0];
   private int[] valueTo = new int[0];
 
@@ -125,6 +130,24 @@ public final class SpanFieldScan {
   public SpanFieldScan traceFields() {
     wantsTraceFields = true;
     return this;
+  }
+
+  /** Takes a span's trace ID as soon as the walk reads it. */
+  @FunctionalInterface
+  public interface TraceIdReader {
+    /** The trace ID's halves, big-endian; zeros when it is not 16 bytes. */
+    void traceId(long high, long low);
+  }
+
+  /**
+   * At setup: the trace ID and the trace_state are read too, and {@code reader} is given each
+   * trace_id field's value as soon as it is read (the last call of a span is its trace ID), so that
+   * work on it (a hash: a chain of dependent multiplications) runs while the walk goes on through
+   * the span's other fields instead of after it. Not called for a span without a trace_id field.
+   */
+  public SpanFieldScan traceFields(TraceIdReader reader) {
+    this.traceIdReader = reader;
+    return traceFields();
   }
 
   /**
@@ -260,6 +283,9 @@ public final class SpanFieldScan {
     int end = span.messageEnd();
     boolean common = span.commonSpan();
     boolean readAll = wantsName || wantsTraceFields;
+    // Read into locals once: the attribute loop below tests them for every entry.
+    long lengths = keyLengths;
+    boolean anyLongKey = longKeys;
     int missing = keys.length;
     int[] seen = valueFrom;
     for (int i = 0; i < seen.length; i++) {
@@ -280,12 +306,17 @@ public final class SpanFieldScan {
       // The trace and span IDs every SDK writes first, passed over by their sizes: the next read
       // does not wait for their lengths to be loaded.
       if (wantsTraceFields) {
-        traceIdHigh = (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES);
-        traceIdLow = (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES + Long.BYTES);
+        traceId(
+            (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES),
+            (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES + Long.BYTES));
       }
       p += IDS_BYTES;
     }
+    int stateAt = -1;
+    int stateFrom = -1;
+    int stateTo = -1;
     while (p < end) {
+      int fieldStart = p;
       int tag = b[p];
       if (tag >= 0) {
         p++;
@@ -293,23 +324,38 @@ public final class SpanFieldScan {
         tag = tag(b, p);
         p = skipVarint(b, p);
       }
+      if (stateAt < 0 && tag >= FIRST_TAG_FROM_TRACE_STATE) {
+        stateAt = fieldStart;
+      }
       if (tag == ATTRIBUTES_TAG) {
-        int length = b[p];
-        int from = p + 1;
-        if (length < 0) {
-          length = (int) varint(b, p);
-          from = skipVarint(b, p);
-        }
-        int to = from + length;
-        if (missing > 0 && !(common && otherKeyLength(b[from + 1]))) {
-          // A common span's entry is a key (its length at from + 1) and then a value: one whose
-          // key has a length no key wanted has is passed without reading further.
-          missing -= entry(b, from, to);
-          if (undecided) {
-            return;
+        // The commonest field, and it comes in runs: the run is walked here at once.
+        while (true) {
+          int length = b[p];
+          int from = p + 1;
+          if (length < 0) {
+            length = (int) varint(b, p);
+            from = skipVarint(b, p);
           }
+          int to = from + length;
+          if (missing > 0) {
+            // A common span's entry is a key (its length at from + 1) and then a value: one whose
+            // key has a length no key wanted has is passed without reading further.
+            int keyLength = b[from + 1];
+            boolean otherLength =
+                keyLength < Long.SIZE ? (lengths & (1L << keyLength)) == 0 : !anyLongKey;
+            if (!(common && otherLength)) {
+              missing -= entry(b, from, to);
+              if (undecided) {
+                return;
+              }
+            }
+          }
+          p = to;
+          if (p >= end || b[p] != ATTRIBUTES_TAG || (missing == 0 && !readAll)) {
+            break;
+          }
+          p++;
         }
-        p = to;
       } else if (tag == NAME_TAG) {
         nameFrom = lengthEnd(b, p);
         nameTo = nameFrom + length(b, p);
@@ -318,13 +364,16 @@ public final class SpanFieldScan {
         int from = lengthEnd(b, p);
         int length = length(b, p);
         boolean full = length == SpanView.TRACE_ID_BYTES;
-        traceIdHigh = full ? (long) BIG_ENDIAN_LONGS.get(b, from) : 0;
-        traceIdLow = full ? (long) BIG_ENDIAN_LONGS.get(b, from + Long.BYTES) : 0;
+        traceId(
+            full ? (long) BIG_ENDIAN_LONGS.get(b, from) : 0,
+            full ? (long) BIG_ENDIAN_LONGS.get(b, from + Long.BYTES) : 0);
         p = from + length;
       } else if (tag == TRACE_STATE_TAG) {
         traceStateFrom = lengthEnd(b, p);
         traceStateTo = traceStateFrom + length(b, p);
         traceStateFields++;
+        stateFrom = fieldStart;
+        stateTo = traceStateTo;
         p = traceStateTo;
       } else {
         p = skipValue(b, p, tag);
@@ -337,11 +386,18 @@ public final class SpanFieldScan {
         return;
       }
     }
+    if (wantsTraceFields && traceStateFields <= 1) {
+      // Where an editor's new trace_state goes, found on the way: it need not walk the span again.
+      span.placeTraceState(stateAt < 0 ? end : stateAt, stateFrom, stateTo);
+    }
   }
 
-  /** Whether no key wanted is {@code length} bytes long. */
-  private boolean otherKeyLength(int length) {
-    return length < Long.SIZE ? (keyLengths & (1L << length)) == 0 : !longKeys;
+  private void traceId(long high, long low) {
+    traceIdHigh = high;
+    traceIdLow = low;
+    if (traceIdReader != null) {
+      traceIdReader.traceId(high, low);
+    }
   }
 
   /** Reads the entry {@code [from, to)}; 1 when it is the first of a key wanted, else 0. */

@@ -23,7 +23,9 @@ import net.jqwik.api.Tuple;
  * its first entry's value, on spans whose fields come in any order and any number (trace IDs empty,
  * zero or not, several trace_state and name fields, unknown fields, groups, which leave the span
  * undecided) and whose entries take every shape the wire allows (value first, key only, a second
- * key, lengths written in more bytes than they need).
+ * key, lengths written in more bytes than they need). Where it finds a new trace_state goes, which
+ * the editor's single-set path takes instead of walking the span again, is where the rewrite
+ * engine's walk puts it.
  */
 class SpanFieldScanPropertyTest {
   private static final List<String> KEYS =
@@ -101,8 +103,13 @@ class SpanFieldScanPropertyTest {
     if (name) {
       scan.name();
     }
+    long[] readTraceId = new long[2];
     if (trace) {
-      scan.traceFields();
+      scan.traceFields(
+          (high, low) -> {
+            readTraceId[0] = high;
+            readTraceId[1] = low;
+          });
     }
     int[] slots = new int[KEYS.size()];
     for (int k = 0; k < slots.length; k++) {
@@ -113,6 +120,8 @@ class SpanFieldScanPropertyTest {
     batch.visit(
         item -> {
           SpanView span = item.span();
+          readTraceId[0] = 0;
+          readTraceId[1] = 0;
           if (!scan.scan(span)) {
             assertThat(hasGroup(spans.get(item.item()))).as("undecided without a group").isTrue();
             return;
@@ -121,6 +130,8 @@ class SpanFieldScanPropertyTest {
             assertThat(scan.traceIdHigh()).isEqualTo(span.traceIdHigh());
             assertThat(scan.traceIdLow()).isEqualTo(span.traceIdLow());
             assertThat(scan.traceState().asString()).isEqualTo(span.traceState().asString());
+            assertThat(readTraceId).containsExactly(scan.traceIdHigh(), scan.traceIdLow());
+            assertPlacesATraceStateAsTheEngineDoes(item, span, scan);
           }
           if (name) {
             assertThat(scan.kind(SpanFieldScan.NAME)).isEqualTo(SpanFieldScan.STRING);
@@ -154,6 +165,53 @@ class SpanFieldScanPropertyTest {
           }
         });
     batch.clear();
+  }
+
+  /**
+   * Where the walk found a new trace_state goes (for the editor's single-set path) is where the
+   * engine's own walk puts it: both paths write the same bytes, for a value new or the same.
+   */
+  private static void assertPlacesATraceStateAsTheEngineDoes(
+      BatchItem item, SpanView span, SpanFieldScan scan) {
+    byte[] message = item.array();
+    int offset = item.offset();
+    int length = item.length();
+    boolean placed = span.tracesStatePlaced(message, offset, offset + length);
+    assertThat(placed).isEqualTo(scan.traceStateFields() <= 1);
+    if (!placed) {
+      return;
+    }
+    for (String value : List.of("", "a=b", "ot=th:0")) {
+      byte[] encoded =
+          field(OtlpFields.Span.TRACE_STATE, ByteString.copyFromUtf8(value)).toByteArray();
+      if (value.isEmpty()) {
+        encoded = new byte[0];
+      }
+      MessageRewriter walked = new MessageRewriter();
+      int walkedLength =
+          walked.locateSet(
+              message, offset, length, OtlpFields.Span.TRACE_STATE, encoded, 0, encoded.length);
+      MessageRewriter hinted = new MessageRewriter();
+      int hintedLength =
+          hinted.placeSet(
+              message,
+              offset,
+              length,
+              span.traceStateAt(),
+              span.traceStateFrom(),
+              span.traceStateTo(),
+              encoded,
+              0,
+              encoded.length);
+      assertThat(hintedLength).as(value).isEqualTo(walkedLength);
+      if (walkedLength >= 0) {
+        byte[] a = new byte[walkedLength];
+        byte[] b = new byte[walkedLength];
+        walked.writeSet(message, offset, length, encoded, 0, encoded.length, a, 0);
+        hinted.writeSet(message, offset, length, encoded, 0, encoded.length, b, 0);
+        assertThat(b).as(value).isEqualTo(a);
+      }
+    }
   }
 
   private static boolean hasGroup(List<ByteString> fields) {

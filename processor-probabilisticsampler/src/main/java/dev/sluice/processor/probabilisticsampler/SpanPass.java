@@ -38,8 +38,8 @@ final class SpanPass implements ItemVisitor {
   private final boolean fastPaths;
 
   private final boolean hashFastPath;
-  private final SpanFieldScan scan = new SpanFieldScan().traceFields();
-  private final int prioritySlot = scan.key(PRIORITY_KEY);
+  private final SpanFieldScan scan;
+  private final int prioritySlot;
   private final long hashThreshold;
   private final HashMark hashMark;
   private final byte[] mark;
@@ -69,6 +69,21 @@ final class SpanPass implements ItemVisitor {
     this.hashThreshold = sampler.hashThreshold();
     this.hashMark = hashFastPath ? new HashMark(hashThreshold) : null;
     this.mark = hashFastPath ? new byte[hashMark.length()] : null;
+    // In hash_seed mode the trace ID is hashed as soon as the walk reads it.
+    this.scan =
+        hashFastPath
+            ? new SpanFieldScan().traceFields(this::hashTraceId)
+            : new SpanFieldScan().traceFields();
+    this.prioritySlot = scan.key(PRIORITY_KEY);
+  }
+
+  // The hash sampler's randomness of the trace ID the scan read last.
+  private long hashRandomness;
+
+  private void hashTraceId(long high, long low) {
+    hashRandomness =
+        SamplingMath.hashRandomness(
+            SamplingMath.fnvHashAfterSeed(sampler.hashSeedState, high, low));
   }
 
   @Override
@@ -98,9 +113,7 @@ final class SpanPass implements ItemVisitor {
    * error.
    */
   private void decideByHash(BatchItem item) {
-    long randomness =
-        SamplingMath.hashRandomness(
-            SamplingMath.fnvHashAfterSeed(sampler.hashSeedState, traceIdHigh, traceIdLow));
+    long randomness = hashRandomness;
     if (hashThreshold <= randomness) {
       counts[HASH_SAMPLED_SLOT]++;
       hashMark.writeTo(randomness, mark, 0);
@@ -118,7 +131,11 @@ final class SpanPass implements ItemVisitor {
     traceIdLow = scan.traceIdLow();
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
     traceStateFields = scan.traceStateFields();
-    takeTraceState(scan.traceState());
+    if (traceStateFields == 0) {
+      traceStateLength = 0; // nearly every span: nothing to copy
+    } else {
+      takeTraceState(scan.traceState());
+    }
     priorityDecision =
         scan.found(prioritySlot) ? priorityDecision(scan.value(prioritySlot)) : PriorityText.DEFER;
   }
