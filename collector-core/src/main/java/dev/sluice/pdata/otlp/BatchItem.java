@@ -69,6 +69,20 @@ public final class BatchItem {
 
   // Made at first use: most visitors read one or two kinds of view, or none.
   private SpanView spanView;
+
+  // Where a new trace_state goes in placedFor[placedStart, placedEnd), as the one span walk found
+  // it
+  // (placeTraceState): the first field numbered trace_state or higher, and the span's one
+  // trace_state field (traceStateFrom -1 for none), for the span editor's single-set path.
+  // Forgotten
+  // (placedEnd NOT_PLACED) whenever the item is moved, so storage reused later is never read by it.
+  private static final int NOT_PLACED = -1;
+  private byte[] placedFor;
+  private int placedStart;
+  private int placedEnd = NOT_PLACED;
+  private int traceStateAt;
+  private int traceStateFrom;
+  private int traceStateTo;
   private LogRecordView logRecordView;
   private DataPointView pointView;
   private MetricView metricView;
@@ -135,6 +149,8 @@ public final class BatchItem {
     lookedResource = -1;
     lookedScopeRequest = null;
     lookedScope = -1;
+    placedFor = null;
+    placedEnd = NOT_PLACED;
     if (spanView != null) {
       spanView.release();
     }
@@ -187,6 +203,7 @@ public final class BatchItem {
     this.dropped = false;
     this.metricLevel = false;
     this.commonSpan = false;
+    this.placedEnd = NOT_PLACED;
     Overlay replaced = replacementOf(unit);
     if (replaced != null) {
       int start = replaced.unitOffset(unit);
@@ -220,6 +237,7 @@ public final class BatchItem {
     this.dropped = false;
     this.metricLevel = true;
     this.commonSpan = false;
+    this.placedEnd = NOT_PLACED;
     this.pointFrom = from;
     this.pointTo = to;
     frameMetric();
@@ -331,7 +349,7 @@ public final class BatchItem {
     checkUnit(Signal.TRACES);
     writeTypedEdits();
     if (spanView == null) {
-      spanView = new SpanView();
+      spanView = new SpanView(this);
     }
     spanView.wrapMessage(slice.index(), item, array, offset, offset + length);
     spanView.commonSpan = commonSpan;
@@ -510,21 +528,45 @@ public final class BatchItem {
       }
       typedEdits.unbind();
     }
-    if (spanView != null) {
-      spanView.forgetPlacement();
-    }
   }
 
   /**
-   * The item's span view when the one span walk placed a trace_state in {@code message[offset,
-   * offset + length)} during this call, else null.
+   * The span view's report ({@link SpanView#placeTraceState}) of where a trace_state field goes in
+   * the span {@code message[messageStart, messageEnd)}; held until the item is moved on.
    */
-  SpanView placedSpan(byte[] message, int offset, int length) {
-    return spanView != null
-            && signal() == Signal.TRACES
-            && spanView.tracesStatePlaced(message, offset, offset + length)
-        ? spanView
-        : null;
+  void placeTraceState(byte[] message, int messageStart, int messageEnd, int at, int from, int to) {
+    if (placedFor != message) {
+      placedFor = message;
+    }
+    placedStart = messageStart;
+    placedEnd = messageEnd;
+    traceStateAt = at;
+    traceStateFrom = from;
+    traceStateTo = to;
+  }
+
+  /**
+   * Whether the one span walk told where a trace_state goes in {@code message[offset, offset +
+   * length)}, the item's span, during this visitor's call; then {@link #traceStateAt}, {@link
+   * #traceStateFrom} and {@link #traceStateTo} say it.
+   */
+  boolean traceStatePlaced(byte[] message, int offset, int length) {
+    return placedEnd == offset + length
+        && placedStart == offset
+        && placedFor == message
+        && signal() == Signal.TRACES;
+  }
+
+  int traceStateAt() {
+    return traceStateAt;
+  }
+
+  int traceStateFrom() {
+    return traceStateFrom;
+  }
+
+  int traceStateTo() {
+    return traceStateTo;
   }
 
   /** Drops the item from the batch when the visit ends. */

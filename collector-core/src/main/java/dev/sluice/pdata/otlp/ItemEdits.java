@@ -62,6 +62,9 @@ final class ItemEdits {
 
   private int attributesField;
   private boolean pending;
+  // Whether an edit other than a field set was taken (a child field, an attribute, an added
+  // element, a removal): what discard must then forget, and what keeps the single-set path away.
+  private boolean beyondSets;
   private boolean bound;
 
   ItemEdits() {
@@ -100,6 +103,7 @@ final class ItemEdits {
 
   void touched() {
     pending = true;
+    beyondSets = true;
   }
 
   /**
@@ -269,6 +273,7 @@ final class ItemEdits {
     childStart[field] = start;
     childLength[field] = scratch.size() - start;
     pending = true;
+    beyondSets = true;
   }
 
   // Keys and values, encoded into the scratch buffer: packed ranges (offset high, length low).
@@ -331,11 +336,13 @@ final class ItemEdits {
         MessageRewriter.high(value),
         MessageRewriter.low(value));
     pending = true;
+    beyondSets = true;
   }
 
   void removeAttribute(long key) {
     attributes.remove(MessageRewriter.high(key), MessageRewriter.low(key));
     pending = true;
+    beyondSets = true;
   }
 
   /** Writes a {@code KeyValue} field of the key and value into {@code into}. */
@@ -363,7 +370,7 @@ final class ItemEdits {
         openElement.close();
       }
       byte[] fields = scratch.array();
-      if (setCount == 1 && onlySets() && setOne(item, message, offset, length)) {
+      if (setCount == 1 && !beyondSets && setOne(item, message, offset, length)) {
         return;
       }
       rewriter.begin();
@@ -398,18 +405,6 @@ final class ItemEdits {
     }
   }
 
-  private boolean onlySets() {
-    if (childCount > 0 || !attributes.isEmpty() || appended.size() > 0) {
-      return false;
-    }
-    for (RemovalFilter<?> filter : filters) {
-      if (!filter.isEmpty()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   /**
    * One field set and nothing else, the commonest edit: written straight into the item's storage
    * where the engine's single-set path finds it goes; false when the general write must do it.
@@ -419,17 +414,15 @@ final class ItemEdits {
     byte[] fields = scratch.array();
     int from = setStart[field];
     int setBytes = setLength[field];
-    SpanView placed =
-        field == OtlpFields.Span.TRACE_STATE ? item.placedSpan(message, offset, length) : null;
     int newLength =
-        placed != null
+        field == OtlpFields.Span.TRACE_STATE && item.traceStatePlaced(message, offset, length)
             ? rewriter.placeSet(
                 message,
                 offset,
                 length,
-                placed.traceStateAt(),
-                placed.traceStateFrom(),
-                placed.traceStateTo(),
+                item.traceStateAt(),
+                item.traceStateFrom(),
+                item.traceStateTo(),
                 fields,
                 from,
                 setBytes)
@@ -474,20 +467,23 @@ final class ItemEdits {
       setStart[setOrder[i]] = NOT_SET;
     }
     setCount = 0;
-    for (int i = 0; i < childCount; i++) {
-      childStart[childOrder[i]] = NOT_SET;
-    }
-    childCount = 0;
-    childParent = 0;
-    attributes.clear();
-    for (RemovalFilter<?> filter : filters) {
-      if (!filter.isEmpty()) {
-        filter.clear(); // one that held no predicate showed no bytes
+    if (beyondSets) {
+      for (int i = 0; i < childCount; i++) {
+        childStart[childOrder[i]] = NOT_SET;
       }
+      childCount = 0;
+      childParent = 0;
+      attributes.clear();
+      for (RemovalFilter<?> filter : filters) {
+        if (!filter.isEmpty()) {
+          filter.clear(); // one that held no predicate showed no bytes
+        }
+      }
+      openElement = null;
+      appended.release(MAX_RETAINED_BYTES);
+      beyondSets = false;
     }
-    openElement = null;
     scratch.release(MAX_RETAINED_BYTES);
-    appended.release(MAX_RETAINED_BYTES);
     pending = false;
   }
 

@@ -278,15 +278,6 @@ public final class SpanFieldScan {
     if (scanned != span) {
       scanned = span;
     }
-    byte[] b = span.array();
-    int p = span.messageStart();
-    int end = span.messageEnd();
-    boolean common = span.commonSpan();
-    boolean readAll = wantsName || wantsTraceFields;
-    // Read into locals once: the attribute loop below tests them for every entry.
-    long lengths = keyLengths;
-    boolean anyLongKey = longKeys;
-    int missing = keys.length;
     int[] seen = valueFrom;
     for (int i = 0; i < seen.length; i++) {
       seen[i] = NOT_SEEN; // a loop: Arrays.fill's call costs more than one or two stores
@@ -298,6 +289,24 @@ public final class SpanFieldScan {
     traceStateFrom = 0;
     traceStateTo = 0;
     traceStateFields = 0;
+    if (wantsTraceFields) {
+      walkWithTraceFields(span);
+    } else {
+      walkForKeys(span);
+    }
+  }
+
+  /**
+   * The walk for keys and perhaps the name: it stops once every key is found, unless the name is
+   * wanted.
+   */
+  private void walkForKeys(SpanView span) {
+    byte[] b = span.array();
+    int p = span.messageStart();
+    int end = span.messageEnd();
+    boolean common = span.commonSpan();
+    boolean readAll = wantsName;
+    int missing = keys.length;
     if (p + IDS_BYTES <= end
         && b[p] == TRACE_ID_TAG
         && b[p + 1] == SpanView.TRACE_ID_BYTES
@@ -305,16 +314,85 @@ public final class SpanFieldScan {
         && b[p + SPAN_ID_AT + 1] == SpanView.SPAN_ID_BYTES) {
       // The trace and span IDs every SDK writes first, passed over by their sizes: the next read
       // does not wait for their lengths to be loaded.
-      if (wantsTraceFields) {
-        traceId(
-            (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES),
-            (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES + Long.BYTES));
+      p += IDS_BYTES;
+    }
+    while (p < end) {
+      int tag = b[p];
+      if (tag >= 0) {
+        p++;
+      } else {
+        tag = tag(b, p);
+        p = skipVarint(b, p);
+      }
+      if (tag == ATTRIBUTES_TAG) {
+        int length = b[p];
+        int from = p + 1;
+        if (length < 0) {
+          length = (int) varint(b, p);
+          from = skipVarint(b, p);
+        }
+        int to = from + length;
+        if (missing > 0 && !(common && otherKeyLength(b[from + 1]))) {
+          // A common span's entry is a key (its length at from + 1) and then a value: one whose
+          // key has a length no key wanted has is passed without reading further.
+          missing -= entry(b, from, to);
+          if (undecided) {
+            return;
+          }
+        }
+        p = to;
+      } else if (tag == NAME_TAG) {
+        nameFrom = lengthEnd(b, p);
+        nameTo = nameFrom + length(b, p);
+        p = nameTo;
+      } else {
+        p = skipValue(b, p, tag);
+        if (p < 0) {
+          undecided = true;
+          return;
+        }
+      }
+      if (missing == 0 && !readAll) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The walk that reads the trace fields too: every field, the trace ID handed to the reader as it
+   * is read, and where a new trace_state goes told to the span (its own loop, so that the walk for
+   * keys alone keeps no more state than it needs).
+   */
+  private void walkWithTraceFields(SpanView span) {
+    byte[] b = span.array();
+    int p = span.messageStart();
+    int end = span.messageEnd();
+    boolean common = span.commonSpan();
+    TraceIdReader reader = traceIdReader;
+    // Read into locals once: the attribute loop below tests them for every entry.
+    long lengths = keyLengths;
+    boolean anyLongKey = longKeys;
+    int missing = keys.length;
+    if (p + IDS_BYTES <= end
+        && b[p] == TRACE_ID_TAG
+        && b[p + 1] == SpanView.TRACE_ID_BYTES
+        && b[p + SPAN_ID_AT] == SPAN_ID_TAG
+        && b[p + SPAN_ID_AT + 1] == SpanView.SPAN_ID_BYTES) {
+      long high = (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES);
+      long low = (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES + Long.BYTES);
+      traceIdHigh = high;
+      traceIdLow = low;
+      if (reader != null) {
+        reader.traceId(high, low);
       }
       p += IDS_BYTES;
     }
+    // Locals in the loop, fields after it.
     int stateAt = -1;
     int stateFrom = -1;
     int stateTo = -1;
+    int stateValueFrom = 0;
+    int stateFields = 0;
     while (p < end) {
       int fieldStart = p;
       int tag = b[p];
@@ -351,7 +429,7 @@ public final class SpanFieldScan {
             }
           }
           p = to;
-          if (p >= end || b[p] != ATTRIBUTES_TAG || (missing == 0 && !readAll)) {
+          if (p >= end || b[p] != ATTRIBUTES_TAG) {
             break;
           }
           p++;
@@ -364,17 +442,21 @@ public final class SpanFieldScan {
         int from = lengthEnd(b, p);
         int length = length(b, p);
         boolean full = length == SpanView.TRACE_ID_BYTES;
-        traceId(
-            full ? (long) BIG_ENDIAN_LONGS.get(b, from) : 0,
-            full ? (long) BIG_ENDIAN_LONGS.get(b, from + Long.BYTES) : 0);
+        long high = full ? (long) BIG_ENDIAN_LONGS.get(b, from) : 0;
+        long low = full ? (long) BIG_ENDIAN_LONGS.get(b, from + Long.BYTES) : 0;
+        traceIdHigh = high;
+        traceIdLow = low;
+        if (reader != null) {
+          reader.traceId(high, low);
+        }
         p = from + length;
       } else if (tag == TRACE_STATE_TAG) {
-        traceStateFrom = lengthEnd(b, p);
-        traceStateTo = traceStateFrom + length(b, p);
-        traceStateFields++;
+        int from = lengthEnd(b, p);
         stateFrom = fieldStart;
-        stateTo = traceStateTo;
-        p = traceStateTo;
+        stateValueFrom = from;
+        stateTo = from + length(b, p);
+        stateFields++;
+        p = stateTo;
       } else {
         p = skipValue(b, p, tag);
         if (p < 0) {
@@ -382,22 +464,21 @@ public final class SpanFieldScan {
           return;
         }
       }
-      if (missing == 0 && !readAll) {
-        return;
-      }
     }
-    if (wantsTraceFields && traceStateFields <= 1) {
+    traceStateFields = stateFields;
+    if (stateFields > 0) {
+      traceStateFrom = stateValueFrom;
+      traceStateTo = stateTo;
+    }
+    if (stateFields <= 1) {
       // Where an editor's new trace_state goes, found on the way: it need not walk the span again.
       span.placeTraceState(stateAt < 0 ? end : stateAt, stateFrom, stateTo);
     }
   }
 
-  private void traceId(long high, long low) {
-    traceIdHigh = high;
-    traceIdLow = low;
-    if (traceIdReader != null) {
-      traceIdReader.traceId(high, low);
-    }
+  /** Whether no key wanted is {@code length} bytes long. */
+  private boolean otherKeyLength(int length) {
+    return length < Long.SIZE ? (keyLengths & (1L << length)) == 0 : !longKeys;
   }
 
   /** Reads the entry {@code [from, to)}; 1 when it is the first of a key wanted, else 0. */

@@ -21,58 +21,34 @@ public final class SpanView extends ItemView {
   private final TextView statusMessage = new TextView();
   private final PlainMessage status = new PlainMessage(Status.CODE);
 
-  // Where a trace_state field goes in placedFor[placedStart, placedEnd), as the one span walk found
-  // it on its way (SpanFieldScan): the first field numbered trace_state or higher, and the span's
-  // one trace_state field (-1 for none), for the editor's single-set path. Forgotten when the
-  // visitor's call ends (BatchItem.endCall), so that storage reused later is never read by it.
-  private byte[] placedFor;
-  private int placedStart;
-  private int placedEnd;
-  private int traceStateAt;
-  private int traceStateFrom;
-  private int traceStateTo;
+  // The item the view shows when a batch visit made it, which keeps where the one span walk found a
+  // new trace_state goes; null for a view of no item.
+  private final BatchItem item;
 
   SpanView() {
+    this(null);
+  }
+
+  SpanView(BatchItem item) {
     super(Span.FLAGS);
+    this.item = item;
   }
 
+  /**
+   * Tells the item the view shows (if any) where a trace_state field goes in the span as wrapped
+   * now, as the one span walk found it on its way ({@link SpanFieldScan}): at {@code at}, the first
+   * field numbered trace_state or higher (or the end), and the span's one trace_state field is
+   * {@code [from, to)} ({@code from} -1 for none).
+   */
   void placeTraceState(int at, int from, int to) {
-    if (placedFor != bytes) {
-      placedFor = bytes;
+    if (item != null) {
+      item.placeTraceState(bytes, start, end, at, from, to);
     }
-    placedStart = start;
-    placedEnd = end;
-    traceStateAt = at;
-    traceStateFrom = from;
-    traceStateTo = to;
-  }
-
-  /** Forgets the placement: it holds only within the visitor's call that scanned the span. */
-  void forgetPlacement() {
-    placedFor = null;
-  }
-
-  /** Whether {@link #placeTraceState} was told about the span {@code message[offset, end)}. */
-  boolean tracesStatePlaced(byte[] message, int offset, int end) {
-    return placedFor == message && placedStart == offset && placedEnd == end;
-  }
-
-  int traceStateAt() {
-    return traceStateAt;
-  }
-
-  int traceStateFrom() {
-    return traceStateFrom;
-  }
-
-  int traceStateTo() {
-    return traceStateTo;
   }
 
   @Override
   void release() {
     super.release();
-    placedFor = null;
     name.release();
     traceState.release();
     statusMessage.release();

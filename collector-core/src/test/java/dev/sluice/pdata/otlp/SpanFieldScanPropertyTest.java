@@ -176,7 +176,7 @@ class SpanFieldScanPropertyTest {
     byte[] message = item.array();
     int offset = item.offset();
     int length = item.length();
-    boolean placed = span.tracesStatePlaced(message, offset, offset + length);
+    boolean placed = item.traceStatePlaced(message, offset, length);
     assertThat(placed).isEqualTo(scan.traceStateFields() <= 1);
     if (!placed) {
       return;
@@ -197,9 +197,9 @@ class SpanFieldScanPropertyTest {
               message,
               offset,
               length,
-              span.traceStateAt(),
-              span.traceStateFrom(),
-              span.traceStateTo(),
+              item.traceStateAt(),
+              item.traceStateFrom(),
+              item.traceStateTo(),
               encoded,
               0,
               encoded.length);
