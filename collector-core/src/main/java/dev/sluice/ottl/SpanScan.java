@@ -1,102 +1,36 @@
 package dev.sluice.ottl;
 
-import dev.sluice.pdata.internal.OtlpFields.AnyValue;
-import dev.sluice.pdata.internal.OtlpFields.KeyValue;
-import dev.sluice.pdata.internal.OtlpFields.Span;
-import dev.sluice.pdata.internal.WireType;
-import dev.sluice.pdata.view.SpanView;
-import java.util.Arrays;
+import dev.sluice.pdata.view.SpanFieldScan;
 
 /**
- * One walk over a span's fields that finds, for the span conditions compiled for one thread, the
- * value of each attribute key they look up and the span's name: each entry's key is compared by
- * length and bytes with the keys wanted, no cursor, view or {@code String} made. The walk is done
- * once per span, when the first condition asks ({@link #prepare}), and stops when every key is
- * found unless the name is wanted too.
- *
- * <p>It reads as the views do: the first entry with a key wins (as {@code AttributeCursor.find}),
- * an entry without a value has an empty value (nil), the last name field wins (as protobuf
- * decides), and an absent name is the empty string. A field it does not walk (a group) makes the
- * whole span undecided, and the conditions then take the general evaluator. Not thread-safe.
+ * The span conditions compiled for one thread read their values through one {@link SpanFieldScan}
+ * (the data model's one span walk): it finds the value of each attribute key they look up and the
+ * span's name. The walk is done once per span, when the first condition asks ({@link #prepare}). A
+ * span the walk cannot read (one holding a group) is undecided, and the conditions then take the
+ * general evaluator. Not thread-safe.
  */
 final class SpanScan {
-  /** {@link #kind}: the value is nil (no such key, an entry without a value, an empty value). */
-  static final int NIL = 0;
+  static final int NIL = SpanFieldScan.NIL;
+  static final int STRING = SpanFieldScan.STRING;
+  static final int SCALAR = SpanFieldScan.SCALAR;
+  static final int COMPOSITE = SpanFieldScan.COMPOSITE;
+  static final int NAME = SpanFieldScan.NAME;
 
-  /** {@link #kind}: a string, in {@link #textFrom()}..{@link #textTo()} of {@link #bytes()}. */
-  static final int STRING = 1;
-
-  /** {@link #kind}: a bool, int, double or bytes, which OTTL never finds equal to a string. */
-  static final int SCALAR = 2;
-
-  /** {@link #kind}: a map or list, which only the general evaluator compares (and refuses). */
-  static final int COMPOSITE = 3;
-
-  /** The slot of the span's name in {@link #kind}. */
-  static final int NAME = -1;
-
-  private static final int NAME_TAG = WireType.tag(Span.NAME, WireType.LEN);
-  private static final int ATTRIBUTES_TAG = WireType.tag(Span.ATTRIBUTES, WireType.LEN);
-  private static final int TRACE_ID_TAG = WireType.tag(Span.TRACE_ID, WireType.LEN);
-  private static final int SPAN_ID_TAG = WireType.tag(Span.SPAN_ID, WireType.LEN);
-  private static final int TAG_AND_LENGTH_BYTES = 2;
-  private static final int SPAN_ID_AT = TAG_AND_LENGTH_BYTES + SpanView.TRACE_ID_BYTES;
-  private static final int IDS_BYTES = SPAN_ID_AT + TAG_AND_LENGTH_BYTES + SpanView.SPAN_ID_BYTES;
-  private static final int KEY_TAG = WireType.tag(KeyValue.KEY, WireType.LEN);
-  private static final int VALUE_TAG = WireType.tag(KeyValue.VALUE, WireType.LEN);
-
-  private static final int STRING_VALUE_TAG = WireType.tag(AnyValue.STRING_VALUE, WireType.LEN);
-
-  private static final int TYPE_BITS = 3;
-  private static final int TYPE_MASK = 7;
-  private static final int VARINT_PAYLOAD_MASK = 0x7F;
-  private static final int VARINT_PAYLOAD_BITS = 7;
-
-  // valueFrom[slot] before a key is seen, and for an entry without a value.
-  private static final int NOT_SEEN = -2;
-  private static final int NO_VALUE = -1;
-
-  private byte[][] keys = new byte[0][];
-  // Bit n: some key wanted is n bytes long (n below 64); longKeys: some is longer.
-  private long keyLengths;
-  private boolean longKeys;
-  private boolean wantsName;
-  private int[] valueFrom = new int[0];
-  private int[] valueTo = new int[0];
-
+  private final SpanFieldScan scan = new SpanFieldScan();
   private EvalContext scannedContext;
   private long scannedStamp;
   private boolean undecided;
-  private int nameFrom;
-  private int nameTo;
-  private int textFrom;
-  private int textTo;
 
   /** At compile time: the slot of attribute key {@code utf8}, shared by every lookup of it. */
   int key(byte[] utf8) {
-    for (int i = 0; i < keys.length; i++) {
-      if (Arrays.equals(keys[i], utf8)) {
-        return i;
-      }
-    }
-    keys = Arrays.copyOf(keys, keys.length + 1);
-    keys[keys.length - 1] = utf8.clone();
-    if (utf8.length < Long.SIZE) {
-      keyLengths |= 1L << utf8.length;
-    } else {
-      longKeys = true;
-    }
-    valueFrom = new int[keys.length];
-    valueTo = new int[keys.length];
     scannedContext = null;
-    return keys.length - 1;
+    return scan.key(utf8);
   }
 
   /** At compile time: a condition reads the span's name. */
   int name() {
-    wantsName = true;
     scannedContext = null;
-    return NAME;
+    return scan.name();
   }
 
   /**
@@ -109,7 +43,7 @@ final class SpanScan {
         scannedContext = context;
       }
       scannedStamp = context.spanStamp;
-      walk(context.span);
+      undecided = context.span == null || !scan.scan(context.span);
     }
     return !undecided;
   }
@@ -119,282 +53,19 @@ final class SpanScan {
    * for a {@link #STRING}, its bytes are then {@link #textFrom()}..{@link #textTo()}.
    */
   int kind(int slot) {
-    if (slot == NAME) {
-      textFrom = nameFrom;
-      textTo = nameTo;
-      return STRING;
-    }
-    int from = valueFrom[slot];
-    if (from < 0) {
-      return NIL;
-    }
-    int to = valueTo[slot];
-    byte[] b = bytes();
-    if (from < to && b[from] == STRING_VALUE_TAG) {
-      // The common case, one string member: no walk.
-      int start = lengthEnd(b, from + 1);
-      if (start + length(b, from + 1) == to) {
-        textFrom = start;
-        textTo = to;
-        return STRING;
-      }
-    }
-    // As AnyValueView reads it: the last member on the wire wins.
-    int member = 0;
-    int memberAt = from;
-    int p = from;
-    while (p < to) {
-      int tag = tag(b, p);
-      p = skipVarint(b, p);
-      int field = tag >>> TYPE_BITS;
-      if (field >= AnyValue.STRING_VALUE && field <= AnyValue.STRING_VALUE_STRINDEX) {
-        member = field;
-        memberAt = p;
-      }
-      p = skipValue(b, p, tag);
-      if (p < 0) {
-        return COMPOSITE;
-      }
-    }
-    if (member == 0 || member == AnyValue.STRING_VALUE_STRINDEX) {
-      return NIL;
-    }
-    if (member == AnyValue.STRING_VALUE) {
-      textFrom = lengthEnd(b, memberAt);
-      textTo = textFrom + length(b, memberAt);
-      return STRING;
-    }
-    return member == AnyValue.ARRAY_VALUE || member == AnyValue.KVLIST_VALUE ? COMPOSITE : SCALAR;
+    return scan.kind(slot);
   }
 
-  /**
-   * The bytes of the span prepared last (those {@link #textFrom()} points into), read from its
-   * view: the scan keeps no bytes of its own, so it never keeps a request reachable after the
-   * context has let go of it.
-   */
+  /** The bytes of the span prepared last (those {@link #textFrom()} points into). */
   byte[] bytes() {
-    return scannedContext.span.array();
+    return scan.bytes();
   }
 
   int textFrom() {
-    return textFrom;
+    return scan.textFrom();
   }
 
   int textTo() {
-    return textTo;
-  }
-
-  private void walk(SpanView span) {
-    undecided = false;
-    if (span == null) {
-      undecided = true;
-      return;
-    }
-    byte[] b = span.array();
-    int p = span.messageStart();
-    int end = span.messageEnd();
-    boolean common = span.commonSpan();
-    int missing = keys.length;
-    int[] seen = valueFrom;
-    for (int i = 0; i < seen.length; i++) {
-      seen[i] = NOT_SEEN; // a loop: Arrays.fill's call costs more than one or two stores
-    }
-    nameFrom = 0;
-    nameTo = 0;
-    if (p + IDS_BYTES <= end
-        && b[p] == TRACE_ID_TAG
-        && b[p + 1] == SpanView.TRACE_ID_BYTES
-        && b[p + SPAN_ID_AT] == SPAN_ID_TAG
-        && b[p + SPAN_ID_AT + 1] == SpanView.SPAN_ID_BYTES) {
-      // The trace and span IDs every SDK writes first, passed over by their sizes: the next read
-      // does not wait for their lengths to be loaded.
-      p += IDS_BYTES;
-    }
-    while (p < end) {
-      int tag = b[p];
-      if (tag >= 0) {
-        p++;
-      } else {
-        tag = tag(b, p);
-        p = skipVarint(b, p);
-      }
-      if (tag == ATTRIBUTES_TAG) {
-        int length = b[p];
-        int from = p + 1;
-        if (length < 0) {
-          length = (int) varint(b, p);
-          from = skipVarint(b, p);
-        }
-        int to = from + length;
-        if (missing > 0 && !(common && otherKeyLength(b[from + 1]))) {
-          // A common span's entry is a key (its length at from + 1) and then a value: one whose
-          // key has a length no key wanted has is passed without reading further.
-          missing -= entry(b, from, to);
-          if (undecided) {
-            return;
-          }
-        }
-        p = to;
-      } else if (tag == NAME_TAG) {
-        nameFrom = lengthEnd(b, p);
-        nameTo = nameFrom + length(b, p);
-        p = nameTo;
-      } else {
-        p = skipValue(b, p, tag);
-        if (p < 0) {
-          undecided = true;
-          return;
-        }
-      }
-      if (missing == 0 && !wantsName) {
-        return;
-      }
-    }
-  }
-
-  /** Whether no key wanted is {@code length} bytes long. */
-  private boolean otherKeyLength(int length) {
-    return length < Long.SIZE ? (keyLengths & (1L << length)) == 0 : !longKeys;
-  }
-
-  /** Reads the entry {@code [from, to)}; 1 when it is the first of a key wanted, else 0. */
-  private int entry(byte[] b, int from, int to) {
-    int valueStart = commonShapeValue(b, from, to);
-    if (valueStart >= 0) {
-      return found(b, from + TAG_AND_LENGTH_BYTES, b[from + 1], valueStart, to);
-    }
-    return unusualEntry(b, from, to);
-  }
-
-  /** An entry of another shape, read as the attribute cursor reads it: the last key and value. */
-  private int unusualEntry(byte[] b, int from, int to) {
-    int keyFrom = from;
-    int keyLength = 0;
-    int entryValueFrom = NO_VALUE;
-    int entryValueTo = NO_VALUE;
-    int p = from;
-    while (p < to) {
-      int tag = b[p];
-      if (tag >= 0) {
-        p++;
-      } else {
-        tag = tag(b, p);
-        p = skipVarint(b, p);
-      }
-      if (tag == KEY_TAG || tag == VALUE_TAG) {
-        int start = lengthEnd(b, p);
-        int length = length(b, p);
-        if (tag == KEY_TAG) {
-          keyFrom = start;
-          keyLength = length;
-        } else {
-          entryValueFrom = start;
-          entryValueTo = start + length;
-        }
-        p = start + length;
-      } else {
-        p = skipValue(b, p, tag);
-        if (p < 0) {
-          undecided = true;
-          return 0;
-        }
-      }
-    }
-    return found(b, keyFrom, keyLength, entryValueFrom, entryValueTo);
-  }
-
-  /** Records the value when the key is one wanted and not seen yet: 1 then, else 0. */
-  private int found(byte[] b, int keyFrom, int keyLength, int entryValueFrom, int entryValueTo) {
-    byte[][] wanted = keys;
-    for (int i = 0; i < wanted.length; i++) {
-      byte[] key = wanted[i];
-      if (key.length == keyLength
-          && valueFrom[i] == NOT_SEEN
-          && Arrays.equals(b, keyFrom, keyFrom + keyLength, key, 0, keyLength)) {
-        valueFrom[i] = entryValueFrom;
-        valueTo[i] = entryValueTo;
-        return 1;
-      }
-    }
-    return 0;
-  }
-
-  /**
-   * Where the value starts when the entry {@code [from, to)} is the shape every SDK writes, its key
-   * field (shorter than 128 bytes) then its value field and nothing else; -1 for any other shape,
-   * which only reading every field of the entry tells.
-   */
-  private static int commonShapeValue(byte[] b, int from, int to) {
-    if (from + 1 >= to || b[from] != KEY_TAG || b[from + 1] < 0) {
-      return -1;
-    }
-    int valueTag = from + TAG_AND_LENGTH_BYTES + b[from + 1];
-    if (valueTag + 1 >= to || b[valueTag] != VALUE_TAG) {
-      return -1;
-    }
-    int length = b[valueTag + 1];
-    int start = valueTag + TAG_AND_LENGTH_BYTES;
-    if (length < 0) {
-      if (start >= to || b[start] < 0) {
-        return -1;
-      }
-      length = (length & VARINT_PAYLOAD_MASK) | (b[start] << VARINT_PAYLOAD_BITS);
-      start++;
-    }
-    return start + length == to ? start : -1;
-  }
-
-  private static int tag(byte[] b, int p) {
-    return (int) varint(b, p);
-  }
-
-  private static long varint(byte[] b, int position) {
-    long value = 0;
-    int shift = 0;
-    int p = position;
-    while (true) {
-      byte next = b[p++];
-      value |= (long) (next & VARINT_PAYLOAD_MASK) << shift;
-      if (next >= 0) {
-        return value;
-      }
-      shift += VARINT_PAYLOAD_BITS;
-    }
-  }
-
-  private static int skipVarint(byte[] b, int position) {
-    int p = position;
-    while (b[p++] < 0) {
-      // continuation bytes
-    }
-    return p;
-  }
-
-  /** The length of a length-delimited value whose prefix is at {@code p}. */
-  private static int length(byte[] b, int p) {
-    int first = b[p];
-    return first >= 0 ? first : (int) varint(b, p);
-  }
-
-  /** Where the payload of a length-delimited value whose prefix is at {@code p} starts. */
-  private static int lengthEnd(byte[] b, int p) {
-    return b[p] >= 0 ? p + 1 : skipVarint(b, p);
-  }
-
-  /** Past the value of {@code tag} at {@code p}; -1 for a group, which this walk does not read. */
-  private static int skipValue(byte[] b, int p, int tag) {
-    switch (tag & TYPE_MASK) {
-      case WireType.VARINT:
-        return skipVarint(b, p);
-      case WireType.I64:
-        return p + Long.BYTES;
-      case WireType.I32:
-        return p + Integer.BYTES;
-      case WireType.LEN:
-        int length = b[p];
-        return length >= 0 ? p + 1 + length : skipVarint(b, p) + (int) varint(b, p);
-      default:
-        return -1;
-    }
+    return scan.textTo();
   }
 }

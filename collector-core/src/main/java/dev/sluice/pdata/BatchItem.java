@@ -96,6 +96,20 @@ public final class BatchItem {
 
   // Made at first use: most visitors read one or two kinds of view, or none.
   private SpanView spanView;
+
+  // Where a new trace_state goes in placedFor[placedStart, placedEnd), as the one span walk found
+  // it
+  // (placeTraceState): the first field numbered trace_state or higher, and the span's one
+  // trace_state field (traceStateFrom -1 for none), for the span editor's single-set path.
+  // Forgotten
+  // (placedEnd NOT_PLACED) whenever the item is moved, so storage reused later is never read by it.
+  private static final int NOT_PLACED = -1;
+  private byte[] placedFor;
+  private int placedStart;
+  private int placedEnd = NOT_PLACED;
+  @Internal public int traceStateAt;
+  @Internal public int traceStateFrom;
+  @Internal public int traceStateTo;
   private LogRecordView logRecordView;
   private DataPointView pointView;
   private MetricView metricView;
@@ -171,6 +185,8 @@ public final class BatchItem {
     lookedResource = -1;
     lookedScopeRequest = null;
     lookedScope = -1;
+    placedFor = null;
+    placedEnd = NOT_PLACED;
     if (spanView != null) {
       spanView.release();
     }
@@ -227,6 +243,7 @@ public final class BatchItem {
     this.dropped = false;
     this.metricLevel = false;
     this.commonSpan = false;
+    this.placedEnd = NOT_PLACED;
     Overlay replaced = replacementOf(unit);
     if (replaced != null) {
       int start = replaced.unitOffset(unit);
@@ -263,6 +280,7 @@ public final class BatchItem {
     this.dropped = false;
     this.metricLevel = true;
     this.commonSpan = false;
+    this.placedEnd = NOT_PLACED;
     this.pointFrom = from;
     this.pointTo = to;
     frameMetric();
@@ -374,7 +392,7 @@ public final class BatchItem {
     checkUnit(Signal.TRACES);
     writeTypedEdits();
     if (spanView == null) {
-      spanView = new SpanView();
+      spanView = new SpanView(this);
     }
     spanView.wrapMessage(slice.index(), item, array, offset, offset + length);
     spanView.commonSpan = commonSpan;
@@ -612,6 +630,51 @@ public final class BatchItem {
     }
   }
 
+  /**
+   * The span view's report ({@link SpanView#placeTraceState}) of where a trace_state field goes in
+   * the span {@code message[messageStart, messageEnd)}; held until the item is moved on.
+   */
+  @Internal
+  public void placeTraceState(
+      byte[] message, int messageStart, int messageEnd, int at, int from, int to) {
+    if (placedFor != message) {
+      placedFor = message;
+    }
+    placedStart = messageStart;
+    placedEnd = messageEnd;
+    traceStateAt = at;
+    traceStateFrom = from;
+    traceStateTo = to;
+  }
+
+  /**
+   * Whether the one span walk told where a trace_state goes in {@code message[offset, offset +
+   * length)}, the item's span, during this visitor's call; then {@link #traceStateAt}, {@link
+   * #traceStateFrom} and {@link #traceStateTo} say it.
+   */
+  @Internal
+  public boolean traceStatePlaced(byte[] message, int offset, int length) {
+    return placedEnd == offset + length
+        && placedStart == offset
+        && placedFor == message
+        && signal() == Signal.TRACES;
+  }
+
+  @Internal
+  public int traceStateAt() {
+    return traceStateAt;
+  }
+
+  @Internal
+  public int traceStateFrom() {
+    return traceStateFrom;
+  }
+
+  @Internal
+  public int traceStateTo() {
+    return traceStateTo;
+  }
+
   /** Drops the item from the batch when the visit ends. */
   public void drop() {
     itemEdits();
@@ -659,7 +722,24 @@ public final class BatchItem {
     rule.writeOnePass(array, offset);
   }
 
-  private void reserve(int length) {
+  /** The array {@link #reserve} points the item at, for the typed edits to write into. */
+  @Internal
+  public byte[] storage() {
+    return array;
+  }
+
+  /** Where the item's message starts in {@link #storage()}. */
+  @Internal
+  public int storageOffset() {
+    return offset;
+  }
+
+  /**
+   * Replaces the item with {@code length} bytes the caller writes into {@link #storage()} from
+   * {@link #storageOffset()} at once; the bytes the item had stay readable until the visit ends.
+   */
+  @Internal
+  public void reserve(int length) {
     if (metricLevel) {
       throw new IllegalStateException("a metric is replaced with replaceMetric");
     }

@@ -1,8 +1,6 @@
 package dev.sluice.collector;
 
 import static com.tngtech.archunit.base.DescribedPredicate.describe;
-import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaAccess;
@@ -47,21 +45,6 @@ class ComponentBoundariesTest {
     "dev.sluice.extension..",
     "dev.sluice.config..",
     "dev.sluice.collector.."
-  };
-
-  /**
-   * The classes outside the core that still use the data model's internals, each until the face has
-   * what it needs; a list that only shrinks.
-   */
-  private static final String[] INTERNAL_USERS = {
-    // The filter processor prunes span events on the wire (ProtoWriter, WireReader, OtlpFields).
-    "dev.sluice.processor.filter.FilterRun",
-    "dev.sluice.processor.filter.SpanEventPruner",
-    // The sampler reads and writes the span's tracestate and sampling attributes on the wire.
-    "dev.sluice.processor.probabilisticsampler.SpanFieldWalk",
-    "dev.sluice.processor.probabilisticsampler.HashMark",
-    "dev.sluice.processor.probabilisticsampler.SpanPass",
-    "dev.sluice.processor.probabilisticsampler.SamplingAttributesWriter",
   };
 
   private static JavaClasses sluice;
@@ -110,11 +93,10 @@ class ComponentBoundariesTest {
   }
 
   @Test
-  void onlyTheListedClassesOutsideTheCoreUseTheDataModelsInternals() {
+  void nothingOutsideTheCoreUsesTheDataModelsInternals() {
     noClasses()
         .that()
         .resideInAnyPackage(OUTSIDE_THE_CORE)
-        .and(not(belongToAnyOf(internalUsers())))
         .should()
         .dependOnClassesThat()
         .resideInAPackage(INTERNAL + "..")
@@ -129,7 +111,6 @@ class ComponentBoundariesTest {
     noClasses()
         .that()
         .resideInAnyPackage(OUTSIDE_THE_CORE)
-        .and(not(belongToAnyOf(internalUsers())))
         .should()
         .accessTargetWhere(
             describe(
@@ -140,17 +121,5 @@ class ComponentBoundariesTest {
             "a member marked @Internal (on a face type, or on the internal base class a view"
                 + " extends) is public only for the data model's own packages")
         .check(sluice);
-  }
-
-  private static Class<?>[] internalUsers() {
-    Class<?>[] classes = new Class<?>[INTERNAL_USERS.length];
-    for (int i = 0; i < classes.length; i++) {
-      try {
-        classes[i] = Class.forName(INTERNAL_USERS[i]);
-      } catch (ClassNotFoundException e) {
-        throw new AssertionError(INTERNAL_USERS[i] + " is gone: take it off the list", e);
-      }
-    }
-    return classes;
   }
 }

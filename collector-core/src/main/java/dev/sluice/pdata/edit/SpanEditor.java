@@ -105,6 +105,16 @@ public final class SpanEditor {
     return this;
   }
 
+  /**
+   * The trace state given as its UTF-8 bytes {@code utf8[offset, offset + length)}, for a writer
+   * that builds it in a reused buffer; checked to be UTF-8 as {@link #setTraceState(String)} checks
+   * a string to have a UTF-8 form.
+   */
+  public SpanEditor setTraceState(byte[] utf8, int offset, int length) {
+    edits().setUtf8(Span.TRACE_STATE, utf8, offset, length, "a trace state");
+    return this;
+  }
+
   /** {@code flags}: W3C trace flags in the low byte, whether the parent is remote above. */
   public SpanEditor setFlags(int flags) {
     edits().setFixed32(Span.FLAGS, flags);

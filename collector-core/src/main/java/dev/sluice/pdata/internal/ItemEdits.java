@@ -70,6 +70,9 @@ public final class ItemEdits {
   public boolean pending;
   // Some change other than attribute actions is pending.
   private boolean othersPending;
+  // Whether an edit other than a field set was taken (a child field, an attribute, an added
+  // element, a removal): what discard must then forget, and what keeps the single-set path away.
+  private boolean beyondSets;
   private boolean bound;
 
   /**
@@ -115,6 +118,7 @@ public final class ItemEdits {
   public void touched() {
     pending = true;
     othersPending = true;
+    beyondSets = true;
   }
 
   /**
@@ -167,6 +171,28 @@ public final class ItemEdits {
     if (length > 0) {
       scratch.writeLengthDelimitedHeader(field, length);
       Utf8Encoding.write(scratch, value, length);
+    }
+    set(field, start);
+  }
+
+  /**
+   * A string field given as its UTF-8 bytes {@code utf8[offset, offset + length)}; none leaves it
+   * out.
+   *
+   * @throws IllegalArgumentException when the bytes are not valid UTF-8
+   */
+  public void setUtf8(int field, byte[] utf8, int offset, int length, String what) {
+    Objects.requireNonNull(utf8, what);
+    Objects.checkFromIndexSize(offset, length, utf8.length);
+    int invalid = Utf8.firstInvalid(utf8, offset, offset + length);
+    if (invalid >= 0) {
+      throw new IllegalArgumentException(
+          what + " is not valid UTF-8 at byte " + (invalid - offset) + " of " + length);
+    }
+    int start = scratch.size();
+    if (length > 0) {
+      scratch.writeLengthDelimitedHeader(field, length);
+      scratch.writeBytes(utf8, offset, length);
     }
     set(field, start);
   }
@@ -224,7 +250,8 @@ public final class ItemEdits {
     }
     setStart[field] = start;
     setLength[field] = scratch.size() - start;
-    touched();
+    pending = true;
+    othersPending = true;
   }
 
   // Fields of the one message field edited inside the item.
@@ -401,6 +428,12 @@ public final class ItemEdits {
         applyActionsAlone(rule(pendingActions), message, offset, length);
         return;
       }
+      if (setCount == 1
+          && !beyondSets
+          && pendingActions == null
+          && setOne(item, message, offset, length)) {
+        return;
+      }
       ProtoWriter written = write(message, offset, length, item.commonSpan());
       if (written != null) {
         item.store(written.array(), 0, written.size());
@@ -497,6 +530,39 @@ public final class ItemEdits {
   }
 
   /**
+   * One field set and nothing else, the commonest edit: written straight into the item's storage
+   * where the engine's single-set path finds it goes; false when the general write must do it.
+   */
+  private boolean setOne(BatchItem item, byte[] message, int offset, int length) {
+    int field = setOrder[0];
+    byte[] fields = scratch.array();
+    int from = setStart[field];
+    int setBytes = setLength[field];
+    int newLength =
+        field == OtlpFields.Span.TRACE_STATE && item.traceStatePlaced(message, offset, length)
+            ? rewriter.placeSet(
+                message,
+                offset,
+                length,
+                item.traceStateAt(),
+                item.traceStateFrom(),
+                item.traceStateTo(),
+                fields,
+                from,
+                setBytes)
+            : rewriter.locateSet(message, offset, length, field, fields, from, setBytes);
+    if (newLength == MessageRewriter.GENERAL) {
+      return false;
+    }
+    if (newLength != MessageRewriter.UNCHANGED) {
+      item.reserve(newLength);
+      rewriter.writeSet(
+          message, offset, length, fields, from, setBytes, item.storage(), item.storageOffset());
+    }
+    return true;
+  }
+
+  /**
    * The edited message field, always written (a span given a status has one, even an empty one):
    * every occurrence of it merged, as protobuf reads a message field given more than once, with the
    * child fields set.
@@ -531,19 +597,24 @@ public final class ItemEdits {
       setStart[setOrder[i]] = NOT_SET;
     }
     setCount = 0;
-    for (int i = 0; i < childCount; i++) {
-      childStart[childOrder[i]] = NOT_SET;
+    if (beyondSets) {
+      for (int i = 0; i < childCount; i++) {
+        childStart[childOrder[i]] = NOT_SET;
+      }
+      childCount = 0;
+      childParent = 0;
+      attributes.clear();
+      for (RemovalFilter<?> filter : filters) {
+        if (!filter.isEmpty()) {
+          filter.clear(); // one that held no predicate showed no bytes
+        }
+      }
+      openElement = null;
+      appended.release(MAX_RETAINED_BYTES);
+      beyondSets = false;
     }
-    childCount = 0;
-    childParent = 0;
-    attributes.clear();
     pendingActions = null;
-    for (RemovalFilter<?> filter : filters) {
-      filter.clear();
-    }
-    openElement = null;
     scratch.release(MAX_RETAINED_BYTES);
-    appended.release(MAX_RETAINED_BYTES);
     pending = false;
     othersPending = false;
   }

@@ -12,8 +12,9 @@ import java.util.Arrays;
  *
  * <ul>
  *   <li>{@link #set}: every occurrence of the field goes, and the given encoded field (tag first;
- *       empty clears the field) is written where the first occurrence was, or after the message's
- *       own fields when it had none;
+ *       empty clears the field) is written before the message's first field numbered the same or
+ *       higher (where the first occurrence was, in a message written in field order, as protobuf
+ *       writes it), or after the message's own fields when it has none;
  *   <li>{@link #editEntries}: each entry of a repeated {@code KeyValue} field is kept, dropped or
  *       written anew by an {@link EntryRule}, which may then append entries;
  *   <li>{@link #filter}: each occurrence of a repeated message field is kept or dropped by an
@@ -264,10 +265,17 @@ public final class MessageRewriter {
     try {
       reader.wrap(message, offset, length);
       int copyFrom = offset;
+      int firstUnwritten = firstUnwrittenSet();
       while (reader.hasRemaining()) {
         int fieldStart = reader.position();
         int tag = reader.readTag();
         int field = tag >>> 3;
+        if (field > firstUnwritten) {
+          // Sets of fields numbered below this one go before it.
+          out.writeBytes(message, copyFrom, fieldStart - copyFrom);
+          copyFrom = fieldStart;
+          firstUnwritten = writeSetsBelow(field, out);
+        }
         int s = field < slotOf.length ? slotOf[field] - 1 : -1;
         if (s < 0) {
           reader.skipValue(tag, MAX_GROUP_DEPTH);
@@ -281,6 +289,7 @@ public final class MessageRewriter {
           if (!written[s]) {
             out.writeBytes(sources[s], offsets[s], lengths[s]);
             written[s] = true;
+            firstUnwritten = firstUnwrittenSet();
           }
           continue;
         }
@@ -313,10 +322,151 @@ public final class MessageRewriter {
     }
   }
 
+  // What locateSet found: where the set field goes, and the one occurrence it replaces (or -1).
+  private int spliceAt;
+  private int oldFrom;
+  private int oldTo;
+
+  /**
+   * The fast path of a plan that is one {@link #set} of {@code field} to {@code encoded[offset,
+   * offset + length)} and nothing else, as the typed editors' commonest edit is: walks {@code
+   * message[messageOffset, messageOffset + messageLength)} once, reading only tags and lengths, and
+   * finds where the field goes as {@link #write} places it. Returns the length of the message
+   * changed so, which {@link #writeSet} then writes; {@link #UNCHANGED} when it would be the
+   * message's own bytes; {@link #GENERAL} when the field occurs more than once, for {@link #write}
+   * to do. {@code MessageRewriterSetPropertyTest} holds the two paths to the same bytes.
+   */
+  int locateSet(
+      byte[] message,
+      int messageOffset,
+      int messageLength,
+      int field,
+      byte[] encoded,
+      int offset,
+      int length) {
+    int end = messageOffset + messageLength;
+    int at = -1;
+    int from = -1;
+    int to = -1;
+    int p = messageOffset;
+    while (p < end) {
+      int fieldStart = p;
+      int tag = (int) ViewWire.varint(message, p);
+      p = ViewWire.skipValue(message, ViewWire.skipVarint(message, p), tag);
+      int number = ViewWire.fieldNumber(tag);
+      if (number >= field && at < 0) {
+        at = fieldStart;
+      }
+      if (number == field) {
+        if (from >= 0) {
+          return GENERAL;
+        }
+        from = fieldStart;
+        to = p;
+      }
+    }
+    return placeSet(
+        message,
+        messageOffset,
+        messageLength,
+        at < 0 ? end : at,
+        from,
+        to,
+        encoded,
+        offset,
+        length);
+  }
+
+  /**
+   * {@link #locateSet} for a caller that found the field's place on its own walk: it goes at {@code
+   * at} (the first field numbered the same or higher, or the end), and the message's one occurrence
+   * of it is {@code message[from, to)} ({@code from} -1 for none).
+   */
+  int placeSet(
+      byte[] message,
+      int messageOffset,
+      int messageLength,
+      int at,
+      int from,
+      int to,
+      byte[] encoded,
+      int offset,
+      int length) {
+    spliceAt = at;
+    oldFrom = from;
+    oldTo = to;
+    if (from < 0) {
+      return length == 0 ? UNCHANGED : messageLength + length;
+    }
+    if (from == spliceAt && Arrays.equals(message, from, to, encoded, offset, offset + length)) {
+      return UNCHANGED;
+    }
+    return messageLength - (to - from) + length;
+  }
+
+  /** Writes what {@link #locateSet} measured into {@code into} from {@code at}. */
+  void writeSet(
+      byte[] message,
+      int messageOffset,
+      int messageLength,
+      byte[] encoded,
+      int offset,
+      int length,
+      byte[] into,
+      int at) {
+    int end = messageOffset + messageLength;
+    int q = at;
+    int before = spliceAt - messageOffset;
+    System.arraycopy(message, messageOffset, into, q, before);
+    q += before;
+    System.arraycopy(encoded, offset, into, q, length);
+    q += length;
+    if (oldFrom < 0) {
+      System.arraycopy(message, spliceAt, into, q, end - spliceAt);
+    } else {
+      // The old occurrence is at spliceAt, or after fields of higher numbers written before it.
+      System.arraycopy(message, spliceAt, into, q, oldFrom - spliceAt);
+      q += oldFrom - spliceAt;
+      System.arraycopy(message, oldTo, into, q, end - oldTo);
+    }
+  }
+
+  /** {@link #locateSet}: the message would stay as it is. */
+  static final int UNCHANGED = -1;
+
+  /** {@link #locateSet}: the general {@link #write} must do it. */
+  static final int GENERAL = -2;
+
+  /** The least field number of a set not written yet, or {@link Integer#MAX_VALUE}. */
+  private int firstUnwrittenSet() {
+    int first = Integer.MAX_VALUE;
+    for (int s = 0; s < changes; s++) {
+      if (kinds[s] == SET && !written[s] && fields[s] < first) {
+        first = fields[s];
+      }
+    }
+    return first;
+  }
+
+  /**
+   * Writes the sets not written yet of fields numbered below {@code field}, in field order; returns
+   * the least field number of a set still not written.
+   */
+  private int writeSetsBelow(int field, ProtoWriter out) {
+    while (true) {
+      int first = firstUnwrittenSet();
+      if (first >= field) {
+        return first;
+      }
+      int s = slotOf[first] - 1;
+      out.writeBytes(sources[s], offsets[s], lengths[s]);
+      written[s] = true;
+    }
+  }
+
   /**
    * Writes {@code message} with every {@code field} occurrence replaced by {@code replacement[0,
-   * replacementLength)} (a whole encoded field, or nothing), written where the first occurrence
-   * was, or at the end.
+   * replacementLength)} (a whole encoded field, or nothing), written as {@link #set} places it.
    */
   public void replaceField(
       byte[] message,

@@ -1,5 +1,6 @@
 package dev.sluice.pdata.view;
 
+import dev.sluice.pdata.BatchItem;
 import dev.sluice.pdata.internal.Internal;
 import dev.sluice.pdata.internal.ItemView;
 import dev.sluice.pdata.internal.OtlpEnums.SpanKind;
@@ -26,9 +27,31 @@ public final class SpanView extends ItemView {
   private final TextView statusMessage = new TextView();
   private final PlainMessage status = new PlainMessage(Status.CODE);
 
+  // The item the view shows when a batch visit made it, which keeps where the one span walk found a
+  // new trace_state goes; null for a view of no item.
+  private final BatchItem item;
+
   @Internal
   public SpanView() {
+    this(null);
+  }
+
+  @Internal
+  public SpanView(BatchItem item) {
     super(Span.FLAGS);
+    this.item = item;
+  }
+
+  /**
+   * Tells the item the view shows (if any) where a trace_state field goes in the span as wrapped
+   * now, as the one span walk found it on its way ({@link SpanFieldScan}): at {@code at}, the first
+   * field numbered trace_state or higher (or the end), and the span's one trace_state field is
+   * {@code [from, to)} ({@code from} -1 for none).
+   */
+  void placeTraceState(int at, int from, int to) {
+    if (item != null) {
+      item.placeTraceState(bytes, start, end, at, from, to);
+    }
   }
 
   @Override

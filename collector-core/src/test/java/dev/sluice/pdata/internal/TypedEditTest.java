@@ -29,6 +29,7 @@ import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -195,6 +196,29 @@ class TypedEditTest {
     assertThat(batch.slice(0).overlay()).as("no replacement storage").isNull();
     assertThat(OtlpMarshaler.toByteArray(batch)).isEqualTo(request.toByteArray());
     batch.clear();
+  }
+
+  @Test
+  void aFieldSetOnASpanWithoutItIsWrittenInFieldOrderAsProtobufWritesIt() throws Exception {
+    Batch batch = batch(traces(span("GET")));
+    byte[] state = "xot=rv:0123456789abcd;th:cx".getBytes(StandardCharsets.UTF_8);
+
+    batch.visit(item -> item.editSpan().setTraceState(state, 1, state.length - 2));
+
+    byte[] expected =
+        traces(span("GET").toBuilder().setTraceState("ot=rv:0123456789abcd;th:c").build())
+            .toByteArray();
+    assertThat(OtlpMarshaler.toByteArray(batch)).isEqualTo(expected);
+    batch.clear();
+  }
+
+  @Test
+  void aTraceStateGivenAsBytesIsCheckedToBeUtf8() throws Exception {
+    assertThat(thrownEditing(span -> span.setTraceState(new byte[] {'a', '=', (byte) 0xC0}, 0, 3)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a trace state is not valid UTF-8 at byte 2 of 3");
+    assertThat(thrownEditing(span -> span.setTraceState(new byte[2], 1, 2)))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   @Test

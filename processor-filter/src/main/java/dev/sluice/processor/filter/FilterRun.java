@@ -3,10 +3,10 @@ package dev.sluice.processor.filter;
 import dev.sluice.ottl.EvalContext;
 import dev.sluice.pdata.BatchItem;
 import dev.sluice.pdata.ItemVisitor;
-import dev.sluice.pdata.internal.ProtoWriter;
 import dev.sluice.pdata.view.SpanEventView;
 import dev.sluice.pdata.view.SpanView;
 import java.util.Arrays;
+import java.util.function.Predicate;
 
 /**
  * One thread's state for filtering: the conditions compiled for it, the item context and cursors,
@@ -25,8 +25,11 @@ final class FilterRun {
 
   private final EvalContext context = new EvalContext();
   private final SpanEventView events = new SpanEventView();
-  private final SpanEventPruner pruner = new SpanEventPruner();
   private int[] droppedEvents = new int[INITIAL_EVENT_MARKS];
+  private int dropCount;
+  private int eventIndex;
+  private int nextDrop;
+  private final Predicate<SpanEventView> eventDropped = this::eventDropped;
   private boolean failed;
 
   final ItemVisitor spanVisitor = this::visitSpan;
@@ -78,7 +81,7 @@ final class FilterRun {
     }
     view.events(events);
     int index = 0;
-    int dropCount = 0;
+    dropCount = 0;
     context.spanEvent(events);
     while (events.next()) {
       if (spanEvent.anyMatches(context, failures, this)) {
@@ -93,10 +96,22 @@ final class FilterRun {
       index++;
     }
     if (dropCount > 0) {
-      ProtoWriter pruned =
-          pruner.prune(item.array(), item.offset(), item.length(), droppedEvents, dropCount);
-      item.replace(pruned.array(), 0, pruned.size());
+      // Decided above, event by event, so that a condition failing under propagate leaves the
+      // span as it was; the editor shows the span's events in the same order.
+      eventIndex = 0;
+      nextDrop = 0;
+      item.editSpan().removeEvents(eventDropped);
     }
+  }
+
+  /** Whether the span's next event, in order, is one the span event conditions matched. */
+  private boolean eventDropped(SpanEventView event) {
+    int index = eventIndex++;
+    if (nextDrop < dropCount && droppedEvents[nextDrop] == index) {
+      nextDrop++;
+      return true;
+    }
+    return false;
   }
 
   private void visitLogRecord(BatchItem item) {

@@ -1,17 +1,16 @@
 package dev.sluice.processor.probabilisticsampler;
 
-import dev.sluice.pdata.internal.OtlpFields.Span;
-import dev.sluice.pdata.internal.WireType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * The {@code trace_state} field, tag and length included, that the {@code hash_seed} sampler gives
- * a kept span that arrived without one: {@code ot=rv:<14 hex digits>;th:<threshold>}, what {@link
- * TraceState#writeTo} writes for such a span. All but the 14 digits is the same for every span of
- * one sampler, so it is built once and only the digits are written per span. Immutable.
+ * The {@code trace_state} value that the {@code hash_seed} sampler gives a kept span that arrived
+ * without one: {@code ot=rv:<14 hex digits>;th:<threshold>}, what {@link TraceState#writeTo} writes
+ * for such a span. All but the 14 digits is the same for every span of one sampler, so it is built
+ * once and only the digits are written per span. Immutable.
  */
 final class HashMark {
   private static final byte[] RANDOMNESS_PREFIX = "ot=rv:".getBytes(StandardCharsets.US_ASCII);
@@ -38,15 +37,10 @@ final class HashMark {
   private static final long ONES = 0x0101010101010101L;
   private static final long ZEROS = 0x3030303030303030L;
 
-  /** The tag and the one-byte length: the value is at most 38 bytes. */
-  private static final int HEADER_BYTES = 2;
+  /** Where the 14 digits start in {@link #value}. */
+  static final int DIGITS_AT = RANDOMNESS_PREFIX.length;
 
-  private static final int LONGEST_ONE_BYTE_LENGTH = 0x7F;
-
-  /** Where the 14 digits start in {@link #field}. */
-  static final int DIGITS_AT = HEADER_BYTES + RANDOMNESS_PREFIX.length;
-
-  private final byte[] field;
+  private final byte[] value;
 
   /** The mark of a sampler that keeps spans at {@code threshold} (below {@code NEVER}). */
   HashMark(long threshold) {
@@ -60,25 +54,19 @@ final class HashMark {
     System.arraycopy(THRESHOLD_PREFIX, 0, value, n, THRESHOLD_PREFIX.length);
     n += THRESHOLD_PREFIX.length;
     n += SamplingMath.writeTValue(threshold, value, n);
-    if (n > LONGEST_ONE_BYTE_LENGTH) {
-      throw new AssertionError("a mark of " + n + " bytes");
-    }
-    field = new byte[HEADER_BYTES + n];
-    field[0] = (byte) WireType.tag(Span.TRACE_STATE, WireType.LEN);
-    field[1] = (byte) n;
-    System.arraycopy(value, 0, field, HEADER_BYTES, n);
+    this.value = Arrays.copyOf(value, n);
   }
 
-  /** Bytes of the whole field. */
+  /** Bytes of the value (ASCII). */
   int length() {
-    return field.length;
+    return value.length;
   }
 
   /**
-   * Writes the field with {@code randomness} as its {@code rv} into {@code out} from {@code at}.
+   * Writes the value with {@code randomness} as its {@code rv} into {@code out} from {@code at}.
    */
   void writeTo(long randomness, byte[] out, int at) {
-    System.arraycopy(field, 0, out, at, field.length);
+    System.arraycopy(value, 0, out, at, value.length);
     int digits = at + DIGITS_AT;
     // Fixed width, eight digits a store: the first eight, then the last six with the two bytes
     // after them (";t", the same in every mark).

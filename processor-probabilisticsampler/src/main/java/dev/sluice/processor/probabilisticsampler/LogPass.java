@@ -2,6 +2,7 @@ package dev.sluice.processor.probabilisticsampler;
 
 import dev.sluice.pdata.BatchItem;
 import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.edit.LogRecordEditor;
 import dev.sluice.pdata.view.AnyValueView;
 import dev.sluice.pdata.view.AttributeCursor;
 import dev.sluice.pdata.view.LogRecordView;
@@ -13,9 +14,9 @@ import java.util.Arrays;
 /**
  * One thread's pass over the log records of a batch: reads each record's trace ID and the
  * attributes sampling looks at through the item's view, decides as the OpenTelemetry Collector
- * does, drops the record or, when it is kept, writes its {@code sampling.randomness} and {@code
- * sampling.threshold} attributes as the Collector does (replaced where they are, appended
- * otherwise; every other field copied as bytes). Holds only reusable scratch state.
+ * does, drops the record or, when it is kept, sets its {@code sampling.randomness} and {@code
+ * sampling.threshold} attributes through the log record editor as the Collector does (replaced
+ * where they are, appended otherwise). Holds only reusable scratch state.
  */
 final class LogPass implements ItemVisitor {
 
@@ -29,12 +30,15 @@ final class LogPass implements ItemVisitor {
 
   private static final double PERCENT = 100.0;
 
+  static final String RANDOMNESS_KEY = "sampling.randomness";
+  static final String THRESHOLD_KEY = "sampling.threshold";
+
   private final Sampler sampler;
   private final boolean useTraceId;
   private final byte[][] keys;
   private final boolean[] wanted;
   private final AttributeCursor attributes = new AttributeCursor();
-  private final SamplingAttributesWriter attributesWriter = new SamplingAttributesWriter();
+  private final byte[] valueText = new byte[SamplingMath.HEX_DIGITS];
   private final byte[] digits = new byte[Long.toString(Long.MIN_VALUE).length()];
   private byte[] sourceBytes = new byte[SOURCE_BYTES];
   final long[] counts = SamplerCounters.newCounts();
@@ -67,8 +71,8 @@ final class LogPass implements ItemVisitor {
     this.useTraceId = config.logsUseTraceId();
     keys =
         new byte[][] {
-          SamplingAttributesWriter.RANDOMNESS_KEY,
-          SamplingAttributesWriter.THRESHOLD_KEY,
+          RANDOMNESS_KEY.getBytes(StandardCharsets.UTF_8),
+          THRESHOLD_KEY.getBytes(StandardCharsets.UTF_8),
           config.fromAttribute().getBytes(StandardCharsets.UTF_8),
           config.samplingPriority().getBytes(StandardCharsets.UTF_8)
         };
@@ -85,10 +89,6 @@ final class LogPass implements ItemVisitor {
     if (!decide(item)) {
       item.drop();
     }
-  }
-
-  void finishBatch() {
-    attributesWriter.finishBatch();
   }
 
   private void read(LogRecordView record) {
@@ -296,14 +296,34 @@ final class LogPass implements ItemVisitor {
     if (sampled && carrier) {
       boolean writeThreshold = !(hasThreshold && threshold < thresholdValue);
       if (writeThreshold || setRandomness || thresholdCleared) {
-        attributesWriter.rewrite(
-            item,
-            setRandomness ? randomnessValue : -1,
-            writeThreshold ? threshold : -1,
-            thresholdCleared);
+        writeSamplingAttributes(item, writeThreshold ? threshold : -1);
       }
     }
     return sampled;
+  }
+
+  /**
+   * Sets {@code sampling.randomness} when this sampler gave the record its randomness, and {@code
+   * sampling.threshold} to {@code threshold} (unless -1): a value replaces the first entry of its
+   * key where it is and is appended when there is none, or when the old threshold was removed as
+   * false, as the Collector does.
+   */
+  private void writeSamplingAttributes(BatchItem item, long threshold) {
+    LogRecordEditor record = item.editLogRecord();
+    if (setRandomness) {
+      SamplingMath.writeRValue(randomnessValue, valueText, 0);
+      record.putAttribute(RANDOMNESS_KEY, text(SamplingMath.HEX_DIGITS));
+    }
+    if (thresholdCleared) {
+      record.removeAttribute(THRESHOLD_KEY);
+    }
+    if (threshold >= 0) {
+      record.putAttribute(THRESHOLD_KEY, text(SamplingMath.writeTValue(threshold, valueText, 0)));
+    }
+  }
+
+  private String text(int length) {
+    return new String(valueText, 0, length, StandardCharsets.US_ASCII);
   }
 
   private boolean sampledHereBefore(long randomness) {

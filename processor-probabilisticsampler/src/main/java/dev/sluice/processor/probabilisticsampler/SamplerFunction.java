@@ -42,7 +42,6 @@ final class SamplerFunction implements BatchFunction<ProbabilisticSamplerConfig>
       try {
         batch.visit(pass);
       } finally {
-        pass.finishBatch();
         counters.flush(pass.counts);
       }
     } else {
@@ -50,7 +49,6 @@ final class SamplerFunction implements BatchFunction<ProbabilisticSamplerConfig>
       try {
         batch.visit(pass);
       } finally {
-        pass.finishBatch();
         counters.flush(pass.counts);
       }
     }

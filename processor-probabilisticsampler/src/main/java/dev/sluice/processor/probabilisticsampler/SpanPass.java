@@ -2,14 +2,9 @@ package dev.sluice.processor.probabilisticsampler;
 
 import dev.sluice.pdata.BatchItem;
 import dev.sluice.pdata.ItemVisitor;
-import dev.sluice.pdata.MalformedOtlpException;
-import dev.sluice.pdata.internal.OtlpFields.KeyValue;
-import dev.sluice.pdata.internal.OtlpFields.Span;
-import dev.sluice.pdata.internal.ProtoWriter;
-import dev.sluice.pdata.internal.WireReader;
-import dev.sluice.pdata.internal.WireType;
 import dev.sluice.pdata.view.AnyValueView;
 import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.SpanFieldScan;
 import dev.sluice.pdata.view.SpanView;
 import dev.sluice.pdata.view.TextView;
 import java.nio.charset.StandardCharsets;
@@ -17,22 +12,13 @@ import java.util.Arrays;
 
 /**
  * One thread's pass over the spans of a batch: reads each span's trace ID, {@code trace_state} and
- * {@code sampling.priority} in one walk of its fields ({@link SpanFieldWalk}; the item's view for a
- * span the walk leaves), decides as the OpenTelemetry Collector does, drops the span or, when it is
- * kept and its tracestate changes, writes it anew with the new {@code trace_state} and every other
- * field copied as bytes. Holds only reusable scratch state.
+ * {@code sampling.priority} in one walk of its fields (the data model's {@link SpanFieldScan}; the
+ * span view and an attribute cursor for a span the walk leaves), decides as the OpenTelemetry
+ * Collector does, drops the span or, when it is kept and its tracestate changes, gives it the new
+ * {@code trace_state} through the span editor. Holds only reusable scratch state.
  */
 final class SpanPass implements ItemVisitor {
-  private static final int TRACE_STATE_TAG = WireType.tag(Span.TRACE_STATE, WireType.LEN);
-  private static final int ATTRIBUTES_TAG = WireType.tag(Span.ATTRIBUTES, WireType.LEN);
-  private static final byte KEY_TAG = (byte) WireType.tag(KeyValue.KEY, WireType.LEN);
   static final byte[] PRIORITY_KEY = "sampling.priority".getBytes(StandardCharsets.UTF_8);
-
-  /** Groups in unknown fields were checked at the edge; none nests deeper than this. */
-  static final int MAX_GROUP_DEPTH = 100;
-
-  /** A rewritten span's buffer is given back past this size, so one huge span does not stay. */
-  private static final int MAX_RETAINED_BYTES = 1 << 20;
 
   /** Room for a string priority; a longer one (unusual) grows it. */
   private static final int PRIORITY_TEXT_BYTES = 32;
@@ -44,28 +30,23 @@ final class SpanPass implements ItemVisitor {
   private final Sampler sampler;
 
   /**
-   * Whether spans are read by one walk of their fields ({@link SpanFieldWalk}) rather than through
-   * the span view, and kept ones written from what it found. Off only in tests that compare the
-   * two.
+   * Whether spans are read by one walk of their fields ({@link SpanFieldScan}) and, in {@code
+   * hash_seed} mode, those with a trace ID and neither a trace_state nor a priority take the short
+   * path (decided without parsing a tracestate, marked with the pre-built {@link HashMark}), rather
+   * than through the span view and the general decision. Off only in tests that compare the two.
    */
   private final boolean fastPaths;
 
-  /**
-   * Whether spans in {@code hash_seed} mode that carry a trace ID and neither a trace_state nor a
-   * priority take the short path: hashed as soon as the trace ID is read, decided without parsing a
-   * tracestate, marked with the pre-built {@link HashMark}.
-   */
   private final boolean hashFastPath;
-
-  private final SpanFieldWalk walk;
+  private final SpanFieldScan scan;
+  private final int prioritySlot;
   private final long hashThreshold;
   private final HashMark hashMark;
-  private final WireReader reader = new WireReader();
+  private final byte[] mark;
   private final AttributeCursor attributes = new AttributeCursor();
   private final TraceState traceState = new TraceState();
   private final byte[] traceStateIn = new byte[TraceState.MAX_LENGTH];
   private final byte[] traceStateOut = new byte[TraceState.MAX_LENGTH + TraceState.MAX_GROWTH];
-  private final ProtoWriter spanOut = new ProtoWriter();
   private byte[] priorityText = new byte[PRIORITY_TEXT_BYTES];
   final long[] counts = SamplerCounters.newCounts();
 
@@ -74,6 +55,7 @@ final class SpanPass implements ItemVisitor {
   private long traceIdLow;
   private boolean hasTraceId;
   private int traceStateLength;
+  private int traceStateFields;
   private int priorityDecision;
 
   SpanPass(Sampler sampler) {
@@ -84,32 +66,41 @@ final class SpanPass implements ItemVisitor {
     this.sampler = sampler;
     this.fastPaths = fastPaths;
     this.hashFastPath = fastPaths && sampler.kind == Sampler.Kind.HASH;
-    this.walk = new SpanFieldWalk(hashFastPath, sampler.hashSeedState);
     this.hashThreshold = sampler.hashThreshold();
     this.hashMark = hashFastPath ? new HashMark(hashThreshold) : null;
+    this.mark = hashFastPath ? new byte[hashMark.length()] : null;
+    // In hash_seed mode the trace ID is hashed as soon as the walk reads it.
+    this.scan =
+        hashFastPath
+            ? new SpanFieldScan().traceFields(this::hashTraceId)
+            : new SpanFieldScan().traceFields();
+    this.prioritySlot = scan.key(PRIORITY_KEY);
+  }
+
+  // The hash sampler's randomness of the trace ID the scan read last.
+  private long hashRandomness;
+
+  private void hashTraceId(long high, long low) {
+    hashRandomness =
+        SamplingMath.hashRandomness(
+            SamplingMath.fnvHashAfterSeed(sampler.hashSeedState, high, low));
   }
 
   @Override
   public void visit(BatchItem item) {
-    SpanFieldWalk walk = this.walk;
-    if (!fastPaths || !walk.walk(item.array(), item.offset(), item.length())) {
-      read(item, item.span());
-    } else if (hashFastPath
-        && walk.stateFields == 0
-        && !walk.mayHavePriority
-        && (walk.traceIdHigh | walk.traceIdLow) != 0) {
-      // Nearly every span: decided from the walk's fields as they are.
-      decideByHash(item);
-      return;
-    } else {
-      takeWalk(item);
+    SpanView span = item.span();
+    if (fastPaths && scan.scan(span)) {
+      takeScan();
       if (hashFastPath
           && hasTraceId
           && traceStateFields == 0
           && priorityDecision == PriorityText.DEFER) {
+        // Nearly every span: decided from its trace ID alone.
         decideByHash(item);
         return;
       }
+    } else {
+      read(span);
     }
     if (!decide(item)) {
       item.drop();
@@ -122,123 +113,51 @@ final class SpanPass implements ItemVisitor {
    * error.
    */
   private void decideByHash(BatchItem item) {
-    if (hashThreshold <= walk.hashRandomness) {
+    long randomness = hashRandomness;
+    if (hashThreshold <= randomness) {
       counts[HASH_SAMPLED_SLOT]++;
-      writeHashMark(item);
+      hashMark.writeTo(randomness, mark, 0);
+      item.editSpan().setTraceState(mark, 0, mark.length);
     } else {
       counts[HASH_NOT_SAMPLED_SLOT]++;
       item.drop();
     }
   }
 
-  /**
-   * Writes the kept span with the mark inserted where the walk found its place, straight into the
-   * batch's replacement storage: the span's old bytes stay readable there until the visit ends.
-   */
-  private void writeHashMark(BatchItem item) {
-    byte[] span = item.array();
-    int from = item.offset();
-    int end = from + item.length();
-    int insertAt = walk.insertAt;
-    item.replaceToBeWritten(item.length() + hashMark.length());
-    byte[] into = item.array();
-    int at = item.offset();
-    System.arraycopy(span, from, into, at, insertAt - from);
-    at += insertAt - from;
-    hashMark.writeTo(walk.hashRandomness, into, at);
-    at += hashMark.length();
-    System.arraycopy(span, insertAt, into, at, end - insertAt);
-  }
-
-  // What the field walk found of the span's fields, for a rewrite of its trace_state.
-  private int traceStateFields;
-  private int traceStateFieldStart;
-  private int traceStateFieldEnd;
-  // Where the new trace_state goes: the first field that is a trace_state or follows one.
-  private int insertAt;
-
-  /** Takes what the walk found of the span, and reads its priority if it may have one. */
-  private void takeWalk(BatchItem item) {
-    SpanFieldWalk walk = this.walk;
-    byte[] span = item.array();
-    traceIdHigh = walk.traceIdHigh;
-    traceIdLow = walk.traceIdLow;
+  /** Takes what the scan found of the span. */
+  private void takeScan() {
+    SpanFieldScan scan = this.scan;
+    traceIdHigh = scan.traceIdHigh();
+    traceIdLow = scan.traceIdLow();
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
-    insertAt = walk.insertAt;
-    traceStateFields = walk.stateFields;
-    traceStateFieldStart = walk.stateFieldStart;
-    traceStateFieldEnd = walk.stateFieldEnd;
-    int stateLength = walk.stateLength;
-    traceStateLength = stateLength;
-    if (stateLength > 0 && stateLength <= TraceState.MAX_LENGTH) {
-      System.arraycopy(span, walk.stateFrom, traceStateIn, 0, stateLength);
+    traceStateFields = scan.traceStateFields();
+    if (traceStateFields == 0) {
+      traceStateLength = 0; // nearly every span: nothing to copy
+    } else {
+      takeTraceState(scan.traceState());
     }
-    priorityDecision = PriorityText.DEFER;
-    if (walk.mayHavePriority) {
-      SpanView view = item.span();
-      if (view.attributes(attributes).find(PRIORITY_KEY)) {
-        priorityDecision = priorityDecision(attributes.value());
-      }
-    }
+    priorityDecision =
+        scan.found(prioritySlot) ? priorityDecision(scan.value(prioritySlot)) : PriorityText.DEFER;
   }
 
-  /** Releases an outsized buffer at the end of a batch. */
-  void finishBatch() {
-    spanOut.release(MAX_RETAINED_BYTES);
-  }
-
-  private void read(BatchItem item, SpanView span) {
-    insertAt = -1;
+  /** Reads the span through its view and an attribute cursor. */
+  private void read(SpanView span) {
     traceIdHigh = span.traceIdHigh();
     traceIdLow = span.traceIdLow();
     hasTraceId = (traceIdHigh | traceIdLow) != 0;
-    TextView text = span.traceState();
-    traceStateLength = text.length();
-    if (traceStateLength <= TraceState.MAX_LENGTH) {
-      text.copyTo(traceStateIn, 0);
-    }
+    traceStateFields = -1; // not counted
+    takeTraceState(span.traceState());
     priorityDecision = PriorityText.DEFER;
-    if (mayHavePriority(item) && span.attributes(attributes).find(PRIORITY_KEY)) {
+    if (span.attributes(attributes).find(PRIORITY_KEY)) {
       priorityDecision = priorityDecision(attributes.value());
     }
   }
 
-  /**
-   * False when no attribute of the span is keyed {@code sampling.priority}, found by a walk that
-   * reads only tags, lengths and keys (nearly every span has none, and a cursor would read every
-   * value); true when one may be, for the cursor to read.
-   */
-  private boolean mayHavePriority(BatchItem item) {
-    byte[] span = item.array();
-    try {
-      reader.wrap(span, item.offset(), item.length());
-      while (reader.hasRemaining()) {
-        int tag = reader.readTag();
-        if (tag != ATTRIBUTES_TAG) {
-          reader.skipValue(tag, MAX_GROUP_DEPTH);
-          continue;
-        }
-        int keyValueLength = reader.readLength();
-        int keyValueEnd = reader.position() + keyValueLength;
-        if (keyValueLength == 0) {
-          continue;
-        }
-        if (span[reader.position()] != KEY_TAG) {
-          return true; // the key is not written first: let the cursor look
-        }
-        reader.readTag();
-        int keyLength = reader.readLength();
-        int keyStart = reader.position();
-        if (keyLength == PRIORITY_KEY.length
-            && Arrays.equals(span, keyStart, keyStart + keyLength, PRIORITY_KEY, 0, keyLength)) {
-          return true;
-        }
-        reader.position(keyValueEnd);
-      }
-    } catch (MalformedOtlpException e) {
-      return true; // validated at the edge; the cursor reads what there is
+  private void takeTraceState(TextView text) {
+    traceStateLength = text.length();
+    if (traceStateLength <= TraceState.MAX_LENGTH) {
+      text.copyTo(traceStateIn, 0);
     }
-    return false;
   }
 
   /** What a {@code sampling.priority} value says, read as the Collector reads it. */
@@ -369,70 +288,13 @@ final class SpanPass implements ItemVisitor {
         && traceState.threshold() == sampler.hashThreshold();
   }
 
-  /** Rewrites the span with the new tracestate, unless it is byte for byte the old one. */
+  /** Gives the span the new tracestate, unless it is byte for byte the old one. */
   private void writeTraceState(BatchItem item) {
     int length = traceState.writeTo(traceStateOut);
     if (length == traceStateLength
         && Arrays.equals(traceStateOut, 0, length, traceStateIn, 0, length)) {
       return;
     }
-    byte[] span = item.array();
-    int end = item.offset() + item.length();
-    spanOut.reset();
-    if (insertAt >= 0 && traceStateFields <= 1) {
-      // What the walk below does, from what the field walk found: the span less its trace_state,
-      // with
-      // the new one where the old one was or before the first later field.
-      spanOut.writeBytes(span, item.offset(), insertAt - item.offset());
-      writeTraceStateField(length);
-      if (traceStateFields == 0) {
-        spanOut.writeBytes(span, insertAt, end - insertAt);
-      } else {
-        spanOut.writeBytes(span, insertAt, traceStateFieldStart - insertAt);
-        spanOut.writeBytes(span, traceStateFieldEnd, end - traceStateFieldEnd);
-      }
-      item.replace(spanOut.array(), 0, spanOut.size());
-      return;
-    }
-    // One walk, copying runs of fields as they are: the new trace_state goes where the first old
-    // one was (or before the first later field), and any other old one is left out. Which of
-    // several is in effect does not matter: none of them is kept.
-    boolean written = false;
-    int run = item.offset();
-    try {
-      reader.wrap(span, item.offset(), item.length());
-      while (reader.hasRemaining()) {
-        int fieldStart = reader.position();
-        int tag = reader.readTag();
-        reader.skipValue(tag, MAX_GROUP_DEPTH);
-        if (tag == TRACE_STATE_TAG) {
-          spanOut.writeBytes(span, run, fieldStart - run);
-          run = reader.position();
-          if (!written) {
-            writeTraceStateField(length);
-            written = true;
-          }
-        } else if (!written && (tag >>> 3) > Span.TRACE_STATE) {
-          spanOut.writeBytes(span, run, fieldStart - run);
-          run = fieldStart;
-          writeTraceStateField(length);
-          written = true;
-        }
-      }
-    } catch (MalformedOtlpException e) {
-      throw new IllegalStateException("a span validated at the edge does not parse", e);
-    }
-    spanOut.writeBytes(span, run, end - run);
-    if (!written) {
-      writeTraceStateField(length);
-    }
-    item.replace(spanOut.array(), 0, spanOut.size());
-  }
-
-  private void writeTraceStateField(int length) {
-    if (length > 0) {
-      spanOut.writeLengthDelimitedHeader(Span.TRACE_STATE, length);
-      spanOut.writeBytes(traceStateOut, 0, length);
-    }
+    item.editSpan().setTraceState(traceStateOut, 0, length);
   }
 }

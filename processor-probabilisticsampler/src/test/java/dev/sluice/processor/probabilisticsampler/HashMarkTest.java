@@ -9,10 +9,9 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The pre-built mark is the field the general tracestate writer makes for a span without one. */
+/** The pre-built mark is the value the general tracestate writer makes for a span without one. */
 class HashMarkTest {
   private static final float[] PERCENTAGES = {0.01f, 1, 12.5f, 25, 33.3f, 50, 99.99f, 100};
-  private static final int TRACE_STATE_TAG = 0x1A;
 
   @Test
   void writesWhatTheTraceStateWriterWritesForEveryThresholdAndRandomness() {
@@ -33,7 +32,7 @@ class HashMarkTest {
 
         assertThat(Arrays.copyOfRange(written, 3, written.length))
             .as("%s %% with rv %x", percent, randomness)
-            .isEqualTo(generalField(randomness, threshold));
+            .isEqualTo(generalValue(randomness, threshold));
         assertThat(Arrays.copyOf(written, 3)).containsOnly((byte) '?');
       }
     }
@@ -63,17 +62,12 @@ class HashMarkTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  private static byte[] generalField(long randomness, long threshold) {
+  private static byte[] generalValue(long randomness, long threshold) {
     TraceState state = new TraceState();
     assertThat(state.parse(new byte[0], 0, 0)).isTrue();
     state.setRandomness(randomness);
     assertThat(state.updateThreshold(threshold)).isTrue();
     byte[] text = new byte[TraceState.MAX_LENGTH];
-    int length = state.writeTo(text);
-    byte[] field = new byte[2 + length];
-    field[0] = TRACE_STATE_TAG;
-    field[1] = (byte) length;
-    System.arraycopy(text, 0, field, 2, length);
-    return field;
+    return Arrays.copyOf(text, state.writeTo(text));
   }
 }

@@ -158,7 +158,8 @@ class LogSamplingTest {
 
   @Test
   void aKeptRecordLargerThanTheRetainedBufferIsWrittenWhole() {
-    String big = "x".repeat(SamplingAttributesWriter.MAX_RETAINED_BYTES + 1000);
+    // Past the 1 MiB an edit's buffers keep between items.
+    String big = "x".repeat((1 << 20) + 1000);
     LogRecord.Builder record =
         withId(1).addAttributes(attribute("big", AnyValue.newBuilder().setStringValue(big)));
     ProbabilisticSamplerConfig all =

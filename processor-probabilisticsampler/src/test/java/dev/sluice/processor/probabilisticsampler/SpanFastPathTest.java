@@ -182,7 +182,6 @@ class SpanFastPathTest {
   private static Outcome run(SpanPass pass, byte[] request) throws MalformedOtlpException {
     Batch batch = Batch.of(new OtlpIndexer().index(Signal.TRACES, request));
     batch.visit(pass);
-    pass.finishBatch();
     byte[] out = OtlpMarshaler.toByteArray(batch);
     batch.clear();
     return new Outcome(out, pass.counts.clone());
