@@ -462,7 +462,7 @@ public final class BatchItem {
    */
   public SpanEditor editSpan() {
     checkUnit(Signal.TRACES);
-    ItemEdits edits = typedEdits();
+    ItemEdits edits = typedEdits(OtlpFields.Span.ATTRIBUTES);
     if (spanEditor == null) {
       spanEditor = new SpanEditor(edits);
     }
@@ -500,11 +500,16 @@ public final class BatchItem {
 
   /** The item's typed edits, taking changes for the visitor's call. */
   private ItemEdits typedEdits() {
+    return typedEdits(AttributeEditor.attributesField(this));
+  }
+
+  /** {@link #typedEdits()} of an item whose attributes are the field {@code attributesField}. */
+  private ItemEdits typedEdits(int attributesField) {
     itemEdits();
     if (typedEdits == null) {
       typedEdits = new ItemEdits();
     }
-    typedEdits.bind(AttributeEditor.attributesField(this));
+    typedEdits.bind(attributesField);
     return typedEdits;
   }
 

@@ -365,14 +365,19 @@ final class ItemEdits {
    * replacement, unless the new bytes are the old ones. Forgets the changes either way.
    */
   void apply(BatchItem item, byte[] message, int offset, int length) {
+    if (setCount == 1 && !beyondSets && applyOneSet(item, message, offset, length)) {
+      return;
+    }
+    applyAll(item, message, offset, length);
+  }
+
+  /** {@link #apply} through the rewrite engine's general write. */
+  private void applyAll(BatchItem item, byte[] message, int offset, int length) {
     try {
       if (openElement != null) {
         openElement.close();
       }
       byte[] fields = scratch.array();
-      if (setCount == 1 && !beyondSets && setOne(item, message, offset, length)) {
-        return;
-      }
       rewriter.begin();
       for (int i = 0; i < setCount; i++) {
         int field = setOrder[i];
@@ -402,6 +407,23 @@ final class ItemEdits {
       }
     } finally {
       discard();
+    }
+  }
+
+  /**
+   * {@link #setOne}, and the changes forgotten when it wrote them (or failed); false, with the
+   * changes kept, when the general write must do it. Kept apart from {@link #applyAll}, which is
+   * too big for the compiler to inline into the item's call.
+   */
+  private boolean applyOneSet(BatchItem item, byte[] message, int offset, int length) {
+    boolean done = true;
+    try {
+      done = setOne(item, message, offset, length);
+      return done;
+    } finally {
+      if (done) {
+        discard();
+      }
     }
   }
 
