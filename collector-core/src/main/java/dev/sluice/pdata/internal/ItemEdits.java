@@ -423,15 +423,20 @@ public final class ItemEdits {
    * replacement, unless the new bytes are the old ones. Forgets the changes either way.
    */
   public void apply(BatchItem item, byte[] message, int offset, int length) {
+    if (setCount == 1
+        && !beyondSets
+        && pendingActions == null
+        && applyOneSet(item, message, offset, length)) {
+      return;
+    }
+    applyAll(item, message, offset, length);
+  }
+
+  /** {@link #apply} through attribute actions' one pass or the rewrite engine's general write. */
+  private void applyAll(BatchItem item, byte[] message, int offset, int length) {
     try {
       if (onlyActions()) {
         applyActionsAlone(rule(pendingActions), message, offset, length);
-        return;
-      }
-      if (setCount == 1
-          && !beyondSets
-          && pendingActions == null
-          && setOne(item, message, offset, length)) {
         return;
       }
       ProtoWriter written = write(message, offset, length, item.commonSpan());
@@ -527,6 +532,23 @@ public final class ItemEdits {
       return null;
     }
     return out;
+  }
+
+  /**
+   * {@link #setOne}, and the changes forgotten when it wrote them (or failed); false, with the
+   * changes kept, when the general write must do it. Kept apart from {@link #applyAll}, which is
+   * too big for the compiler to inline into the item's call.
+   */
+  private boolean applyOneSet(BatchItem item, byte[] message, int offset, int length) {
+    boolean done = true;
+    try {
+      done = setOne(item, message, offset, length);
+      return done;
+    } finally {
+      if (done) {
+        discard();
+      }
+    }
   }
 
   /**

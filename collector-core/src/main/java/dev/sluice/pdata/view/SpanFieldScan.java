@@ -360,39 +360,31 @@ public final class SpanFieldScan {
 
   /**
    * The walk that reads the trace fields too: every field, the trace ID handed to the reader as it
-   * is read, and where a new trace_state goes told to the span (its own loop, so that the walk for
-   * keys alone keeps no more state than it needs).
+   * is read, and where a new trace_state goes told to the span. Its own loop, in two phases, so
+   * that the loop over the span's many fields carries as few values as the walk for keys alone: the
+   * fields numbered below trace_state (the IDs) come first, where the first field numbered
+   * trace_state or higher starts is where a new one goes, and a trace_state field's place is kept
+   * in fields when one is met (rarely).
    */
   private void walkWithTraceFields(SpanView span) {
     byte[] b = span.array();
     int p = span.messageStart();
     int end = span.messageEnd();
-    boolean common = span.commonSpan();
-    TraceIdReader reader = traceIdReader;
-    // Read into locals once: the attribute loop below tests them for every entry.
-    long lengths = keyLengths;
-    boolean anyLongKey = longKeys;
-    int missing = keys.length;
+    stateFieldFrom = -1;
+    stateFieldTo = -1;
     if (p + IDS_BYTES <= end
         && b[p] == TRACE_ID_TAG
         && b[p + 1] == SpanView.TRACE_ID_BYTES
         && b[p + SPAN_ID_AT] == SPAN_ID_TAG
         && b[p + SPAN_ID_AT + 1] == SpanView.SPAN_ID_BYTES) {
-      long high = (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES);
-      long low = (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES + Long.BYTES);
-      traceIdHigh = high;
-      traceIdLow = low;
-      if (reader != null) {
-        reader.traceId(high, low);
-      }
+      // The trace and span IDs every SDK writes first, passed over by their sizes.
+      traceId(
+          (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES),
+          (long) BIG_ENDIAN_LONGS.get(b, p + TAG_AND_LENGTH_BYTES + Long.BYTES));
       p += IDS_BYTES;
     }
-    // Locals in the loop, fields after it.
-    int stateAt = -1;
-    int stateFrom = -1;
-    int stateTo = -1;
-    int stateValueFrom = 0;
-    int stateFields = 0;
+    // The fields numbered below trace_state: trace_id, span_id.
+    int stateAt = end;
     while (p < end) {
       int fieldStart = p;
       int tag = b[p];
@@ -402,29 +394,71 @@ public final class SpanFieldScan {
         tag = tag(b, p);
         p = skipVarint(b, p);
       }
-      if (stateAt < 0 && tag >= FIRST_TAG_FROM_TRACE_STATE) {
+      if (tag >= FIRST_TAG_FROM_TRACE_STATE) {
         stateAt = fieldStart;
+        p = fieldStart;
+        break;
+      }
+      if (tag == TRACE_ID_TAG) {
+        p = readTraceId(b, p);
+      } else {
+        p = skipValue(b, p, tag);
+        if (p < 0) {
+          undecided = true;
+          return;
+        }
+      }
+    }
+    if (!walkRest(span, b, p, end)) {
+      return;
+    }
+    if (traceStateFields <= 1) {
+      // Where an editor's new trace_state goes, found on the way: it need not walk the span again.
+      span.placeTraceState(stateAt, stateFieldFrom, stateFieldTo);
+    }
+  }
+
+  // The last trace_state field met by walkRest, tag included.
+  private int stateFieldFrom;
+  private int stateFieldTo;
+
+  /** The fields from the first numbered trace_state or higher; false when undecided. */
+  private boolean walkRest(SpanView span, byte[] b, int from, int end) {
+    boolean common = span.commonSpan();
+    // Read into locals once: the attribute loop below tests them for every entry.
+    long lengths = keyLengths;
+    boolean anyLongKey = longKeys;
+    int missing = keys.length;
+    int p = from;
+    while (p < end) {
+      int fieldStart = p;
+      int tag = b[p];
+      if (tag >= 0) {
+        p++;
+      } else {
+        tag = tag(b, p);
+        p = skipVarint(b, p);
       }
       if (tag == ATTRIBUTES_TAG) {
         // The commonest field, and it comes in runs: the run is walked here at once.
         while (true) {
           int length = b[p];
-          int from = p + 1;
+          int entryFrom = p + 1;
           if (length < 0) {
             length = (int) varint(b, p);
-            from = skipVarint(b, p);
+            entryFrom = skipVarint(b, p);
           }
-          int to = from + length;
+          int to = entryFrom + length;
           if (missing > 0) {
             // A common span's entry is a key (its length at from + 1) and then a value: one whose
             // key has a length no key wanted has is passed without reading further.
-            int keyLength = b[from + 1];
+            int keyLength = b[entryFrom + 1];
             boolean otherLength =
                 keyLength < Long.SIZE ? (lengths & (1L << keyLength)) == 0 : !anyLongKey;
             if (!(common && otherLength)) {
-              missing -= entry(b, from, to);
+              missing -= entry(b, entryFrom, to);
               if (undecided) {
-                return;
+                return false;
               }
             }
           }
@@ -438,41 +472,43 @@ public final class SpanFieldScan {
         nameFrom = lengthEnd(b, p);
         nameTo = nameFrom + length(b, p);
         p = nameTo;
-      } else if (tag == TRACE_ID_TAG) {
-        int from = lengthEnd(b, p);
-        int length = length(b, p);
-        boolean full = length == SpanView.TRACE_ID_BYTES;
-        long high = full ? (long) BIG_ENDIAN_LONGS.get(b, from) : 0;
-        long low = full ? (long) BIG_ENDIAN_LONGS.get(b, from + Long.BYTES) : 0;
-        traceIdHigh = high;
-        traceIdLow = low;
-        if (reader != null) {
-          reader.traceId(high, low);
-        }
-        p = from + length;
       } else if (tag == TRACE_STATE_TAG) {
-        int from = lengthEnd(b, p);
-        stateFrom = fieldStart;
-        stateValueFrom = from;
-        stateTo = from + length(b, p);
-        stateFields++;
-        p = stateTo;
+        traceStateFrom = lengthEnd(b, p);
+        traceStateTo = traceStateFrom + length(b, p);
+        traceStateFields++;
+        stateFieldFrom = fieldStart;
+        stateFieldTo = traceStateTo;
+        p = traceStateTo;
+      } else if (tag == TRACE_ID_TAG) {
+        p = readTraceId(b, p); // out of order
       } else {
         p = skipValue(b, p, tag);
         if (p < 0) {
           undecided = true;
-          return;
+          return false;
         }
       }
     }
-    traceStateFields = stateFields;
-    if (stateFields > 0) {
-      traceStateFrom = stateValueFrom;
-      traceStateTo = stateTo;
-    }
-    if (stateFields <= 1) {
-      // Where an editor's new trace_state goes, found on the way: it need not walk the span again.
-      span.placeTraceState(stateAt < 0 ? end : stateAt, stateFrom, stateTo);
+    return true;
+  }
+
+  /** Reads the trace_id field's value whose length is at {@code p}; returns where it ends. */
+  private int readTraceId(byte[] b, int p) {
+    int from = lengthEnd(b, p);
+    int length = length(b, p);
+    boolean full = length == SpanView.TRACE_ID_BYTES;
+    traceId(
+        full ? (long) BIG_ENDIAN_LONGS.get(b, from) : 0,
+        full ? (long) BIG_ENDIAN_LONGS.get(b, from + Long.BYTES) : 0);
+    return from + length;
+  }
+
+  private void traceId(long high, long low) {
+    traceIdHigh = high;
+    traceIdLow = low;
+    TraceIdReader reader = traceIdReader;
+    if (reader != null) {
+      reader.traceId(high, low);
     }
   }
 
