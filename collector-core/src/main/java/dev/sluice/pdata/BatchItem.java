@@ -6,7 +6,6 @@ import dev.sluice.pdata.edit.LogRecordEditor;
 import dev.sluice.pdata.edit.ResourceEditor;
 import dev.sluice.pdata.edit.ScopeEditor;
 import dev.sluice.pdata.edit.SpanEditor;
-import dev.sluice.pdata.internal.AttributeActionsRule;
 import dev.sluice.pdata.internal.BatchEdits;
 import dev.sluice.pdata.internal.HeaderEdits;
 import dev.sluice.pdata.internal.Internal;
@@ -713,13 +712,6 @@ public final class BatchItem {
   public void replaceToBeWritten(int length) {
     writeTypedEdits();
     reserve(length);
-  }
-
-  /** Replaces the item with the message the rule's one pass planned, {@code length} bytes. */
-  @Internal
-  public void storeOnePass(AttributeActionsRule rule, int length) {
-    reserve(length);
-    rule.writeOnePass(array, offset);
   }
 
   /** The array {@link #reserve} points the item at, for the typed edits to write into. */

@@ -469,7 +469,8 @@ public final class ItemEdits {
     }
     try {
       if (planned >= 0) {
-        item.storeOnePass(rule, planned);
+        item.reserve(planned);
+        rule.writeOnePass(item.storage(), item.storageOffset());
         return;
       }
       out.release(MAX_RETAINED_BYTES);
