@@ -99,6 +99,16 @@ public final class DataPointEditor {
     return this;
   }
 
+  /**
+   * A string attribute given as its UTF-8 bytes {@code utf8[offset, offset + length)}, for a writer
+   * that builds the text in a reused buffer; checked to be UTF-8.
+   */
+  public DataPointEditor putStringAttribute(String key, byte[] utf8, int offset, int length) {
+    ItemEdits e = edits.forAttributeChange(EDITOR);
+    e.putAttribute(e.key(key), e.stringValue(utf8, offset, length));
+    return this;
+  }
+
   public DataPointEditor putAttribute(String key, boolean value) {
     ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.boolValue(value));

@@ -49,6 +49,17 @@ public abstract class HeaderEditor<E extends HeaderEditor<E>> {
     return self();
   }
 
+  /**
+   * A string attribute given as its UTF-8 bytes {@code utf8[offset, offset + length)}, for a writer
+   * that builds the text in a reused buffer; checked to be UTF-8.
+   */
+  public final E putStringAttribute(String key, byte[] utf8, int offset, int length) {
+    ItemEdits e = header.edits(editor);
+    e.putAttribute(e.key(key), e.stringValue(utf8, offset, length));
+    header.write();
+    return self();
+  }
+
   public final E putAttribute(String key, boolean value) {
     ItemEdits e = header.edits(editor);
     e.putAttribute(e.key(key), e.boolValue(value));

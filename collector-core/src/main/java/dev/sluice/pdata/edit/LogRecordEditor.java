@@ -101,6 +101,16 @@ public final class LogRecordEditor {
     return this;
   }
 
+  /**
+   * A string attribute given as its UTF-8 bytes {@code utf8[offset, offset + length)}, for a writer
+   * that builds the text in a reused buffer; checked to be UTF-8.
+   */
+  public LogRecordEditor putStringAttribute(String key, byte[] utf8, int offset, int length) {
+    ItemEdits e = edits.forAttributeChange(EDITOR);
+    e.putAttribute(e.key(key), e.stringValue(utf8, offset, length));
+    return this;
+  }
+
   public LogRecordEditor putAttribute(String key, boolean value) {
     ItemEdits e = edits.forAttributeChange(EDITOR);
     e.putAttribute(e.key(key), e.boolValue(value));

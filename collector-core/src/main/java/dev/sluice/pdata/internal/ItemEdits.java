@@ -182,6 +182,19 @@ public final class ItemEdits {
    * @throws IllegalArgumentException when the bytes are not valid UTF-8
    */
   public void setUtf8(int field, byte[] utf8, int offset, int length, String what) {
+    checkUtf8(utf8, offset, length, what);
+    int start = scratch.size();
+    if (length > 0) {
+      scratch.writeLengthDelimitedHeader(field, length);
+      scratch.writeBytes(utf8, offset, length);
+    }
+    set(field, start);
+  }
+
+  /**
+   * @throws IllegalArgumentException when {@code utf8[offset, offset + length)} is not valid UTF-8
+   */
+  private static void checkUtf8(byte[] utf8, int offset, int length, String what) {
     Objects.requireNonNull(utf8, what);
     Objects.checkFromIndexSize(offset, length, utf8.length);
     int invalid = Utf8.firstInvalid(utf8, offset, offset + length);
@@ -189,12 +202,6 @@ public final class ItemEdits {
       throw new IllegalArgumentException(
           what + " is not valid UTF-8 at byte " + (invalid - offset) + " of " + length);
     }
-    int start = scratch.size();
-    if (length > 0) {
-      scratch.writeLengthDelimitedHeader(field, length);
-      scratch.writeBytes(utf8, offset, length);
-    }
-    set(field, start);
   }
 
   /** An ID of {@code idBytes} bytes, or the empty array to leave it out. */
@@ -308,6 +315,15 @@ public final class ItemEdits {
     int start = scratch.size();
     scratch.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, length);
     Utf8Encoding.write(scratch, value, length);
+    return range(start);
+  }
+
+  /** A string value given as its UTF-8 bytes, checked as {@link #setUtf8} checks them. */
+  public long stringValue(byte[] utf8, int offset, int length) {
+    checkUtf8(utf8, offset, length, "a string value");
+    int start = scratch.size();
+    scratch.writeLengthDelimitedHeader(AnyValue.STRING_VALUE, length);
+    scratch.writeBytes(utf8, offset, length);
     return range(start);
   }
 

@@ -222,6 +222,27 @@ class TypedEditTest {
   }
 
   @Test
+  void aStringAttributeGivenAsBytesIsWrittenAsTheStringAndCheckedToBeUtf8() throws Exception {
+    Batch fromString = batch(traces(span("GET")));
+    Batch fromBytes = batch(traces(span("GET")));
+    byte[] text = "x/users/é/x".getBytes(StandardCharsets.UTF_8);
+
+    fromString.visit(item -> item.editSpan().putAttribute("http.route", "/users/é/"));
+    fromBytes.visit(
+        item -> item.editSpan().putStringAttribute("http.route", text, 1, text.length - 2));
+
+    assertThat(OtlpMarshaler.toByteArray(fromBytes))
+        .isEqualTo(OtlpMarshaler.toByteArray(fromString));
+    assertThat(
+            thrownEditing(
+                span -> span.putStringAttribute("k", new byte[] {'a', (byte) 0xC0}, 0, 2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a string value is not valid UTF-8 at byte 1 of 2");
+    fromString.clear();
+    fromBytes.clear();
+  }
+
+  @Test
   void anEditorTakenButNotUsedReplacesNothing() throws Exception {
     Batch batch = batch(traces(span("GET")));
 

@@ -312,18 +312,15 @@ final class LogPass implements ItemVisitor {
     LogRecordEditor record = item.editLogRecord();
     if (setRandomness) {
       SamplingMath.writeRValue(randomnessValue, valueText, 0);
-      record.putAttribute(RANDOMNESS_KEY, text(SamplingMath.HEX_DIGITS));
+      record.putStringAttribute(RANDOMNESS_KEY, valueText, 0, SamplingMath.HEX_DIGITS);
     }
     if (thresholdCleared) {
       record.removeAttribute(THRESHOLD_KEY);
     }
     if (threshold >= 0) {
-      record.putAttribute(THRESHOLD_KEY, text(SamplingMath.writeTValue(threshold, valueText, 0)));
+      record.putStringAttribute(
+          THRESHOLD_KEY, valueText, 0, SamplingMath.writeTValue(threshold, valueText, 0));
     }
-  }
-
-  private String text(int length) {
-    return new String(valueText, 0, length, StandardCharsets.US_ASCII);
   }
 
   private boolean sampledHereBefore(long randomness) {
