@@ -241,6 +241,20 @@ public final class ExportResponses {
         }
       }
     }
+    return durationNanos(seconds, nanos);
+  }
+
+  /**
+   * A {@code google.protobuf.Duration} in nanoseconds, 0 when negative and {@link Long#MAX_VALUE}
+   * when longer than a long counts: a server's delay never wraps around into a short one.
+   */
+  static long durationNanos(long seconds, long nanos) {
+    if (seconds < 0) {
+      return 0;
+    }
+    if (seconds >= Long.MAX_VALUE / 1_000_000_000L) {
+      return Long.MAX_VALUE;
+    }
     return Math.max(0, seconds * 1_000_000_000L + nanos);
   }
 }

@@ -90,6 +90,18 @@ class ExportResponsesTest {
     assertThat(ExportResponses.statusMessage(new byte[0])).isEmpty();
   }
 
+  @Test
+  void aRetryDelayTooLongToCountInNanosecondsIsTheLongestDelayNotAWrappedOne() throws IOException {
+    long seconds = 1L << 62; // times 10^9 wraps a long around
+
+    assertThat(ExportResponses.retryDelayNanos(referenceStatus(14, "later", seconds, 0)))
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(ExportResponses.retryDelayNanos(referenceStatus(14, "later", 9_300_000_000L, 5)))
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(ExportResponses.retryDelayNanos(referenceStatus(14, "later", 0, 250)))
+        .isEqualTo(250);
+  }
+
   /** google.rpc.Status written field by field, RetryInfo packed in an Any as grpc-java does. */
   private static byte[] referenceStatus(int code, String message, long seconds, int nanos)
       throws IOException {
