@@ -38,7 +38,7 @@ seconds_of() {
 # Prints "module class method" for each @FuzzTest method: the class is fully qualified.
 discover() {
   local file module class package
-  grep -rl --include='*FuzzTest.java' '@FuzzTest' ./*/src/test/java ./*/*/src/test/java 2>/dev/null | sort |
+  grep -rl --include='*FuzzTest.java' '@FuzzTest' ./*/src/test/java 2>/dev/null | sort |
     while read -r file; do
       module="${file#./}"
       module="${module%%/src/test/java/*}"
