@@ -113,6 +113,26 @@ public final class Batch {
   }
 
   /**
+   * A second batch with the same slices, for a second owner: each batch is then read, edited,
+   * passed on and cleared on its own, and an edit of either is written to replacement storage of
+   * its own (neither sees the other's later edits). Costs a reference per slice, never a copy of
+   * bytes.
+   */
+  public Batch copy() {
+    Batch copy = new Batch(signal);
+    int count = tail - head;
+    copy.slices = new Slice[Math.max(count, 1)];
+    for (int i = head; i < tail; i++) {
+      slices[i].retain();
+      copy.slices[copy.tail++] = slices[i];
+    }
+    copy.units = units;
+    // Replacements this batch wrote so far are now seen by two: the next edit of either copies.
+    disown(slices, head, tail);
+    return copy;
+  }
+
+  /**
    * Moves up to {@code maxUnits} units from the front of this batch to the end of {@code
    * destination}, cutting at most one slice (a metric is cut between data points). Empty blocks at
    * the front move along. Returns the units moved.

@@ -56,6 +56,61 @@ class EditOwnershipTest {
           .upsert("deployment.environment", AttributeValue.string("production"))
           .build();
 
+  private static final AttributeActions MARK =
+      AttributeActions.builder().upsert("copy.mark", AttributeValue.string("original")).build();
+
+  private static ExportTraceServiceRequest parsed(Batch batch) throws Exception {
+    dev.sluice.pdata.codec.MarshalContext context = new dev.sluice.pdata.codec.MarshalContext();
+    dev.sluice.pdata.codec.OtlpMarshaler.marshal(batch, context);
+    return ExportTraceServiceRequest.parseFrom(context.toByteArray());
+  }
+
+  private static long spansWith(ExportTraceServiceRequest request, String key) {
+    return request.getResourceSpansList().stream()
+        .flatMap(r -> r.getScopeSpansList().stream())
+        .flatMap(s -> s.getSpansList().stream())
+        .filter(span -> span.getAttributesList().stream().anyMatch(kv -> kv.getKey().equals(key)))
+        .count();
+  }
+
+  private static long spans(ExportTraceServiceRequest request) {
+    return request.getResourceSpansList().stream()
+        .flatMap(r -> r.getScopeSpansList().stream())
+        .mapToLong(s -> s.getSpansCount())
+        .sum();
+  }
+
+  @Test
+  void aCopyIsEditedApartFromItsOriginalAndTheRequestIsFreedWhenBothAreCleared() throws Exception {
+    Account account = new Account();
+    OtlpIndex index = request(100);
+    account.admit(index);
+    Batch batch = Batch.of(index);
+    index.releaseHold();
+    // An edit before the copy: both see it.
+    batch.visit(ActionVisitors.items(UPSERT));
+
+    Batch copy = batch.copy();
+    assertThat(copy.unitCount()).isEqualTo(100);
+    copy.dropIf(item -> item.item() % 2 == 0);
+    batch.visit(ActionVisitors.items(MARK));
+
+    ExportTraceServiceRequest original = parsed(batch);
+    ExportTraceServiceRequest copied = parsed(copy);
+    assertThat(spans(original)).isEqualTo(100);
+    assertThat(spansWith(original, "deployment.environment")).isEqualTo(100);
+    assertThat(spansWith(original, "copy.mark")).isEqualTo(100);
+    assertThat(spans(copied)).isEqualTo(50);
+    assertThat(spansWith(copied, "deployment.environment")).isEqualTo(50);
+    assertThat(spansWith(copied, "copy.mark")).isZero();
+
+    batch.clear();
+    assertThat(account.released.get()).isZero();
+    copy.clear();
+    assertThat(account.released.get()).isEqualTo(1);
+    assertThat(account.bytes.get()).isZero();
+  }
+
   @Test
   void replacementBytesCountAgainstTheAccountUntilTheLastSliceIsGone() throws Exception {
     Account account = new Account();
