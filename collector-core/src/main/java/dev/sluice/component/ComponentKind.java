@@ -5,6 +5,7 @@ public enum ComponentKind {
   RECEIVER("receivers", "receiver"),
   PROCESSOR("processors", "processor"),
   EXPORTER("exporters", "exporter"),
+  CONNECTOR("connectors", "connector"),
   EXTENSION("extensions", "extension");
 
   private final String section;

@@ -5,6 +5,8 @@ import dev.sluice.component.CollectorStatus;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.Connector;
+import dev.sluice.component.ConnectorFactory;
 import dev.sluice.component.DurableStorage;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.ExporterConfig;
@@ -29,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -53,21 +56,22 @@ import java.util.logging.Logger;
  * <p>Which pipelines are durable, which routing bits a receiver's requests carry and which ends
  * keep the durable exporters' progress is worked out in one place, {@link DurableRouting}.
  *
- * <p>Connectors (not built yet) slot into the third step. A connector is an exporter at the end of
- * some pipelines and a receiver at the start of others. The third step then builds the pipelines in
- * an order where each comes after the pipelines its connectors feed (today, with no connectors, the
- * order they are given in; a cycle is refused), and makes each connector as a receiver is made,
- * once the first stages of the pipelines it feeds exist, before the pipelines that export to it;
- * there it stands at the end beside the sending chains (so a fan-out then takes any exporter node,
- * not only a {@link SendingChain}). A connector starts after the pipelines it feeds and before
- * those that export to it, and stops the other way round. The fourth step is unchanged.
+ * <p>Connectors join pipelines ({@link PipelineTopology}): a connector is an exporter at the end of
+ * some pipelines and a receiver at the start of others, one instance per pair of signals it is used
+ * with. The third step builds the pipelines each after the pipelines it feeds, and makes each
+ * connector once the first stages of the pipelines it feeds exist, handing it their {@link
+ * ConnectorPipelines}; it stands at the end of the pipelines that list it, beside their sending
+ * chains ({@link Fanout}). Pipelines that list a connector do not go through the write-ahead log
+ * (refused when one would).
  *
  * <p>Starts as the OpenTelemetry Collector does, so that nothing is sent to a part that is not
- * running: {@link #startExtensions}, then {@link #startPipelines}: exporters, processors, the
- * write-ahead log (opened in the storage extension's directory), receivers, and last the log's
- * replay into the running pipelines. {@link #shutdown} goes the other way: receivers, the replay,
- * processors in the order data passes them (a batcher flushes into stages still running), exporters
- * (draining their queues), the log, extensions.
+ * running: {@link #startExtensions}, then {@link #startPipelines}: exporters, processors,
+ * connectors, the write-ahead log (opened in the storage extension's directory), receivers, and
+ * last the log's replay into the running pipelines. {@link #shutdown} goes the other way:
+ * receivers, the replay, pipeline by pipeline in the order data passes them, each pipeline's
+ * processors (a batcher flushes into stages still running) and then each connector whose feeding
+ * pipelines have all stopped (its last data reaches pipelines still running), exporters (draining
+ * their queues), the log, extensions.
  */
 public final class PipelineGraph {
   private static final Logger LOGGER = Logger.getLogger("sluice.service");
@@ -107,7 +111,10 @@ public final class PipelineGraph {
   private final DurableRouting routing;
   private final Map<ComponentId, Extension> extensions = new LinkedHashMap<>();
   private final Map<ComponentId, SendingChain> exporters = new LinkedHashMap<>();
-  private final List<Processor> processors = new ArrayList<>();
+  private final PipelineTopology topology;
+  // Each pipeline's processors, in the order data passes them, by pipeline name.
+  private final Map<String, List<Processor>> processors = new LinkedHashMap<>();
+  private final Map<PipelineTopology.Instance, Connector> connectors = new LinkedHashMap<>();
   // Each pipeline's first stage (its first processor, or its end), by name.
   private final Map<String, BatchConsumer> firstStages = new LinkedHashMap<>();
   private final Map<ComponentId, Receiver> receivers = new LinkedHashMap<>();
@@ -116,6 +123,7 @@ public final class PipelineGraph {
   private final List<Extension> startedExtensions = new ArrayList<>();
   private final List<SendingChain> startedExporters = new ArrayList<>();
   private final List<Processor> startedProcessors = new ArrayList<>();
+  private final List<Connector> startedConnectors = new ArrayList<>();
   private final List<Receiver> startedReceivers = new ArrayList<>();
   private DurableLog durableLog;
 
@@ -144,31 +152,33 @@ public final class PipelineGraph {
       }
     }
     checkReferences();
+    Map<ComponentId, BiPredicate<Signal, Signal>> supports = new LinkedHashMap<>();
+    declared
+        .getOrDefault(ComponentKind.CONNECTOR, Map.of())
+        .forEach((id, spec) -> supports.put(id, ((ConnectorFactory<?>) spec.factory())::supports));
+    topology = PipelineTopology.of(this.pipelines, supports);
     failures.register(settings.metrics());
-    routing =
-        DurableRouting.of(
-            this.pipelines,
-            id ->
-                ((ExporterConfig) declared(ComponentKind.EXPORTER, id).config())
-                    .sendingQueue()
-                    .storage());
+    routing = DurableRouting.of(this.pipelines, this::storageOf);
+    topology.checkOutsideTheLog(this::storageOf);
     for (ComponentId id : serviceExtensions) {
       extensions.put(id, extension(declared(ComponentKind.EXTENSION, id)));
     }
     checkStorage();
     for (PipelineSpec pipeline : this.pipelines) {
       for (ComponentId id : pipeline.exporters()) {
-        if (!exporters.containsKey(id)) {
+        if (!topology.isConnector(id) && !exporters.containsKey(id)) {
           exporters.put(id, sendingChain(declared(ComponentKind.EXPORTER, id)));
         }
       }
     }
-    for (PipelineSpec pipeline : this.pipelines) {
-      firstStages.put(pipeline.name(), buildPipeline(pipeline));
+    Map<String, PipelineSpec> byName = new LinkedHashMap<>();
+    this.pipelines.forEach(pipeline -> byName.put(pipeline.name(), pipeline));
+    for (String name : topology.downstreamFirst()) {
+      firstStages.put(name, buildPipeline(byName.get(name)));
     }
     for (PipelineSpec pipeline : this.pipelines) {
       for (ComponentId id : pipeline.receivers()) {
-        if (!receivers.containsKey(id)) {
+        if (!topology.isConnector(id) && !receivers.containsKey(id)) {
           receivers.put(id, receiver(declared(ComponentKind.RECEIVER, id)));
         }
       }
@@ -195,6 +205,13 @@ public final class PipelineGraph {
     return exporters.size();
   }
 
+  /** An exporter's {@code sending_queue.storage}; null for one without, and for a connector. */
+  private String storageOf(ComponentId id) {
+    return topology.isConnector(id)
+        ? null
+        : ((ExporterConfig) declared(ComponentKind.EXPORTER, id).config()).sendingQueue().storage();
+  }
+
   /** Every id a pipeline names is declared with its kind, and pipeline names are unique. */
   private void checkReferences() {
     Set<String> names = new HashSet<>();
@@ -213,8 +230,24 @@ public final class PipelineGraph {
   }
 
   private void check(PipelineSpec pipeline, ComponentKind kind, List<ComponentId> ids) {
+    Map<ComponentId, ComponentSpec> connectorsDeclared =
+        declared.getOrDefault(ComponentKind.CONNECTOR, Map.of());
     for (ComponentId id : ids) {
-      if (!declared.getOrDefault(kind, Map.of()).containsKey(id)) {
+      boolean ofKind = declared.getOrDefault(kind, Map.of()).containsKey(id);
+      if (kind != ComponentKind.PROCESSOR && connectorsDeclared.containsKey(id)) {
+        if (ofKind) {
+          throw new IllegalArgumentException(
+              "pipeline \""
+                  + pipeline.name()
+                  + "\" lists \""
+                  + id
+                  + "\", which is both a "
+                  + kind.label()
+                  + " and a connector: give one of them another name");
+        }
+        continue;
+      }
+      if (!ofKind) {
         throw new IllegalArgumentException(
             "pipeline \""
                 + pipeline.name()
@@ -281,11 +314,22 @@ public final class PipelineGraph {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private BatchConsumer buildPipeline(PipelineSpec pipeline) {
     List<SendingChain> ends = new ArrayList<>();
-    pipeline.exporters().forEach(id -> ends.add(exporters.get(id)));
+    List<Connector> connectorEnds = new ArrayList<>();
+    for (ComponentId id : pipeline.exporters()) {
+      if (!topology.isConnector(id)) {
+        ends.add(exporters.get(id));
+        continue;
+      }
+      for (PipelineTopology.Instance instance : topology.instances()) {
+        if (instance.id().equals(id) && instance.feeding().contains(pipeline.name())) {
+          connectorEnds.add(connectors.computeIfAbsent(instance, this::connector));
+        }
+      }
+    }
     BatchConsumer next =
         routing.loggedInto(pipeline)
             ? new DurableFanout(ends, routing.consumersOf(pipeline))
-            : new Fanout(ends);
+            : new Fanout(ends, connectorEnds);
     List<Processor> chain = new ArrayList<>();
     for (int i = pipeline.processors().size() - 1; i >= 0; i--) {
       ComponentSpec component = declared(ComponentKind.PROCESSOR, pipeline.processors().get(i));
@@ -295,8 +339,24 @@ public final class PipelineGraph {
       chain.add(0, processor);
       next = processor;
     }
-    processors.addAll(chain);
+    processors.put(pipeline.name(), chain);
     return next;
+  }
+
+  /** Makes a connector feeding the first stages of its pipelines, which are built already. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Connector connector(PipelineTopology.Instance instance) {
+    ComponentSpec component = declared(ComponentKind.CONNECTOR, instance.id());
+    Map<String, BatchConsumer> stages = new LinkedHashMap<>();
+    for (String fed : instance.fed()) {
+      stages.put(fed, firstStages.get(fed));
+    }
+    ConnectorPipelines output =
+        new ConnectorPipelines(
+            instance.to(), stages, settings.budget(), settings.retryDelayMillis(), failures);
+    ConnectorFactory factory = (ConnectorFactory) component.factory();
+    return factory.create(
+        settings(component), component.config(), instance.from(), instance.to(), output);
   }
 
   /**
@@ -353,9 +413,15 @@ public final class PipelineGraph {
       exporter.start(host);
       startedExporters.add(exporter);
     }
-    for (Processor processor : processors) {
-      processor.start();
-      startedProcessors.add(processor);
+    for (String pipeline : topology.downstreamFirst()) {
+      for (Processor processor : processors.get(pipeline)) {
+        processor.start();
+        startedProcessors.add(processor);
+      }
+    }
+    for (Connector connector : connectors.values()) {
+      connector.start(host);
+      startedConnectors.add(connector);
     }
     openDurableLog();
     for (Receiver receiver : receivers.values()) {
@@ -414,9 +480,7 @@ public final class PipelineGraph {
       durableLog.stopReplay();
       durableLog.awaitHandedOff(deadlineNanos);
     }
-    for (Processor processor : startedProcessors) {
-      stop(processor, deadlineNanos);
-    }
+    stopPipelines(deadlineNanos);
     for (SendingChain exporter : startedExporters) {
       try {
         exporter.shutdown(deadlineNanos);
@@ -433,8 +497,35 @@ public final class PipelineGraph {
     }
     startedReceivers.clear();
     startedProcessors.clear();
+    startedConnectors.clear();
     startedExporters.clear();
     startedExtensions.clear();
+  }
+
+  /**
+   * Stops the started processors and connectors pipeline by pipeline, upstream first: a pipeline's
+   * processors in the order data passes them, then each connector once every pipeline feeding it
+   * has stopped, so that what each flushes reaches parts still running.
+   */
+  private void stopPipelines(long deadlineNanos) throws InterruptedException {
+    Map<PipelineTopology.Instance, Integer> feedingLeft = new LinkedHashMap<>();
+    connectors.keySet().forEach(instance -> feedingLeft.put(instance, instance.feeding().size()));
+    for (String pipeline : topology.upstreamFirst()) {
+      for (Processor processor : processors.get(pipeline)) {
+        if (startedProcessors.contains(processor)) {
+          stop(processor, deadlineNanos);
+        }
+      }
+      for (Map.Entry<PipelineTopology.Instance, Connector> e : connectors.entrySet()) {
+        PipelineTopology.Instance instance = e.getKey();
+        if (instance.feeding().contains(pipeline)) {
+          int left = feedingLeft.merge(instance, -1, Integer::sum);
+          if (left == 0 && startedConnectors.contains(e.getValue())) {
+            stop(e.getValue(), deadlineNanos);
+          }
+        }
+      }
+    }
   }
 
   private static void stop(Lifecycle component, long deadlineNanos) throws InterruptedException {

@@ -45,6 +45,7 @@ class PipelineGraphTest {
   private final Journal journal = new Journal();
   private final TestComponents.TestExporters exporterFactory = TestComponents.exporters(journal);
   private final TestComponents.TestProcessors processorFactory = TestComponents.processors(journal);
+  private final TestComponents.TestConnectors connectorFactory = TestComponents.connectors(journal);
   private final List<String> fatal = new CopyOnWriteArrayList<>();
   private final List<PipelineGraph> running = new ArrayList<>();
   private MetricRegistry metrics;
@@ -70,6 +71,21 @@ class PipelineGraphTest {
   private ComponentSpec exporter(String id, String storage) {
     QueueConfig queue =
         new QueueConfig(true, 1, 100, QueueConfig.Sizer.REQUESTS, false, false, storage);
+    return new ComponentSpec(
+        ComponentId.parse(id),
+        exporterFactory,
+        PipelineFixture.config(queue, PipelineFixture.fastRetry()));
+  }
+
+  /** A connector of the test kit: hands each batch on, pipelines of one signal. */
+  private ComponentSpec connector(String id) {
+    return new ComponentSpec(
+        ComponentId.parse(id), connectorFactory, new TestComponents.NoConfig());
+  }
+
+  /** An exporter with a queue of one request and one sending thread. */
+  private ComponentSpec narrowExporter(String id) {
+    QueueConfig queue = new QueueConfig(true, 1, 1, QueueConfig.Sizer.REQUESTS, false, false, null);
     return new ComponentSpec(
         ComponentId.parse(id),
         exporterFactory,
@@ -337,6 +353,214 @@ class PipelineGraphTest {
                 + " Sluice keeps one write-ahead log");
     assertThat(exporterFactory.made("d/1")).isZero();
     assertThat(exporterFactory.made("d/2")).isZero();
+  }
+
+  @Test
+  void aConnectorHandsWhatEndsOnePipelineToThePipelinesListingItAsAReceiver() throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(
+                receiver("r"),
+                connector("link"),
+                processor("p", false),
+                exporter("x", null),
+                exporter("y", null),
+                exporter("z", null)),
+            List.of(
+                traces("traces/in", List.of("r"), List.of(), List.of("x", "link")),
+                traces("traces/out", List.of("link"), List.of("p"), List.of("y")),
+                traces("traces/also", List.of("link"), List.of(), List.of("z"))),
+            List.of());
+
+    assertThat(send(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+
+    for (String id : List.of("x", "y", "z")) {
+      RecordingExporter exporter = exporterFactory.recorder(id);
+      assertThat(exporter.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(delivered(exporter)).containsExactlyElementsOf(numbers(0));
+    }
+    assertThat(journal.events("consume"))
+        .containsExactly("consume connector link", "consume processor p");
+    assertThat(connectorFactory.output("link").pipelines())
+        .containsExactly("traces/out", "traces/also");
+    // A connector is not a receiver of the graph.
+    assertThat(graph.receiverCount()).isEqualTo(1);
+  }
+
+  @Test
+  void startsPipelinesAfterThoseTheyFeedAndStopsThemUpstreamFirst() throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(
+                receiver("r"),
+                connector("link"),
+                processor("hold/in", true),
+                processor("hold/out", true),
+                exporter("x", null)),
+            List.of(
+                traces("traces/in", List.of("r"), List.of("hold/in"), List.of("link")),
+                traces("traces/out", List.of("link"), List.of("hold/out"), List.of("x"))),
+            List.of());
+    assertThat(journal.events("start"))
+        .containsExactly(
+            "start exporter x",
+            "start processor hold/out",
+            "start processor hold/in",
+            "start connector link",
+            "start receiver r");
+
+    assertThat(send(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    RecordingExporter x = exporterFactory.recorder("x");
+    assertThat(x.attempts()).isEmpty();
+
+    running.remove(graph);
+    graph.shutdown(System.nanoTime() + DEADLINE_NANOS);
+
+    assertThat(journal.events("stop"))
+        .containsExactly(
+            "stop receiver r",
+            "stop processor hold/in",
+            "stop connector link",
+            "stop processor hold/out",
+            "stop exporter x");
+    // What each holding processor flushed at its stop crossed the connector into a pipeline
+    // still running.
+    assertThat(delivered(x)).containsExactlyElementsOf(numbers(0));
+  }
+
+  @Test
+  void aFullPipelineBehindAConnectorMakesThePipelineFeedingItRefuseAndLosesNothing()
+      throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(receiver("r"), connector("link"), narrowExporter("slow")),
+            List.of(
+                traces("traces/in", List.of("r"), List.of(), List.of("link")),
+                traces("traces/out", List.of("link"), List.of(), List.of("slow"))),
+            List.of());
+    RecordingExporter slow = exporterFactory.recorder("slow").close();
+
+    // The exporter holds one request in its queue and one in its sending thread, at most: with
+    // its backend stalled, the pipeline in front of the connector soon refuses.
+    List<Integer> accepted = new ArrayList<>();
+    Admission last = Admission.ACCEPTED;
+    for (int i = 0; i < 10 && last == Admission.ACCEPTED; i++) {
+      last = send(graph, "r", i * SPANS);
+      if (last == Admission.ACCEPTED) {
+        accepted.addAll(numbers(i * SPANS));
+      }
+    }
+    assertThat(last).isEqualTo(Admission.FULL);
+    assertThat(accepted).hasSizeBetween(SPANS, 2 * SPANS);
+
+    slow.open();
+    assertThat(slow.awaitDeliveredUnits(accepted.size(), 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(slow)).containsExactlyInAnyOrderElementsOf(accepted);
+  }
+
+  @Test
+  void whenAConnectorRefusesTheExportersBesideItGetNoneOfTheBatch() throws Exception {
+    PipelineGraph graph =
+        started(
+            List.of(receiver("r"), connector("link"), exporter("x", null), narrowExporter("slow")),
+            List.of(
+                traces("traces/in", List.of("r"), List.of(), List.of("x", "link")),
+                traces("traces/out", List.of("link"), List.of(), List.of("slow"))),
+            List.of());
+    RecordingExporter slow = exporterFactory.recorder("slow").close();
+    RecordingExporter x = exporterFactory.recorder("x");
+
+    List<Integer> accepted = new ArrayList<>();
+    Admission last = Admission.ACCEPTED;
+    for (int i = 0; i < 10 && last == Admission.ACCEPTED; i++) {
+      last = send(graph, "r", i * SPANS);
+      if (last == Admission.ACCEPTED) {
+        accepted.addAll(numbers(i * SPANS));
+      }
+    }
+    assertThat(last).isEqualTo(Admission.FULL);
+
+    slow.open();
+    assertThat(slow.awaitDeliveredUnits(accepted.size(), 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(x.awaitDeliveredUnits(accepted.size(), 10, TimeUnit.SECONDS)).isTrue();
+    // All or none: the refused request reached neither the exporter nor the connector's pipeline.
+    assertThat(delivered(x)).containsExactlyInAnyOrderElementsOf(accepted);
+    assertThat(delivered(slow)).containsExactlyInAnyOrderElementsOf(accepted);
+  }
+
+  @Test
+  void aConnectorInACycleIsRefusedBeforeAnythingIsMade() {
+    assertThatThrownBy(
+            () ->
+                graph(
+                    List.of(receiver("r"), connector("link"), exporter("x", null)),
+                    List.of(
+                        traces("traces/a", List.of("r"), List.of(), List.of("link")),
+                        traces("traces/b", List.of("link"), List.of(), List.of("x", "link"))),
+                    List.of()))
+        .isInstanceOf(PipelineTopology.TopologyException.class)
+        .hasMessage(
+            "connectors make a cycle, data would come back to a pipeline it left: traces/b ->"
+                + " connector \"link\" -> traces/b");
+    assertThat(exporterFactory.made("x")).isZero();
+  }
+
+  @Test
+  void pipelinesJoinedByAConnectorCannotHaveDurableExporters() {
+    assertThatThrownBy(
+            () ->
+                graph(
+                    List.of(
+                        receiver("r"),
+                        connector("link"),
+                        exporter("d", "file_storage"),
+                        storage("file_storage")),
+                    List.of(
+                        traces("traces/in", List.of("r"), List.of(), List.of("link")),
+                        traces("traces/out", List.of("link"), List.of(), List.of("d"))),
+                    List.of("file_storage")))
+        .isInstanceOf(PipelineTopology.TopologyException.class)
+        .hasMessage(
+            "pipeline traces/out lists connector \"link\", and data that crosses a connector is"
+                + " not logged in the write-ahead log, so it cannot take part in"
+                + " sending_queue.storage: exporter \"d\" has one");
+    assertThatThrownBy(
+            () ->
+                graph(
+                    List.of(
+                        receiver("r"),
+                        connector("link"),
+                        exporter("d", "file_storage"),
+                        exporter("x", null),
+                        storage("file_storage")),
+                    List.of(
+                        traces("traces/durable", List.of("r"), List.of(), List.of("d")),
+                        traces("traces/in", List.of("r"), List.of(), List.of("link")),
+                        traces("traces/out", List.of("link"), List.of(), List.of("x"))),
+                    List.of("file_storage")))
+        .isInstanceOf(PipelineTopology.TopologyException.class)
+        .hasMessageEndingWith(
+            "its receiver \"r\" also feeds traces/durable, which has one, so that receiver's"
+                + " requests are logged");
+  }
+
+  @Test
+  void anIdThatIsBothAReceiverAndAConnectorIsRefused() {
+    ComponentSpec sameIdConnector =
+        new ComponentSpec(
+            ComponentId.parse("test"), connectorFactory, new TestComponents.NoConfig());
+    assertThatThrownBy(
+            () ->
+                graph(
+                    List.of(receiver("test"), sameIdConnector, exporter("x", null)),
+                    List.of(
+                        traces("traces/a", List.of("test"), List.of(), List.of("test")),
+                        traces("traces/b", List.of("test"), List.of(), List.of("x"))),
+                    List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "pipeline \"traces/a\" lists \"test\", which is both a receiver and a connector:"
+                + " give one of them another name");
   }
 
   /** The value of an unlabelled gauge on the metrics page. */

@@ -6,6 +6,9 @@ import dev.sluice.component.CollectorStatus;
 import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.Connector;
+import dev.sluice.component.ConnectorFactory;
+import dev.sluice.component.ConnectorOutput;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.ExporterConfig;
@@ -213,6 +216,75 @@ public final class TestComponents {
       held.clear();
       stopped = true;
     }
+  }
+
+  /**
+   * Makes connectors that hand each batch on as it is (pipelines of one signal), and keeps the
+   * output each was given, by id.
+   */
+  public static final class TestConnectors implements ConnectorFactory<NoConfig> {
+    private final Journal journal;
+    private final Map<ComponentId, ConnectorOutput> outputs = new ConcurrentHashMap<>();
+
+    TestConnectors(Journal journal) {
+      this.journal = journal;
+    }
+
+    @Override
+    public String type() {
+      return "link";
+    }
+
+    @Override
+    public Class<NoConfig> configType() {
+      return NoConfig.class;
+    }
+
+    @Override
+    public NoConfig defaultConfig() {
+      return new NoConfig();
+    }
+
+    @Override
+    public boolean supports(Signal from, Signal to) {
+      return from == to;
+    }
+
+    @Override
+    public Connector create(
+        ComponentSettings settings,
+        NoConfig config,
+        Signal from,
+        Signal to,
+        ConnectorOutput output) {
+      outputs.put(settings.id(), output);
+      return new Connector() {
+        @Override
+        public Admission consume(Batch batch) {
+          journal.add("consume", settings);
+          return output.consume(batch);
+        }
+
+        @Override
+        public void start() {
+          journal.add("start", settings);
+        }
+
+        @Override
+        public void shutdown(long deadlineNanos) {
+          journal.add("stop", settings);
+        }
+      };
+    }
+
+    /** The output the connector {@code id} was made with. */
+    public ConnectorOutput output(String id) {
+      return outputs.get(ComponentId.parse(id));
+    }
+  }
+
+  public static TestConnectors connectors(Journal journal) {
+    return new TestConnectors(journal);
   }
 
   /**

@@ -1,0 +1,28 @@
+package dev.sluice.component;
+
+import dev.sluice.pdata.Signal;
+
+/**
+ * Makes connectors of one type. A connector joins pipelines: it is listed among the exporters of
+ * some and the receivers of others. One is made per pair of signals it is used with (the signal of
+ * the pipelines it ends, the signal of those it starts), when the type supports the pair.
+ */
+public interface ConnectorFactory<C extends ComponentConfig> extends ComponentFactory<C> {
+  @Override
+  default ComponentKind kind() {
+    return ComponentKind.CONNECTOR;
+  }
+
+  /**
+   * Whether this type takes {@code from} data at the end of a pipeline and hands {@code to} data to
+   * other pipelines.
+   */
+  boolean supports(Signal from, Signal to);
+
+  /**
+   * Makes the connector that ends the pipelines of {@code from} listing it and hands {@code to}
+   * data to those of {@code to} listing it, through {@code output}.
+   */
+  Connector create(
+      ComponentSettings settings, C config, Signal from, Signal to, ConnectorOutput output);
+}
