@@ -13,6 +13,7 @@ import java.util.Optional;
  * @param receivers the receivers declared, in file order
  * @param processors the processors declared, in file order
  * @param exporters the exporters declared, in file order
+ * @param connectors the connectors declared, in file order
  * @param extensions the extensions declared, in file order
  * @param pipelines the pipelines, in file order
  * @param serviceExtensions the extensions to start ({@code service.extensions}), in order
@@ -25,6 +26,7 @@ public record CollectorConfig(
     List<ConfiguredComponent> receivers,
     List<ConfiguredComponent> processors,
     List<ConfiguredComponent> exporters,
+    List<ConfiguredComponent> connectors,
     List<ConfiguredComponent> extensions,
     List<PipelineConfig> pipelines,
     List<ComponentId> serviceExtensions,
@@ -35,6 +37,7 @@ public record CollectorConfig(
     receivers = List.copyOf(receivers);
     processors = List.copyOf(processors);
     exporters = List.copyOf(exporters);
+    connectors = List.copyOf(connectors);
     extensions = List.copyOf(extensions);
     pipelines = List.copyOf(pipelines);
     serviceExtensions = List.copyOf(serviceExtensions);
@@ -47,6 +50,7 @@ public record CollectorConfig(
       case RECEIVER -> receivers;
       case PROCESSOR -> processors;
       case EXPORTER -> exporters;
+      case CONNECTOR -> connectors;
       case EXTENSION -> extensions;
     };
   }

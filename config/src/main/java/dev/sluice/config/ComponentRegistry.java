@@ -3,6 +3,7 @@ package dev.sluice.config;
 import dev.sluice.component.ComponentFactory;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ConnectorFactory;
 import dev.sluice.component.ExporterFactory;
 import dev.sluice.component.ExtensionFactory;
 import dev.sluice.component.ProcessorFactory;
@@ -93,6 +94,7 @@ public final class ComponentRegistry {
           case RECEIVER -> ReceiverFactory.class;
           case PROCESSOR -> ProcessorFactory.class;
           case EXPORTER -> ExporterFactory.class;
+          case CONNECTOR -> ConnectorFactory.class;
           case EXTENSION -> ExtensionFactory.class;
         };
     if (!expected.isInstance(factory)) {

@@ -4,6 +4,8 @@ import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ComponentFactory;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ConnectorFactory;
+import dev.sluice.component.ExporterConfig;
 import dev.sluice.component.ExporterFactory;
 import dev.sluice.component.ProcessorFactory;
 import dev.sluice.component.ReceiverFactory;
@@ -12,14 +14,18 @@ import dev.sluice.config.ConfigNode.Mapping;
 import dev.sluice.config.ConfigNode.Scalar;
 import dev.sluice.config.ConfigNode.Sequence;
 import dev.sluice.pdata.Signal;
+import dev.sluice.service.PipelineSpec;
+import dev.sluice.service.PipelineTopology;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /** Turns a document's root node into a {@link CollectorConfig}, reporting every problem. */
 final class ConfigAssembler {
@@ -69,7 +75,8 @@ final class ConfigAssembler {
   private final Diagnostics d;
   private final Map<ComponentKind, Map<ComponentId, Declared>> declared =
       new EnumMap<>(ComponentKind.class);
-  private final Set<ComponentId> connectors = new HashSet<>();
+  // Where each id of a pipeline's lists is written: "<pipeline>|<list kind>|<id>".
+  private final Map<String, Location> referenceLocations = new HashMap<>();
 
   ConfigAssembler(ComponentRegistry registry, Diagnostics diagnostics) {
     this.registry = registry;
@@ -102,7 +109,6 @@ final class ConfigAssembler {
     for (ComponentKind kind : ComponentKind.values()) {
       top.entry(kind.section()).ifPresent(e -> readComponents(kind, e));
     }
-    top.entry("connectors").ifPresent(this::readConnectors);
 
     List<Reference> serviceExtensions = List.of();
     List<PipelineConfig> pipelines = new ArrayList<>();
@@ -162,6 +168,10 @@ final class ConfigAssembler {
       d.error(serviceAt, "service.pipelines", "must have at least one pipeline");
     }
 
+    if (d.errorCount() == 0) {
+      checkConnectors(pipelines);
+    }
+
     List<ComponentId> extensionIds = new ArrayList<>();
     for (Reference r : serviceExtensions) {
       Declared dcl =
@@ -195,6 +205,7 @@ final class ConfigAssembler {
         components.get(ComponentKind.RECEIVER),
         components.get(ComponentKind.PROCESSOR),
         components.get(ComponentKind.EXPORTER),
+        components.get(ComponentKind.CONNECTOR),
         components.get(ComponentKind.EXTENSION),
         pipelines,
         extensionIds,
@@ -296,22 +307,6 @@ final class ConfigAssembler {
         e.value(), e.keyLocation(), path, factory.configType(), factory.defaultConfig(), d);
   }
 
-  private void readConnectors(Entry section) {
-    Mapping mapping = mapping(section, "connectors");
-    if (mapping == null) {
-      return;
-    }
-    for (Entry e : mapping.entries()) {
-      d.error(
-          e.keyLocation(), "connectors." + e.key(), "connectors are not available in this build");
-      try {
-        connectors.add(ComponentId.parse(e.key()));
-      } catch (IllegalArgumentException ex) {
-        // reported as unavailable already
-      }
-    }
-  }
-
   private PipelineConfig readPipeline(Entry e) {
     String path = "service.pipelines." + e.key();
     ComponentId id;
@@ -374,10 +369,18 @@ final class ConfigAssembler {
     for (Reference r : references(entry, pipelinePath + "." + kind.section(), pipelinePath, kind)) {
       Declared dcl = declared.get(kind).get(canonical(kind, r.id()));
       if (dcl == null) {
+        dcl = declared.get(ComponentKind.CONNECTOR).get(canonical(ComponentKind.CONNECTOR, r.id()));
+        if (dcl != null) {
+          // A connector: the pairs of signals it joins are checked once every pipeline is read.
+          dcl.used = true;
+          ids.add(dcl.id);
+          referenceLocations.put(referenceKey(pipelinePath, kind, dcl.id), r.location());
+        }
         continue;
       }
       dcl.used = true;
       ids.add(dcl.id);
+      referenceLocations.put(referenceKey(pipelinePath, kind, dcl.id), r.location());
       Set<Signal> supported = null;
       if (dcl.factory instanceof ReceiverFactory<?> f) {
         supported = f.signals();
@@ -436,16 +439,29 @@ final class ConfigAssembler {
         continue;
       }
       ComponentId canonical = canonical(kind, id);
-      if (!declared.get(kind).containsKey(canonical)) {
-        boolean connector =
-            (kind == ComponentKind.RECEIVER || kind == ComponentKind.EXPORTER)
-                && connectors.contains(id);
-        if (!connector) {
-          d.error(
-              item.location(),
-              referrerPath,
-              "references " + kind.label() + " \"" + id + "\" which is not configured");
-        }
+      boolean connector =
+          (kind == ComponentKind.RECEIVER || kind == ComponentKind.EXPORTER)
+              && declared
+                  .get(ComponentKind.CONNECTOR)
+                  .containsKey(canonical(ComponentKind.CONNECTOR, id));
+      if (connector && declared.get(kind).containsKey(canonical)) {
+        d.error(
+            item.location(),
+            referrerPath,
+            "references \""
+                + id
+                + "\", which is both a "
+                + kind.label()
+                + " and a connector: give one of them another name");
+        continue;
+      }
+      if (connector) {
+        canonical = canonical(ComponentKind.CONNECTOR, id);
+      } else if (!declared.get(kind).containsKey(canonical)) {
+        d.error(
+            item.location(),
+            referrerPath,
+            "references " + kind.label() + " \"" + id + "\" which is not configured");
         continue;
       }
       if (!seen.add(canonical)) {
@@ -458,6 +474,57 @@ final class ConfigAssembler {
       references.add(new Reference(id, item.location()));
     }
     return references;
+  }
+
+  private static String referenceKey(String pipelinePath, ComponentKind list, ComponentId id) {
+    return pipelinePath + "|" + list.section() + "|" + id;
+  }
+
+  /**
+   * Joins the pipelines through their connectors as the collector will ({@link PipelineTopology}):
+   * a connector used on one side only, with no pair of signals it supports, in a cycle, or where
+   * the write-ahead log is, is an error at the id in the pipeline's list that shows it.
+   */
+  private void checkConnectors(List<PipelineConfig> pipelines) {
+    Map<ComponentId, BiPredicate<Signal, Signal>> supports = new LinkedHashMap<>();
+    declared
+        .get(ComponentKind.CONNECTOR)
+        .forEach(
+            (id, dcl) -> {
+              if (dcl.factory instanceof ConnectorFactory<?> factory) {
+                supports.put(id, factory::supports);
+              }
+            });
+    if (supports.isEmpty()) {
+      return;
+    }
+    List<PipelineSpec> specs = new ArrayList<>();
+    Map<String, Location> pipelineLocations = new HashMap<>();
+    for (PipelineConfig p : pipelines) {
+      specs.add(
+          new PipelineSpec(p.name(), p.signal(), p.receivers(), p.processors(), p.exporters()));
+      pipelineLocations.put(p.name(), p.location());
+    }
+    try {
+      PipelineTopology topology = PipelineTopology.of(specs, supports);
+      topology.checkOutsideTheLog(this::storageOf);
+    } catch (PipelineTopology.TopologyException e) {
+      PipelineTopology.Problem problem = e.problem();
+      String pipelinePath = "service.pipelines." + problem.pipeline();
+      Location at =
+          referenceLocations.getOrDefault(
+              referenceKey(pipelinePath, problem.list(), problem.id()),
+              pipelineLocations.get(problem.pipeline()));
+      d.error(at, pipelinePath + "." + problem.list().section(), problem.message());
+    }
+  }
+
+  /** An exporter's {@code sending_queue.storage}, or null. */
+  private String storageOf(ComponentId id) {
+    Declared dcl = declared.get(ComponentKind.EXPORTER).get(id);
+    return dcl != null && dcl.config instanceof ExporterConfig config
+        ? config.sendingQueue().storage()
+        : null;
   }
 
   /** The id with its factory's own type, when the type is an alias. */

@@ -395,18 +395,6 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void reportsConnectorsAsUnavailable() {
-    assertThat(
-            problems(
-                withPipelines(
-                    MINIMAL_SECTIONS + "connectors:\n  forward:\n",
-                    "traces: {receivers: [otlp], exporters: [forward]}\n"
-                        + "logs: {receivers: [forward], exporters: [debug]}")))
-        .containsExactly(
-            "config.yaml:8:3: connectors.forward: connectors are not available in this build");
-  }
-
-  @Test
   void reportsInvalidIdsAndWrongTypes() {
     assertThat(
             problems(
