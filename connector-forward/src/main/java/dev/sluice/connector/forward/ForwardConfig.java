@@ -1,0 +1,6 @@
+package dev.sluice.connector.forward;
+
+import dev.sluice.component.ComponentConfig;
+
+/** The {@code forward} connector has no settings. */
+public record ForwardConfig() implements ComponentConfig {}
