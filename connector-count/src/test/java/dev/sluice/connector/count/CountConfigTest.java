@@ -156,6 +156,28 @@ class CountConfigTest {
   }
 
   @Test
+  void bindsTheDocumentedExample() throws ConfigException {
+    CountConfig config =
+        config(
+            "spans:\n"
+                + "  http.server.span.count:\n"
+                + "    description: Server spans, by route.\n"
+                + "    conditions:\n"
+                + "      - kind == SPAN_KIND_SERVER\n"
+                + "    attributes:\n"
+                + "      - key: http.route\n"
+                + "        default_value: unknown\n"
+                + "logs:\n"
+                + "  log.error.count:\n"
+                + "    description: Error and fatal log records.\n"
+                + "    conditions:\n"
+                + "      - severity_number >= SEVERITY_NUMBER_ERROR\n");
+    assertThat(config.spans()).containsOnlyKeys("http.server.span.count");
+    assertThat(config.spanevents()).containsOnlyKeys("trace.span.event.count");
+    assertThat(config.logs()).containsOnlyKeys("log.error.count");
+  }
+
+  @Test
   void acceptsPathsPrefixedWithTheirContext() throws ConfigException {
     CountConfig config =
         config(
