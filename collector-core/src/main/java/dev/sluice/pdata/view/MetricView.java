@@ -3,6 +3,7 @@ package dev.sluice.pdata.view;
 import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.pdata.internal.Internal;
 import dev.sluice.pdata.internal.MessageView;
+import dev.sluice.pdata.internal.OtlpEnums.AggregationTemporality;
 import dev.sluice.pdata.internal.OtlpFields.Metric;
 import dev.sluice.pdata.internal.OtlpFields.MetricData;
 import dev.sluice.pdata.internal.OtlpFields.Sum;
@@ -124,7 +125,19 @@ public final class MetricView extends MessageView {
     return MetricType.ofField(index.metric(metric, OtlpIndex.M_DATA_FIELD));
   }
 
-  /** {@code AggregationTemporality} of a sum, histogram or exponential histogram (0 otherwise). */
+  /** {@link #aggregationTemporality()}: {@code AGGREGATION_TEMPORALITY_UNSPECIFIED}. */
+  public static final int TEMPORALITY_UNSPECIFIED = AggregationTemporality.UNSPECIFIED;
+
+  /** {@link #aggregationTemporality()}: {@code AGGREGATION_TEMPORALITY_DELTA}. */
+  public static final int TEMPORALITY_DELTA = AggregationTemporality.DELTA;
+
+  /** {@link #aggregationTemporality()}: {@code AGGREGATION_TEMPORALITY_CUMULATIVE}. */
+  public static final int TEMPORALITY_CUMULATIVE = AggregationTemporality.CUMULATIVE;
+
+  /**
+   * {@code AggregationTemporality} of a sum, histogram or exponential histogram (0 otherwise): one
+   * of the {@code TEMPORALITY_} constants, as {@code MetricsBuilder}'s {@code sum(...)} takes it.
+   */
   public int aggregationTemporality() {
     MetricType type = type();
     if (type != MetricType.SUM
