@@ -3,6 +3,7 @@ package dev.sluice.pdata.view;
 import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.pdata.internal.Internal;
 import dev.sluice.pdata.internal.MessageView;
+import dev.sluice.pdata.internal.OtlpEnums.AggregationTemporality;
 import dev.sluice.pdata.internal.OtlpFields.Metric;
 import dev.sluice.pdata.internal.OtlpFields.MetricData;
 import dev.sluice.pdata.internal.OtlpFields.Sum;
@@ -123,6 +124,12 @@ public final class MetricView extends MessageView {
   public MetricType type() {
     return MetricType.ofField(index.metric(metric, OtlpIndex.M_DATA_FIELD));
   }
+
+  /** {@link #aggregationTemporality()}: {@code AGGREGATION_TEMPORALITY_DELTA}. */
+  public static final int AGGREGATION_TEMPORALITY_DELTA = AggregationTemporality.DELTA;
+
+  /** {@link #aggregationTemporality()}: {@code AGGREGATION_TEMPORALITY_CUMULATIVE}. */
+  public static final int AGGREGATION_TEMPORALITY_CUMULATIVE = AggregationTemporality.CUMULATIVE;
 
   /** {@code AggregationTemporality} of a sum, histogram or exponential histogram (0 otherwise). */
   public int aggregationTemporality() {
