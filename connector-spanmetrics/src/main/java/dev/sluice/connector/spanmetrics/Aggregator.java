@@ -1,0 +1,593 @@
+package dev.sluice.connector.spanmetrics;
+
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.BatchItem;
+import dev.sluice.pdata.ItemVisitor;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.view.AttributeCursor;
+import dev.sluice.pdata.view.ScopeView;
+import dev.sluice.pdata.view.SpanEventView;
+import dev.sluice.pdata.view.SpanFieldScan;
+import dev.sluice.pdata.view.SpanView;
+import dev.sluice.pdata.view.TextView;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * The connector's state and the work of counting spans into it: per resource, a series table per
+ * metric ({@code calls}, {@code duration}, {@code events}), each series found by hashing its key
+ * bytes. A span is read through the views: its name, kind, status and times from its {@link
+ * SpanView}, its dimension attributes in one {@link SpanFieldScan} walk, copied into a reused key
+ * buffer; once its series exist, counting a span allocates nothing.
+ *
+ * <p>Not thread-safe: the connector calls it under its lock.
+ */
+final class Aggregator {
+  private static final byte[] SERVICE_NAME_UTF8 =
+      KeyLayout.SERVICE_NAME.getBytes(StandardCharsets.UTF_8);
+
+  private final SpanMetricsConfig config;
+  final KeyLayout layout;
+  private final boolean delta;
+  private final double unitNanos;
+  private final double[] bounds;
+  private final boolean histogram;
+  private final boolean exemplars;
+  private final byte[][] includedScopes;
+  private final byte[][] keyAttributes;
+  private final SeriesTable.Shape sumShape;
+  private final SeriesTable.Shape histogramShape;
+  private final long seriesExpirationNanos;
+  private final long metricsExpirationNanos;
+
+  final ResourceTable resources;
+
+  // Reused span after span.
+  private final SpanFieldScan scan = new SpanFieldScan();
+  private final int[] slots;
+  private final KeyBuffer key = new KeyBuffer();
+  private final KeyBuffer eventKey = new KeyBuffer();
+  private final ValueCodec codec = new ValueCodec();
+  private final AttributeCursor cursor = new AttributeCursor();
+  private final AttributeCursor eventCursor = new AttributeCursor();
+  private final SpanEventView eventView = new SpanEventView();
+  private final ItemVisitor countSpan = this::countSpan;
+  private final ItemVisitor findResource = this::findResource;
+
+  // The resource block being read: its attributes encoded in `attributes` (entry i's key at
+  // entryKey[i], its value from entryValue[i] to entryEnd[i]), where the service name's value and
+  // each dimension's value are, and its state (null: no service.name, its spans are skipped).
+  private final KeyBuffer attributes = new KeyBuffer();
+  private final KeyBuffer identity = new KeyBuffer();
+  private int[] entryKey = new int[16];
+  private int[] entryValue = new int[16];
+  private int[] entryEnd = new int[16];
+  private int[] sortedEntries = new int[16];
+  private int entries;
+  private int serviceValue;
+  private final int[] resourceValue;
+  private OtlpIndex blockRequest;
+  private int blockResource = -1;
+  private ResourceState state;
+
+  // The scope block being read: the key bytes it adds (a 0, or a 1 with its name and version).
+  private final KeyBuffer scopePart = new KeyBuffer();
+  private int blockScope = -1;
+
+  // The batch being counted, for resources seen by findResource.
+  private int newResources;
+  private final KeyBuffer newIdentities = new KeyBuffer();
+  private long[] newHashes = new long[8];
+  private int[] newFrom = new int[8];
+
+  private long nowNanos;
+  private long nowUnixNanos;
+
+  Aggregator(SpanMetricsConfig config) {
+    this.config = config;
+    this.layout = new KeyLayout(config);
+    this.delta = config.delta();
+    SpanMetricsConfig.HistogramConfig h = config.histogram();
+    this.unitNanos = "s".equals(h.unit()) ? 1e9 : 1e6;
+    this.histogram = !h.disable();
+    this.bounds = histogram && h.exponential() == null ? bounds(h, unitNanos) : null;
+    this.exemplars = config.exemplars().enabled();
+    int maxExemplars = exemplars ? config.exemplars().maxPerDataPoint() : 0;
+    this.sumShape = new SeriesTable.Shape(0, 0, maxExemplars);
+    this.histogramShape =
+        new SeriesTable.Shape(
+            bounds != null ? bounds.length + 1 : 0,
+            h.exponential() != null ? h.exponential().effectiveMaxSize() : 0,
+            maxExemplars);
+    this.includedScopes = utf8(config.includeInstrumentationScope());
+    this.keyAttributes =
+        config.resourceMetricsKeyAttributes().isEmpty()
+            ? null
+            : utf8(config.resourceMetricsKeyAttributes());
+    this.seriesExpirationNanos = config.seriesExpiration().toNanos();
+    this.metricsExpirationNanos = config.metricsExpiration().toNanos();
+    this.resources = new ResourceTable(config.resourceMetricsCacheSize());
+    this.slots = new int[layout.names.length];
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = scan.key(layout.utf8Names[i]);
+    }
+    this.resourceValue = new int[layout.names.length];
+  }
+
+  /** The default buckets in milliseconds, as the Collector's connector has them. */
+  static final double[] DEFAULT_BOUNDS_MS = {
+    2, 4, 6, 8, 10, 50, 100, 200, 400, 800, 1000, 1400, 2000, 5000, 10_000, 15_000
+  };
+
+  private static double[] bounds(SpanMetricsConfig.HistogramConfig h, double unitNanos) {
+    if (h.explicit() == null || h.explicit().buckets().isEmpty()) {
+      double[] bounds = DEFAULT_BOUNDS_MS.clone();
+      if (unitNanos == 1e9) {
+        for (int i = 0; i < bounds.length; i++) {
+          bounds[i] = bounds[i] / 1000;
+        }
+      }
+      return bounds;
+    }
+    double[] bounds = new double[h.explicit().buckets().size()];
+    for (int i = 0; i < bounds.length; i++) {
+      Duration d = h.explicit().buckets().get(i);
+      bounds[i] = d.toNanos() / unitNanos;
+    }
+    return bounds;
+  }
+
+  private static byte[][] utf8(java.util.List<String> strings) {
+    byte[][] out = new byte[strings.size()][];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = strings.get(i).getBytes(StandardCharsets.UTF_8);
+    }
+    return out;
+  }
+
+  double[] bounds() {
+    return bounds;
+  }
+
+  /**
+   * Counts every span of {@code batch} (read only; the caller still owns it). False, with nothing
+   * counted, when the batch's new resources do not fit beside those held.
+   */
+  boolean consume(Batch batch, long nowNanos, long nowUnixNanos) {
+    this.nowNanos = nowNanos;
+    this.nowUnixNanos = nowUnixNanos;
+    try {
+      if (!resources.room(batch.sliceCount()) && !roomForNewResources(batch)) {
+        return false;
+      }
+      batch.visit(countSpan);
+      return true;
+    } finally {
+      leaveBlocks();
+    }
+  }
+
+  private void leaveBlocks() {
+    blockRequest = null;
+    blockResource = -1;
+    blockScope = -1;
+    state = null;
+  }
+
+  /** Counts the batch's resources that are not held yet; true when they fit. */
+  private boolean roomForNewResources(Batch batch) {
+    newResources = 0;
+    newIdentities.reset();
+    batch.visitHeaders(findResource);
+    leaveBlocks();
+    return resources.room(newResources);
+  }
+
+  private void findResource(BatchItem item) {
+    if (item.request() == blockRequest && item.resource() == blockResource) {
+      return;
+    }
+    blockRequest = item.request();
+    blockResource = item.resource();
+    if (!readResource(item)) {
+      return;
+    }
+    long hash = identity.hash(0);
+    if (resources.contains(identity, 0, hash)) {
+      return;
+    }
+    for (int i = 0; i < newResources; i++) {
+      int end = i + 1 < newResources ? newFrom[i + 1] : newIdentities.length;
+      if (newHashes[i] == hash
+          && Arrays.equals(
+              newIdentities.bytes, newFrom[i], end, identity.bytes, 0, identity.length)) {
+        return;
+      }
+    }
+    if (newResources == newHashes.length) {
+      newHashes = Arrays.copyOf(newHashes, newResources * 2);
+      newFrom = Arrays.copyOf(newFrom, newResources * 2);
+    }
+    newHashes[newResources] = hash;
+    newFrom[newResources] = newIdentities.length;
+    newIdentities.put(identity.bytes, 0, identity.length);
+    newResources++;
+  }
+
+  private void countSpan(BatchItem item) {
+    if (item.request() != blockRequest || item.resource() != blockResource) {
+      enterResource(item);
+    }
+    if (state == null) {
+      return;
+    }
+    if (item.scope() != blockScope) {
+      enterScope(item.scopeView());
+      blockScope = item.scope();
+    }
+    count(item.span());
+  }
+
+  private void enterResource(BatchItem item) {
+    blockRequest = item.request();
+    blockResource = item.resource();
+    blockScope = -1;
+    state = null;
+    if (!readResource(item)) {
+      return;
+    }
+    long hash = identity.hash(0);
+    ResourceState found = resources.find(identity, 0, hash);
+    if (found == null) {
+      found = newResource(hash);
+      resources.add(found);
+    }
+    found.lastSeenNanos = nowNanos;
+    state = found;
+  }
+
+  private ResourceState newResource(long hash) {
+    int limit = config.aggregationCardinalityLimit();
+    return new ResourceState(
+        identity.copy(0),
+        hash,
+        attributes.copy(0),
+        new SeriesTable(sumShape, limit, delta),
+        histogram ? new SeriesTable(histogramShape, limit, delta) : null,
+        config.events().enabled() ? new SeriesTable(sumShape, limit, delta) : null);
+  }
+
+  /**
+   * Encodes the item's resource attributes into {@code attributes} and its identity into {@code
+   * identity}, and finds the service name and the dimensions' values; false when it has no {@code
+   * service.name} (its spans are not counted, as in the Collector).
+   */
+  private boolean readResource(BatchItem item) {
+    item.resourceView().attributes(cursor);
+    attributes.reset();
+    entries = 0;
+    serviceValue = -1;
+    Arrays.fill(resourceValue, -1);
+    while (cursor.next()) {
+      if (entries == entryKey.length) {
+        entryKey = Arrays.copyOf(entryKey, entries * 2);
+        entryValue = Arrays.copyOf(entryValue, entries * 2);
+        entryEnd = Arrays.copyOf(entryEnd, entries * 2);
+        sortedEntries = Arrays.copyOf(sortedEntries, entries * 2);
+      }
+      TextView name = cursor.key();
+      entryKey[entries] = attributes.length;
+      ValueCodec.writeText(name, attributes);
+      int value = attributes.length;
+      entryValue[entries] = value;
+      codec.write(cursor.value(), attributes);
+      entryEnd[entries] = attributes.length;
+      if (serviceValue < 0 && name.contentEquals(SERVICE_NAME_UTF8)) {
+        serviceValue = value;
+      }
+      for (int d = 0; d < resourceValue.length; d++) {
+        if (resourceValue[d] < 0 && name.contentEquals(layout.utf8Names[d])) {
+          resourceValue[d] = entries;
+        }
+      }
+      entries++;
+    }
+    if (serviceValue < 0) {
+      return false;
+    }
+    identity.reset();
+    int selected = 0;
+    for (int e = 0; e < entries; e++) {
+      if (keyAttributes == null || isKeyAttribute(e)) {
+        sortedEntries[selected++] = e;
+      }
+    }
+    sortByKey(selected);
+    for (int i = 0; i < selected; i++) {
+      int e = sortedEntries[i];
+      identity.put(attributes.bytes, entryKey[e], entryEnd[e] - entryKey[e]);
+    }
+    return true;
+  }
+
+  private boolean isKeyAttribute(int entry) {
+    for (byte[] name : keyAttributes) {
+      if (keyEquals(entry, name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean keyEquals(int entry, byte[] name) {
+    long prefix = ValueCodec.readLength(attributes.bytes, entryKey[entry]);
+    int from = (int) (prefix >>> 32);
+    return (int) prefix == name.length
+        && Arrays.equals(attributes.bytes, from, from + name.length, name, 0, name.length);
+  }
+
+  /** Insertion sort of the selected entries by key bytes: a resource has a few dozen at most. */
+  private void sortByKey(int count) {
+    for (int i = 1; i < count; i++) {
+      int e = sortedEntries[i];
+      int j = i - 1;
+      while (j >= 0 && compareKeys(sortedEntries[j], e) > 0) {
+        sortedEntries[j + 1] = sortedEntries[j];
+        j--;
+      }
+      sortedEntries[j + 1] = e;
+    }
+  }
+
+  private int compareKeys(int a, int b) {
+    long pa = ValueCodec.readLength(attributes.bytes, entryKey[a]);
+    long pb = ValueCodec.readLength(attributes.bytes, entryKey[b]);
+    int fa = (int) (pa >>> 32);
+    int fb = (int) (pb >>> 32);
+    return Arrays.compareUnsigned(
+        attributes.bytes, fa, fa + (int) pa, attributes.bytes, fb, fb + (int) pb);
+  }
+
+  private void enterScope(ScopeView scope) {
+    scopePart.reset();
+    TextView name = scope.name();
+    if (!name.isEmpty() && included(name)) {
+      scopePart.put((byte) 1);
+      ValueCodec.writeString(name, scopePart);
+      ValueCodec.writeString(scope.version(), scopePart);
+    } else {
+      scopePart.put((byte) 0);
+    }
+  }
+
+  private boolean included(TextView name) {
+    for (byte[] scope : includedScopes) {
+      if (name.contentEquals(scope)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void count(SpanView span) {
+    long start = span.startTimeUnixNano();
+    long end = span.endTimeUnixNano();
+    double duration = Long.compareUnsigned(end, start) > 0 ? (end - start) / unitNanos : 0;
+    boolean scanned = slots.length > 0 && scan.scan(span);
+    long adjustedCount = 1;
+    boolean extrapolated = false;
+
+    key.reset();
+    writeFixedPart(span, extrapolated, key);
+    int fixedEnd = key.length;
+    writeDimensions(layout.common, span, scanned, false, key);
+    int prefixEnd = key.length;
+    writeDimensions(layout.calls, span, scanned, false, key);
+    long callsHash = key.hash(0);
+    Series calls = state.calls.series(key, 0, callsHash, nowUnixNanos, nowNanos);
+    calls.add(adjustedCount);
+    if (exemplars && !calls.overflow()) {
+      exemplar(calls, span, duration);
+    }
+
+    if (histogram) {
+      long durationHash = callsHash;
+      if (layout.duration.length > 0 || layout.calls.length > 0) {
+        key.length = prefixEnd;
+        writeDimensions(layout.duration, span, scanned, false, key);
+        durationHash = key.hash(0);
+      }
+      Series series = state.duration.series(key, 0, durationHash, nowUnixNanos, nowNanos);
+      if (bounds != null) {
+        series.observe(duration, bucket(duration), adjustedCount);
+      } else {
+        series.observeExponential(duration, adjustedCount);
+      }
+      if (exemplars && !series.overflow()) {
+        exemplar(series, span, duration);
+      }
+    }
+
+    if (state.events != null) {
+      span.events(eventView);
+      while (eventView.next()) {
+        eventKey.reset();
+        eventKey.put(key.bytes, 0, fixedEnd);
+        writeDimensions(layout.common, span, scanned, true, eventKey);
+        writeDimensions(layout.events, span, scanned, true, eventKey);
+        Series series = state.events.series(eventKey, 0, eventKey.hash(0), nowUnixNanos, nowNanos);
+        series.add(adjustedCount);
+        if (exemplars && !series.overflow()) {
+          exemplar(series, span, duration);
+        }
+      }
+    }
+  }
+
+  /** The default dimensions, the scope and the sampling method, as {@link KeyLayout} has them. */
+  private void writeFixedPart(SpanView span, boolean extrapolated, KeyBuffer out) {
+    if (layout.serviceName) {
+      serviceName(out);
+    }
+    if (layout.spanName) {
+      ValueCodec.writeString(span.name(), out);
+    }
+    if (layout.spanKind) {
+      int kind = span.kind();
+      out.put((byte) (kind >= 0 && kind < KeyLayout.KINDS.length - 1 ? kind : 6));
+    }
+    if (layout.statusCode) {
+      int status = span.statusCode();
+      out.put((byte) (status >= 0 && status < KeyLayout.STATUSES.length - 1 ? status : 3));
+    }
+    out.put(scopePart.bytes, 0, scopePart.length);
+    if (layout.samplingMethod) {
+      out.put(extrapolated ? KeyLayout.EXTRAPOLATED : KeyLayout.COUNTED);
+    }
+  }
+
+  /** The service name as a string value; a name that is not a string is empty, as in Go. */
+  private void serviceName(KeyBuffer out) {
+    if (attributes.bytes[serviceValue] == ValueCodec.Tag.STRING) {
+      out.put(
+          attributes.bytes,
+          serviceValue,
+          ValueCodec.skip(attributes.bytes, serviceValue) - serviceValue);
+    } else {
+      out.put(ValueCodec.Tag.STRING);
+      out.putLength(0);
+    }
+  }
+
+  /**
+   * Writes each dimension's value: the span's attribute, else (for events) the event's, else the
+   * resource's, else the default, else {@link ValueCodec.Tag#ABSENT}.
+   */
+  private void writeDimensions(
+      KeyLayout.Use[] uses, SpanView span, boolean scanned, boolean event, KeyBuffer out) {
+    for (KeyLayout.Use use : uses) {
+      int name = use.name();
+      if (spanValue(name, span, scanned, out)) {
+        continue;
+      }
+      if (event && eventView.attributes(eventCursor).find(layout.utf8Names[name])) {
+        codec.write(eventCursor.value(), out);
+        continue;
+      }
+      int entry = resourceValue[name];
+      if (entry >= 0) {
+        out.put(attributes.bytes, entryValue[entry], entryEnd[entry] - entryValue[entry]);
+      } else if (use.defaultValue() != null) {
+        out.put(use.defaultValue(), 0, use.defaultValue().length);
+      } else {
+        out.put(ValueCodec.Tag.ABSENT);
+      }
+    }
+  }
+
+  /** Writes the span's attribute {@code name}; false when it has none. */
+  private boolean spanValue(int name, SpanView span, boolean scanned, KeyBuffer out) {
+    if (!scanned) {
+      // The scan could not read this span (it holds a group field): the cursor can.
+      if (!span.attributes(cursor).find(layout.utf8Names[name])) {
+        return false;
+      }
+      codec.write(cursor.value(), out);
+      return true;
+    }
+    int slot = slots[name];
+    if (!scan.found(slot)) {
+      return false;
+    }
+    switch (scan.kind(slot)) {
+      case SpanFieldScan.STRING -> {
+        int length = scan.textTo() - scan.textFrom();
+        out.put(ValueCodec.Tag.STRING);
+        out.putLength(length);
+        out.put(scan.bytes(), scan.textFrom(), length);
+      }
+      case SpanFieldScan.NIL -> out.put(ValueCodec.Tag.EMPTY);
+      default -> codec.write(scan.value(slot), out);
+    }
+    return true;
+  }
+
+  private void exemplar(Series series, SpanView span, double value) {
+    long high = span.traceIdHigh();
+    long low = span.traceIdLow();
+    if ((high | low) != 0) {
+      series.exemplar(high, low, span.spanIdLong(), value);
+    }
+  }
+
+  /** The explicit bucket of {@code value}: the first whose upper bound is at least it. */
+  private int bucket(double value) {
+    int low = 0;
+    int high = bounds.length;
+    while (low < high) {
+      int mid = (low + high) >>> 1;
+      if (bounds[mid] < value) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low;
+  }
+
+  /**
+   * A flush was handed on (or failed for good) at {@code unixNanos}: a delta metric starts its next
+   * interval empty, a cumulative sum has shown its first 0, exemplars are dropped, and what expired
+   * or was evicted is forgotten.
+   */
+  void flushed(long nowNanos, long unixNanos) {
+    for (int i = 0; i < resources.size(); i++) {
+      ResourceState resource = resources.get(i);
+      flushed(resource.calls, nowNanos, unixNanos);
+      flushed(resource.duration, nowNanos, unixNanos);
+      flushed(resource.events, nowNanos, unixNanos);
+    }
+    resources.removeIf(
+        r ->
+            r.evicted
+                || r.empty()
+                || (!delta
+                    && metricsExpirationNanos > 0
+                    && nowNanos - r.lastSeenNanos >= metricsExpirationNanos));
+  }
+
+  private void flushed(SeriesTable table, long nowNanos, long unixNanos) {
+    if (table == null) {
+      return;
+    }
+    if (delta) {
+      table.removeIf(s -> !s.touched);
+      for (int i = 0; i < table.size(); i++) {
+        Series series = table.get(i);
+        series.clearValues();
+        series.exemplarCount = 0;
+        series.startUnixNanos = unixNanos;
+        series.emitted = true;
+      }
+      table.startInterval();
+      return;
+    }
+    for (int i = 0; i < table.size(); i++) {
+      Series series = table.get(i);
+      series.emitted = true;
+      series.exemplarCount = 0;
+    }
+    if (seriesExpirationNanos > 0) {
+      table.removeIf(s -> nowNanos - s.lastSeenNanos >= seriesExpirationNanos);
+    }
+  }
+
+  boolean delta() {
+    return delta;
+  }
+
+  boolean histogram() {
+    return histogram;
+  }
+}
