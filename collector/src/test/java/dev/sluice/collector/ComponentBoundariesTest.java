@@ -19,19 +19,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the components (every {@code receiver-*}, {@code processor-*}, {@code exporter-*} and {@code
- * extension-*} module, all on this module's class path, with the configuration and the
- * distribution) may use of the core: never the service or the write-ahead log, whose work is the
- * service's; of the data model only its face ({@code dev.sluice.pdata} and its {@code view}, {@code
- * edit}, {@code build} and {@code codec} packages), never {@code dev.sluice.pdata.internal}, nor a
- * member of the face marked {@link Internal}, on a face type or on the internal base class of a
- * view. The distribution ({@code dev.sluice.collector}) hands the pipeline graph to the service and
- * builds none of its parts itself.
+ * What the components (every {@code receiver-*}, {@code processor-*}, {@code connector-*}, {@code
+ * exporter-*} and {@code extension-*} module, all on this module's class path, with the
+ * configuration and the distribution) may use of the core: never the service or the write-ahead
+ * log, whose work is the service's; of the data model only its face ({@code dev.sluice.pdata} and
+ * its {@code view}, {@code edit}, {@code build} and {@code codec} packages), never {@code
+ * dev.sluice.pdata.internal}, nor a member of the face marked {@link Internal}, on a face type or
+ * on the internal base class of a view. The distribution ({@code dev.sluice.collector}) hands the
+ * pipeline graph to the service and builds none of its parts itself.
  */
 class ComponentBoundariesTest {
   private static final String[] COMPONENTS = {
     "dev.sluice.receiver..",
     "dev.sluice.processor..",
+    "dev.sluice.connector..",
     "dev.sluice.exporter..",
     "dev.sluice.extension.."
   };
@@ -41,6 +42,7 @@ class ComponentBoundariesTest {
   private static final String[] OUTSIDE_THE_CORE = {
     "dev.sluice.receiver..",
     "dev.sluice.processor..",
+    "dev.sluice.connector..",
     "dev.sluice.exporter..",
     "dev.sluice.extension..",
     "dev.sluice.config..",
