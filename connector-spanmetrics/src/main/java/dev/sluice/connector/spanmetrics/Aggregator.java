@@ -52,6 +52,7 @@ final class Aggregator {
   private final AttributeCursor cursor = new AttributeCursor();
   private final AttributeCursor eventCursor = new AttributeCursor();
   private final SpanEventView eventView = new SpanEventView();
+  private final SamplingThreshold sampling;
   private final ItemVisitor countSpan = this::countSpan;
   private final ItemVisitor findResource = this::findResource;
 
@@ -84,8 +85,12 @@ final class Aggregator {
   private long nowNanos;
   private long nowUnixNanos;
 
-  Aggregator(SpanMetricsConfig config) {
+  /**
+   * @param seed of the random rounding of fractional adjusted counts ({@link SamplingThreshold})
+   */
+  Aggregator(SpanMetricsConfig config, long seed) {
     this.config = config;
+    this.sampling = new SamplingThreshold(seed);
     this.layout = new KeyLayout(config);
     this.delta = config.delta();
     SpanMetricsConfig.HistogramConfig h = config.histogram();
@@ -375,8 +380,17 @@ final class Aggregator {
     long end = span.endTimeUnixNano();
     double duration = Long.compareUnsigned(end, start) > 0 ? (end - start) / unitNanos : 0;
     boolean scanned = slots.length > 0 && scan.scan(span);
+    // A span sampled with a threshold in its tracestate stands for more than itself.
     long adjustedCount = 1;
     boolean extrapolated = false;
+    TextView traceState = span.traceState();
+    if (!traceState.isEmpty()) {
+      double count = SamplingThreshold.adjustedCount(traceState);
+      if (count > 0) {
+        adjustedCount = sampling.round(count);
+        extrapolated = true;
+      }
+    }
 
     key.reset();
     writeFixedPart(span, extrapolated, key);

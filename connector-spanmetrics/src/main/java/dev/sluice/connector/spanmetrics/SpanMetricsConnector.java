@@ -46,14 +46,16 @@ final class SpanMetricsConnector implements Connector {
   /**
    * @param unixOffsetNanos Unix time minus the scheduler's clock, in nanoseconds: timestamps are
    *     taken from the scheduler's clock, so that tests that move it move them too
+   * @param seed of the random rounding of fractional adjusted counts
    */
   SpanMetricsConnector(
       ComponentSettings settings,
       SpanMetricsConfig config,
       ConnectorOutput output,
       String collectorInstanceId,
-      long unixOffsetNanos) {
-    this.aggregator = new Aggregator(config);
+      long unixOffsetNanos,
+      long seed) {
+    this.aggregator = new Aggregator(config, seed);
     this.writer = new RequestWriter(aggregator, config, collectorInstanceId);
     this.output = output;
     this.scheduler = settings.scheduler();

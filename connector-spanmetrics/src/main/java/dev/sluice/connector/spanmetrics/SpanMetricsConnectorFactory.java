@@ -60,6 +60,7 @@ public final class SpanMetricsConnectorFactory implements ConnectorFactory<SpanM
         config,
         output,
         COLLECTOR_INSTANCE_ID,
-        SpanMetricsConnector.unixOffsetNanos(settings.scheduler()));
+        SpanMetricsConnector.unixOffsetNanos(settings.scheduler()),
+        System.nanoTime());
   }
 }

@@ -71,7 +71,8 @@ final class Harness {
             config,
             output,
             INSTANCE,
-            T0 - startNanos);
+            T0 - startNanos,
+            42);
     connector.start();
   }
 
