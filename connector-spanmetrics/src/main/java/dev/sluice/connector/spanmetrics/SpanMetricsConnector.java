@@ -109,8 +109,11 @@ final class SpanMetricsConnector implements Connector {
       if (stopped) {
         return;
       }
-      flush();
-      timer = scheduler.schedule(this::tick, intervalNanos);
+      try {
+        flush();
+      } finally {
+        timer = scheduler.schedule(this::tick, intervalNanos);
+      }
     } finally {
       lock.unlock();
     }
@@ -120,7 +123,17 @@ final class SpanMetricsConnector implements Connector {
   private boolean flush() {
     long now = scheduler.nanoTime();
     long unixNow = now + unixOffsetNanos;
-    OtlpIndex request = writer.write(unixNow);
+    OtlpIndex request;
+    try {
+      request = writer.write(unixNow);
+    } catch (IllegalStateException e) {
+      // Over the largest request the indexer takes (64 MiB): it can never be handed on.
+      logger.log(
+          Level.SEVERE, "the span metrics are too large for one request; they are dropped", e);
+      aggregator.flushed(now, unixNow);
+      refusing = false;
+      return true;
+    }
     Admission admission = request == null ? Admission.ACCEPTED : output.consume(request);
     switch (admission) {
       case ACCEPTED -> {

@@ -122,6 +122,7 @@ final class Harness {
   static final class Output implements ConnectorOutput {
     final List<ExportMetricsServiceRequest> requests = new ArrayList<>();
     volatile Admission answer = Admission.ACCEPTED;
+    volatile boolean throwNext;
     int offers;
 
     @Override
@@ -142,6 +143,10 @@ final class Harness {
     @Override
     public Admission consume(OtlpIndex request) {
       offers++;
+      if (throwNext) {
+        throwNext = false;
+        throw new IllegalStateException("a pipeline broke its contract");
+      }
       if (answer != Admission.ACCEPTED) {
         return answer;
       }

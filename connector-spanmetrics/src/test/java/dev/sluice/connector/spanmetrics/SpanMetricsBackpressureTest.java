@@ -5,6 +5,7 @@ import static dev.sluice.connector.spanmetrics.Harness.request;
 import static dev.sluice.connector.spanmetrics.Harness.service;
 import static dev.sluice.connector.spanmetrics.Harness.span;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.component.Admission;
 import dev.sluice.pdata.Batch;
@@ -83,6 +84,20 @@ class SpanMetricsBackpressureTest {
     assertThat(metric(first, "traces.span.metrics.calls").getSum().getDataPoints(0).getAsInt())
         .isZero();
     assertThat(metric(second, "traces.span.metrics.calls").getSum().getDataPoints(0).getAsInt())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aFlushThatThrowsLeavesTheTimerRunning() {
+    Harness h = new Harness("aggregation_temporality: AGGREGATION_TEMPORALITY_DELTA");
+    h.send(request(service("svc"), span("op", MS)));
+    h.output.throwNext = true;
+
+    assertThatThrownBy(h::tick).isInstanceOf(IllegalStateException.class);
+
+    // Nothing was reset: the next flush hands the span on.
+    ExportMetricsServiceRequest next = h.flush();
+    assertThat(metric(next, "traces.span.metrics.calls").getSum().getDataPoints(0).getAsInt())
         .isEqualTo(1);
   }
 
