@@ -24,9 +24,6 @@ import java.util.Arrays;
  * <p>Not thread-safe: the connector calls it under its lock.
  */
 final class Aggregator {
-  private static final byte[] SERVICE_NAME_UTF8 =
-      KeyLayout.SERVICE_NAME.getBytes(StandardCharsets.UTF_8);
-
   private final SpanMetricsConfig config;
   final KeyLayout layout;
   private final boolean delta;
@@ -35,7 +32,6 @@ final class Aggregator {
   private final boolean histogram;
   private final boolean exemplars;
   private final byte[][] includedScopes;
-  private final byte[][] keyAttributes;
   private final SeriesTable.Shape sumShape;
   private final SeriesTable.Shape histogramShape;
   private final long seriesExpirationNanos;
@@ -56,18 +52,8 @@ final class Aggregator {
   private final ItemVisitor countSpan = this::countSpan;
   private final ItemVisitor findResource = this::findResource;
 
-  // The resource block being read: its attributes encoded in `attributes` (entry i's key at
-  // entryKey[i], its value from entryValue[i] to entryEnd[i]), where the service name's value and
-  // each dimension's value are, and its state (null: no service.name, its spans are skipped).
-  private final KeyBuffer attributes = new KeyBuffer();
-  private final KeyBuffer identity = new KeyBuffer();
-  private int[] entryKey = new int[16];
-  private int[] entryValue = new int[16];
-  private int[] entryEnd = new int[16];
-  private int[] sortedEntries = new int[16];
-  private int entries;
-  private int serviceValue;
-  private final int[] resourceValue;
+  // The resource block being read, and its state (null: no service.name, its spans are skipped).
+  private final ResourceBlock block;
   private OtlpIndex blockRequest;
   private int blockResource = -1;
   private ResourceState state;
@@ -106,10 +92,12 @@ final class Aggregator {
             h.exponential() != null ? h.exponential().effectiveMaxSize() : 0,
             maxExemplars);
     this.includedScopes = utf8(config.includeInstrumentationScope());
-    this.keyAttributes =
-        config.resourceMetricsKeyAttributes().isEmpty()
-            ? null
-            : utf8(config.resourceMetricsKeyAttributes());
+    this.block =
+        new ResourceBlock(
+            layout.utf8Names,
+            config.resourceMetricsKeyAttributes().isEmpty()
+                ? null
+                : utf8(config.resourceMetricsKeyAttributes()));
     this.seriesExpirationNanos = config.seriesExpiration().toNanos();
     this.metricsExpirationNanos = config.metricsExpiration().toNanos();
     this.resources = new ResourceTable(config.resourceMetricsCacheSize());
@@ -117,7 +105,6 @@ final class Aggregator {
     for (int i = 0; i < slots.length; i++) {
       slots[i] = scan.key(layout.utf8Names[i]);
     }
-    this.resourceValue = new int[layout.names.length];
   }
 
   /** The default buckets in milliseconds, as the Collector's connector has them. */
@@ -195,9 +182,10 @@ final class Aggregator {
     }
     blockRequest = item.request();
     blockResource = item.resource();
-    if (!readResource(item)) {
+    if (!block.read(item.resourceView())) {
       return;
     }
+    KeyBuffer identity = block.identity;
     long hash = identity.hash(0);
     if (resources.contains(identity, 0, hash)) {
       return;
@@ -239,11 +227,11 @@ final class Aggregator {
     blockResource = item.resource();
     blockScope = -1;
     state = null;
-    if (!readResource(item)) {
+    if (!block.read(item.resourceView())) {
       return;
     }
-    long hash = identity.hash(0);
-    ResourceState found = resources.find(identity, 0, hash);
+    long hash = block.identity.hash(0);
+    ResourceState found = resources.find(block.identity, 0, hash);
     if (found == null) {
       found = newResource(hash);
       resources.add(found);
@@ -255,103 +243,12 @@ final class Aggregator {
   private ResourceState newResource(long hash) {
     int limit = config.aggregationCardinalityLimit();
     return new ResourceState(
-        identity.copy(0),
+        block.identity.copy(0),
         hash,
-        attributes.copy(0),
+        block.attributes.copy(0),
         new SeriesTable(sumShape, limit, delta),
         histogram ? new SeriesTable(histogramShape, limit, delta) : null,
         config.events().enabled() ? new SeriesTable(sumShape, limit, delta) : null);
-  }
-
-  /**
-   * Encodes the item's resource attributes into {@code attributes} and its identity into {@code
-   * identity}, and finds the service name and the dimensions' values; false when it has no {@code
-   * service.name} (its spans are not counted, as in the Collector).
-   */
-  private boolean readResource(BatchItem item) {
-    item.resourceView().attributes(cursor);
-    attributes.reset();
-    entries = 0;
-    serviceValue = -1;
-    Arrays.fill(resourceValue, -1);
-    while (cursor.next()) {
-      if (entries == entryKey.length) {
-        entryKey = Arrays.copyOf(entryKey, entries * 2);
-        entryValue = Arrays.copyOf(entryValue, entries * 2);
-        entryEnd = Arrays.copyOf(entryEnd, entries * 2);
-        sortedEntries = Arrays.copyOf(sortedEntries, entries * 2);
-      }
-      TextView name = cursor.key();
-      entryKey[entries] = attributes.length;
-      ValueCodec.writeText(name, attributes);
-      int value = attributes.length;
-      entryValue[entries] = value;
-      codec.write(cursor.value(), attributes);
-      entryEnd[entries] = attributes.length;
-      if (serviceValue < 0 && name.contentEquals(SERVICE_NAME_UTF8)) {
-        serviceValue = value;
-      }
-      for (int d = 0; d < resourceValue.length; d++) {
-        if (resourceValue[d] < 0 && name.contentEquals(layout.utf8Names[d])) {
-          resourceValue[d] = entries;
-        }
-      }
-      entries++;
-    }
-    if (serviceValue < 0) {
-      return false;
-    }
-    identity.reset();
-    int selected = 0;
-    for (int e = 0; e < entries; e++) {
-      if (keyAttributes == null || isKeyAttribute(e)) {
-        sortedEntries[selected++] = e;
-      }
-    }
-    sortByKey(selected);
-    for (int i = 0; i < selected; i++) {
-      int e = sortedEntries[i];
-      identity.put(attributes.bytes, entryKey[e], entryEnd[e] - entryKey[e]);
-    }
-    return true;
-  }
-
-  private boolean isKeyAttribute(int entry) {
-    for (byte[] name : keyAttributes) {
-      if (keyEquals(entry, name)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private boolean keyEquals(int entry, byte[] name) {
-    long prefix = ValueCodec.readLength(attributes.bytes, entryKey[entry]);
-    int from = (int) (prefix >>> 32);
-    return (int) prefix == name.length
-        && Arrays.equals(attributes.bytes, from, from + name.length, name, 0, name.length);
-  }
-
-  /** Insertion sort of the selected entries by key bytes: a resource has a few dozen at most. */
-  private void sortByKey(int count) {
-    for (int i = 1; i < count; i++) {
-      int e = sortedEntries[i];
-      int j = i - 1;
-      while (j >= 0 && compareKeys(sortedEntries[j], e) > 0) {
-        sortedEntries[j + 1] = sortedEntries[j];
-        j--;
-      }
-      sortedEntries[j + 1] = e;
-    }
-  }
-
-  private int compareKeys(int a, int b) {
-    long pa = ValueCodec.readLength(attributes.bytes, entryKey[a]);
-    long pb = ValueCodec.readLength(attributes.bytes, entryKey[b]);
-    int fa = (int) (pa >>> 32);
-    int fb = (int) (pb >>> 32);
-    return Arrays.compareUnsigned(
-        attributes.bytes, fa, fa + (int) pa, attributes.bytes, fb, fb + (int) pb);
   }
 
   private void enterScope(ScopeView scope) {
@@ -442,7 +339,7 @@ final class Aggregator {
   /** The default dimensions, the scope and the sampling method, as {@link KeyLayout} has them. */
   private void writeFixedPart(SpanView span, boolean extrapolated, KeyBuffer out) {
     if (layout.serviceName) {
-      serviceName(out);
+      block.writeServiceName(out);
     }
     if (layout.spanName) {
       ValueCodec.writeString(span.name(), out);
@@ -461,19 +358,6 @@ final class Aggregator {
     }
   }
 
-  /** The service name as a string value; a name that is not a string is empty, as in Go. */
-  private void serviceName(KeyBuffer out) {
-    if (attributes.bytes[serviceValue] == ValueCodec.Tag.STRING) {
-      out.put(
-          attributes.bytes,
-          serviceValue,
-          ValueCodec.skip(attributes.bytes, serviceValue) - serviceValue);
-    } else {
-      out.put(ValueCodec.Tag.STRING);
-      out.putLength(0);
-    }
-  }
-
   /**
    * Writes each dimension's value: the span's attribute, else (for events) the event's, else the
    * resource's, else the default, else {@link ValueCodec.Tag#ABSENT}.
@@ -489,10 +373,10 @@ final class Aggregator {
         codec.write(eventCursor.value(), out);
         continue;
       }
-      int entry = resourceValue[name];
-      if (entry >= 0) {
-        out.put(attributes.bytes, entryValue[entry], entryEnd[entry] - entryValue[entry]);
-      } else if (use.defaultValue() != null) {
+      if (block.writeDimension(name, out)) {
+        continue;
+      }
+      if (use.defaultValue() != null) {
         out.put(use.defaultValue(), 0, use.defaultValue().length);
       } else {
         out.put(ValueCodec.Tag.ABSENT);
