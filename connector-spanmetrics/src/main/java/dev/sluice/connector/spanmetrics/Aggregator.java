@@ -173,7 +173,10 @@ final class Aggregator {
     newIdentities.reset();
     batch.visitHeaders(findResource);
     leaveBlocks();
-    return resources.room(newResources);
+    // More new resources than the capacity could never fit, whatever a flush frees: refusing them
+    // would refuse their spans for good, so such a batch takes the table past its bound until the
+    // next flush.
+    return resources.room(newResources) || newResources > resources.capacity();
   }
 
   private void findResource(BatchItem item) {

@@ -7,7 +7,7 @@ import java.util.function.Predicate;
  * The resources being aggregated, found by the hash and bytes of their identity, kept in the order
  * they were made. At most {@code capacity} are live; making one more evicts the least recently used
  * live one, which (as in the Collector's connector) stays until the next flush has emitted it and
- * is revived if its spans come back before that. Live and evicted together never exceed twice the
+ * is revived if its spans come back before that. Live and evicted together stay within twice the
  * capacity: {@link #room} tells a batch whether its new resources fit.
  */
 final class ResourceTable {
@@ -57,6 +57,10 @@ final class ResourceTable {
   /** Whether {@code more} new resources fit beside those held, evicted ones included. */
   boolean room(int more) {
     return size + more <= 2 * capacity;
+  }
+
+  int capacity() {
+    return capacity;
   }
 
   /** Adds a new resource, evicting the least recently used live one when there are too many. */

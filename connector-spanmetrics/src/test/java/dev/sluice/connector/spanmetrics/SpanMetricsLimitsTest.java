@@ -138,6 +138,28 @@ class SpanMetricsLimitsTest {
   }
 
   @Test
+  void aBatchOfMoreNewResourcesThanTheBoundIsTakenSinceNoFlushCouldMakeRoom() {
+    Harness h = new Harness("resource_metrics_cache_size: 2");
+    for (int i = 0; i < 4; i++) {
+      h.send(request(service("s" + i), span("op", MS)));
+    }
+    var three = request(service("a"), span("op", MS)).toBuilder();
+    three.addResourceSpans(request(service("b"), span("op", MS)).getResourceSpans(0));
+    three.addResourceSpans(request(service("c"), span("op", MS)).getResourceSpans(0));
+    var two = request(service("x"), span("op", MS)).toBuilder();
+    two.addResourceSpans(request(service("y"), span("op", MS)).getResourceSpans(0));
+
+    assertThat(h.send(two.build())).isEqualTo(Admission.FULL); // fits after a flush
+    assertThat(h.send(three.build())).isEqualTo(Admission.ACCEPTED); // never would
+
+    assertThat(h.flush().getResourceMetricsList())
+        .extracting(
+            r -> Harness.attributes(r.getResource().getAttributesList()).get("service.name"))
+        .containsExactly("s0", "s1", "s2", "s3", "a", "b", "c");
+    assertThat(h.send(two.build())).isEqualTo(Admission.ACCEPTED);
+  }
+
+  @Test
   void aResourceDimensionIsReadFromEachResourceBlock() {
     Harness h =
         new Harness("resource_metrics_key_attributes: [service.name]\ndimensions: [{name: pod}]");
