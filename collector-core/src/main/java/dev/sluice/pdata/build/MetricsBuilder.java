@@ -20,11 +20,11 @@ import dev.sluice.pdata.internal.ProtoWriter;
  * metrics.resource().attributes().put("service.name", "checkout");
  * metrics.scope().name("dev.sluice.spanmetrics");
  * MetricWriter calls = metrics.metric().name("calls").unit("{call}")
- *     .sum(OtlpEnums.AggregationTemporality.CUMULATIVE, true);
+ *     .sum(MetricView.TEMPORALITY_CUMULATIVE, true);
  * calls.numberPoint().startTimeUnixNano(start).timeUnixNano(now).intValue(42)
  *     .attributes().put("span.name", "GET /users/{id}");
  * metrics.metric().name("duration").unit("ms")
- *     .histogram(OtlpEnums.AggregationTemporality.CUMULATIVE)
+ *     .histogram(MetricView.TEMPORALITY_CUMULATIVE)
  *     .histogramPoint().timeUnixNano(now).count(42).sum(1234.5)
  *     .buckets(new double[] {10, 100}, new long[] {30, 10, 2});
  * Batch batch = Batch.of(metrics.build());
@@ -133,7 +133,9 @@ public final class MetricsBuilder extends RequestBuilder {
     /**
      * Makes the metric a {@code Sum}, of number data points.
      *
-     * @param aggregationTemporality one of {@code OtlpEnums.AggregationTemporality}
+     * @param aggregationTemporality {@link
+     *     dev.sluice.pdata.view.MetricView#AGGREGATION_TEMPORALITY_DELTA} or {@link
+     *     dev.sluice.pdata.view.MetricView#AGGREGATION_TEMPORALITY_CUMULATIVE}
      */
     public MetricWriter sum(int aggregationTemporality, boolean monotonic) {
       return data(Data.SUM, aggregationTemporality, monotonic);

@@ -1,0 +1,199 @@
+package dev.sluice.connector.spanmetrics;
+
+import dev.sluice.component.Admission;
+import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.Connector;
+import dev.sluice.component.ConnectorOutput;
+import dev.sluice.component.Scheduler;
+import dev.sluice.component.telemetry.RateLimitedLog;
+import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.codec.OtlpIndex;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The {@code spanmetrics} connector: counts the spans that reach it into per-resource series and,
+ * every {@code metrics_flush_interval}, hands a metrics request built from them to the metrics
+ * pipelines it feeds.
+ *
+ * <p><b>Backpressure.</b> A flush the pipelines refuse leaves the state as it was (a delta interval
+ * is not closed, nothing is reset), and until a flush is taken every batch of spans is refused
+ * ({@link Admission#FULL}) with nothing counted, so the senders retry later instead of the
+ * connector counting what it cannot hand on. The next timer tick builds the request again from the
+ * same state. A batch whose new resources do not fit beside those held is refused the same way.
+ *
+ * <p><b>Threads.</b> Pipeline threads count under one lock; the flush runs on the scheduler's
+ * thread under the same lock, from building the request to applying the pipelines' answer, so no
+ * span is counted into a delta interval that is being closed.
+ */
+final class SpanMetricsConnector implements Connector {
+  private final Aggregator aggregator;
+  private final RequestWriter writer;
+  private final ConnectorOutput output;
+  private final Scheduler scheduler;
+  private final long intervalNanos;
+  private final long unixOffsetNanos;
+  private final Logger logger;
+  private final RateLimitedLog resourcesFull;
+  private final RateLimitedLog flushRefused;
+  private final ReentrantLock lock = new ReentrantLock();
+  private Scheduler.Timer timer;
+  private boolean refusing;
+  private boolean stopped;
+
+  /**
+   * @param unixOffsetNanos Unix time minus the scheduler's clock, in nanoseconds: timestamps are
+   *     taken from the scheduler's clock, so that tests that move it move them too
+   * @param seed of the random rounding of fractional adjusted counts
+   */
+  SpanMetricsConnector(
+      ComponentSettings settings,
+      SpanMetricsConfig config,
+      ConnectorOutput output,
+      String collectorInstanceId,
+      long unixOffsetNanos,
+      long seed) {
+    this.aggregator = new Aggregator(config, seed);
+    this.writer = new RequestWriter(aggregator, config, collectorInstanceId);
+    this.output = output;
+    this.scheduler = settings.scheduler();
+    this.intervalNanos = config.metricsFlushInterval().toNanos();
+    this.unixOffsetNanos = unixOffsetNanos;
+    this.logger = settings.logger();
+    this.resourcesFull = new RateLimitedLog(logger, Level.WARNING, 10_000);
+    this.flushRefused = new RateLimitedLog(logger, Level.WARNING, 10_000);
+  }
+
+  @Override
+  public void start() {
+    lock.lock();
+    try {
+      if (!stopped && timer == null) {
+        timer = scheduler.schedule(this::tick, intervalNanos);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Admission consume(Batch batch) {
+    lock.lock();
+    try {
+      if (stopped) {
+        return Admission.CLOSED;
+      }
+      if (refusing) {
+        return Admission.FULL;
+      }
+      long now = scheduler.nanoTime();
+      if (!aggregator.consume(batch, now, now + unixOffsetNanos)) {
+        resourcesFull.log(
+            "spans of more resources than resource_metrics_cache_size allows until the next"
+                + " flush: refusing them until it");
+        return Admission.FULL;
+      }
+    } finally {
+      lock.unlock();
+    }
+    batch.clear();
+    return Admission.ACCEPTED;
+  }
+
+  private void tick() {
+    lock.lock();
+    try {
+      timer = null;
+      if (stopped) {
+        return;
+      }
+      try {
+        flush();
+      } finally {
+        timer = scheduler.schedule(this::tick, intervalNanos);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Hands the state on; true when there was nothing to hand on or the pipelines took it. */
+  private boolean flush() {
+    long now = scheduler.nanoTime();
+    long unixNow = now + unixOffsetNanos;
+    OtlpIndex request;
+    try {
+      request = writer.write(unixNow);
+    } catch (IllegalStateException e) {
+      // Over the largest request the indexer takes (64 MiB): it can never be handed on.
+      logger.log(
+          Level.SEVERE, "the span metrics are too large for one request; they are dropped", e);
+      aggregator.flushed(now, unixNow);
+      refusing = false;
+      return true;
+    }
+    Admission admission = request == null ? Admission.ACCEPTED : output.consume(request);
+    switch (admission) {
+      case ACCEPTED -> {
+        aggregator.flushed(now, unixNow);
+        refusing = false;
+        return true;
+      }
+      case FAILED -> {
+        // A pipeline failed on the request and would fail again: it counted the failure; keeping
+        // the state would refuse spans for good.
+        logger.warning("a metrics pipeline failed on the span metrics; they are dropped");
+        aggregator.flushed(now, unixNow);
+        refusing = false;
+        return true;
+      }
+      default -> {
+        if (!refusing) {
+          flushRefused.log(
+              "the metrics pipelines refused the span metrics ("
+                  + admission
+                  + "): spans are refused until a flush is taken");
+        }
+        refusing = true;
+        return false;
+      }
+    }
+  }
+
+  @Override
+  public void shutdown(long deadlineNanos) {
+    lock.lock();
+    try {
+      if (stopped) {
+        return;
+      }
+      stopped = true;
+      if (timer != null) {
+        timer.cancel();
+        timer = null;
+      }
+      if (!flush()) {
+        logger.warning(
+            "the metrics pipelines refused the last span metrics at shutdown; they are dropped");
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** For tests: whether spans are being refused because a flush was. */
+  boolean refusing() {
+    lock.lock();
+    try {
+      return refusing;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  static long unixOffsetNanos(Scheduler scheduler) {
+    return TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis()) - scheduler.nanoTime();
+  }
+}

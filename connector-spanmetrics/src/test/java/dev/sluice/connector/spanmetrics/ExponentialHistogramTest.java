@@ -1,0 +1,143 @@
+package dev.sluice.connector.spanmetrics;
+
+import static dev.sluice.connector.spanmetrics.Harness.metric;
+import static dev.sluice.connector.spanmetrics.Harness.request;
+import static dev.sluice.connector.spanmetrics.Harness.service;
+import static dev.sluice.connector.spanmetrics.Harness.span;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
+import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The exponential histogram: bucket indexes, downscaling, and its data points. */
+class ExponentialHistogramTest {
+  private static final long MS = 1_000_000L;
+
+  @ParameterizedTest
+  @CsvSource({
+    // value, scale, index: the bucket (base^index, base^(index+1)] with base 2^(2^-scale)
+    "1, 0, -1",
+    "2, 0, 0",
+    "3, 0, 1",
+    "4, 0, 1",
+    "3, 1, 3",
+    "1, 20, -1",
+    "2, 20, 1048575",
+    "1.5, 20, 613377",
+    "1000, -2, 2",
+    "0.001, 3, -80",
+  })
+  void mapsAValueToTheBucketWhoseUpperBoundIncludesIt(double value, int scale, int index) {
+    assertThat(ExponentialHistogram.index(value, scale)).isEqualTo(index);
+  }
+
+  @Test
+  void everyValueIsInTheBucketItIsCountedIn() {
+    SplittableRandom random = new SplittableRandom(42);
+    for (int scale = -4; scale <= 20; scale++) {
+      for (int i = 0; i < 2000; i++) {
+        double value = Math.exp(random.nextDouble(-20, 20));
+        int index = ExponentialHistogram.index(value, scale);
+        double lower = Math.pow(2, Math.scalb((double) index, -scale));
+        double upper = Math.pow(2, Math.scalb((double) index + 1, -scale));
+        assertThat(value).as("%s at scale %s", value, scale).isGreaterThan(lower * (1 - 1e-12));
+        assertThat(value)
+            .as("%s at scale %s", value, scale)
+            .isLessThanOrEqualTo(upper * (1 + 1e-12));
+      }
+    }
+  }
+
+  @Test
+  void downscalesToKeepAtMostMaxSizeBucketsAndLosesNoCount() {
+    ExponentialHistogram h = new ExponentialHistogram(4);
+    double[] values = {1, 2, 4, 8, 16, 32, 3, 0};
+    for (double v : values) {
+      h.record(v, 1);
+    }
+
+    assertThat(h.count()).isEqualTo(8);
+    assertThat(h.zeroCount()).isEqualTo(1);
+    assertThat(h.sum()).isEqualTo(66.0);
+    assertThat(h.min()).isZero();
+    assertThat(h.max()).isEqualTo(32.0);
+    long[] counts = h.bucketCounts();
+    assertThat(counts.length).isLessThanOrEqualTo(4);
+    assertThat(java.util.Arrays.stream(counts).sum()).isEqualTo(7);
+    // Values 1 .. 32 span six powers of two: four buckets hold them at scale -1 (base 4).
+    assertThat(h.scale()).isEqualTo(-1);
+    for (double v : values) {
+      if (v > 0) {
+        int index = ExponentialHistogram.index(v, h.scale());
+        assertThat(index).isBetween(h.offset(), h.offset() + counts.length - 1);
+      }
+    }
+    assertThat(counts).containsExactly(1, 3, 2, 1); // (1/4,1], (1,4], (4,16], (16,64]
+  }
+
+  @Test
+  void onlyZerosReportScaleZero() {
+    ExponentialHistogram h = new ExponentialHistogram(160);
+    h.record(0, 3);
+
+    assertThat(h.scale()).isZero();
+    assertThat(h.zeroCount()).isEqualTo(3);
+    assertThat(h.bucketCounts()).isEmpty();
+  }
+
+  @Test
+  void recordsManyTimesAtOnce() {
+    ExponentialHistogram h = new ExponentialHistogram(160);
+    h.record(5, 4);
+
+    assertThat(h.count()).isEqualTo(4);
+    assertThat(h.sum()).isEqualTo(20.0);
+    assertThat(h.bucketCounts()).containsExactly(4);
+  }
+
+  @Test
+  void theConnectorWritesExponentialDataPointsInMilliseconds() {
+    Harness h = new Harness("histogram: {exponential: {max_size: 10}}");
+    h.send(request(service("svc"), span("op", 0), span("op", 3 * MS), span("op", 250 * MS)));
+
+    Metric duration = metric(h.flush(), "traces.span.metrics.duration");
+    assertThat(duration.getUnit()).isEqualTo("ms");
+    assertThat(duration.getExponentialHistogram().getAggregationTemporality())
+        .isEqualTo(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
+    ExponentialHistogramDataPoint point = duration.getExponentialHistogram().getDataPoints(0);
+    assertThat(point.getCount()).isEqualTo(3);
+    assertThat(point.getZeroCount()).isEqualTo(1);
+    assertThat(point.getSum()).isEqualTo(253.0);
+    assertThat(point.getMin()).isZero();
+    assertThat(point.getMax()).isEqualTo(250.0);
+    List<Long> counts = point.getPositive().getBucketCountsList();
+    assertThat(counts.size()).isLessThanOrEqualTo(10);
+    assertThat(counts.stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+    int scale = point.getScale();
+    int offset = point.getPositive().getOffset();
+    assertThat(counts.get(ExponentialHistogram.index(3, scale) - offset)).isGreaterThan(0);
+    assertThat(counts.get(ExponentialHistogram.index(250, scale) - offset)).isGreaterThan(0);
+    assertThat(point.getNegative().getBucketCountsCount()).isZero();
+  }
+
+  @Test
+  void theConnectorWritesExponentialDataPointsInSeconds() {
+    Harness h = new Harness("histogram: {unit: s, exponential: {}}");
+    h.send(request(service("svc"), span("op", 1500 * MS)));
+
+    Metric duration = metric(h.flush(), "traces.span.metrics.duration");
+    ExponentialHistogramDataPoint point = duration.getExponentialHistogram().getDataPoints(0);
+    assertThat(duration.getUnit()).isEqualTo("s");
+    assertThat(point.getSum()).isCloseTo(1.5, within(1e-12));
+    assertThat(point.getScale()).isEqualTo(20);
+    assertThat(point.getPositive().getOffset()).isEqualTo(ExponentialHistogram.index(1.5, 20));
+    assertThat(point.getPositive().getBucketCountsList()).containsExactly(1L);
+  }
+}
