@@ -19,20 +19,21 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the components (every {@code receiver-*}, {@code processor-*}, {@code exporter-*} and {@code
- * extension-*} module, all on this module's class path, with the configuration and the
- * distribution) may use of the core: never the service or the write-ahead log, whose work is the
- * service's; of the data model only its face ({@code dev.sluice.pdata} and its {@code view}, {@code
- * edit}, {@code build} and {@code codec} packages), never {@code dev.sluice.pdata.internal}, nor a
- * member of the face marked {@link Internal}, on a face type or on the internal base class of a
- * view. The distribution ({@code dev.sluice.collector}) hands the pipeline graph to the service and
- * builds none of its parts itself.
+ * What the components (every {@code receiver-*}, {@code processor-*}, {@code exporter-*}, {@code
+ * connector-*} and {@code extension-*} module, all on this module's class path, with the
+ * configuration and the distribution) may use of the core: never the service or the write-ahead
+ * log, whose work is the service's; of the data model only its face ({@code dev.sluice.pdata} and
+ * its {@code view}, {@code edit}, {@code build} and {@code codec} packages), never {@code
+ * dev.sluice.pdata.internal}, nor a member of the face marked {@link Internal}, on a face type or
+ * on the internal base class of a view. The distribution ({@code dev.sluice.collector}) hands the
+ * pipeline graph to the service and builds none of its parts itself.
  */
 class ComponentBoundariesTest {
   private static final String[] COMPONENTS = {
     "dev.sluice.receiver..",
     "dev.sluice.processor..",
     "dev.sluice.exporter..",
+    "dev.sluice.connector..",
     "dev.sluice.extension.."
   };
 
@@ -42,6 +43,7 @@ class ComponentBoundariesTest {
     "dev.sluice.receiver..",
     "dev.sluice.processor..",
     "dev.sluice.exporter..",
+    "dev.sluice.connector..",
     "dev.sluice.extension..",
     "dev.sluice.config..",
     "dev.sluice.collector.."
