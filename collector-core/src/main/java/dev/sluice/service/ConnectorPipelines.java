@@ -17,16 +17,15 @@ import java.util.Map;
  * on goes to each pipeline as a {@link Batch#copy() copy} of its own (the batch itself when there
  * is one pipeline), so that each pipeline's processors edit their own; the batch handed in is let
  * go of only when every pipeline took it. A request the connector built enters as a receiver's
- * does, through a {@link PipelineEntry} (the memory budget first).
+ * does: admitted to the memory budget, then a batch of it for each pipeline ({@link
+ * PipelineEntry#offerToEach}).
  */
 final class ConnectorPipelines implements ConnectorOutput {
   private final Signal signal;
   private final Map<String, BatchConsumer> stages;
   private final List<BatchConsumer> stageList;
   private final MemoryBudget budget;
-  private final long retryDelayMillis;
   private final PipelineFailures failures;
-  private final PipelineEntry entry;
 
   /**
    * @param stages the first stage of each pipeline fed, by name, in the order of the configuration
@@ -35,7 +34,6 @@ final class ConnectorPipelines implements ConnectorOutput {
       Signal signal,
       Map<String, BatchConsumer> stages,
       MemoryBudget budget,
-      long retryDelayMillis,
       PipelineFailures failures) {
     if (stages.isEmpty()) {
       throw new IllegalArgumentException("a connector feeds at least one pipeline");
@@ -44,9 +42,7 @@ final class ConnectorPipelines implements ConnectorOutput {
     this.stages = new LinkedHashMap<>(stages);
     this.stageList = List.copyOf(stages.values());
     this.budget = budget;
-    this.retryDelayMillis = retryDelayMillis;
     this.failures = failures;
-    this.entry = new PipelineEntry(budget, stageList, retryDelayMillis, failures);
   }
 
   @Override
@@ -106,7 +102,14 @@ final class ConnectorPipelines implements ConnectorOutput {
               + request.signal()
               + " request");
     }
-    return entry.consume(request);
+    if (!budget.tryAdmit(request)) {
+      return Admission.FULL;
+    }
+    try {
+      return PipelineEntry.offerToEach(stageList, request, failures, null, null);
+    } finally {
+      request.releaseHold();
+    }
   }
 
   @Override
@@ -129,6 +132,6 @@ final class ConnectorPipelines implements ConnectorOutput {
               + String.join(", ", stages.keySet())
               + ")");
     }
-    return new ConnectorPipelines(signal, chosen, budget, retryDelayMillis, failures);
+    return new ConnectorPipelines(signal, chosen, budget, failures);
   }
 }

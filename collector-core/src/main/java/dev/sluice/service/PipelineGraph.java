@@ -352,8 +352,7 @@ public final class PipelineGraph {
       stages.put(fed, firstStages.get(fed));
     }
     ConnectorPipelines output =
-        new ConnectorPipelines(
-            instance.to(), stages, settings.budget(), settings.retryDelayMillis(), failures);
+        new ConnectorPipelines(instance.to(), stages, settings.budget(), failures);
     ConnectorFactory factory = (ConnectorFactory) component.factory();
     return factory.create(
         settings(component), component.config(), instance.from(), instance.to(), output);

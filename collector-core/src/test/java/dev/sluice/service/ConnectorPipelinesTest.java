@@ -61,7 +61,7 @@ class ConnectorPipelinesTest {
     for (int i = 0; i < stages.length; i++) {
       named.put("traces/" + (char) ('a' + i), stages[i]);
     }
-    return new ConnectorPipelines(Signal.TRACES, named, budget, 100, new PipelineFailures());
+    return new ConnectorPipelines(Signal.TRACES, named, budget, new PipelineFailures());
   }
 
   /** A batch of spans 0..9, its request admitted to the budget as a receiver's would be. */
@@ -120,7 +120,7 @@ class ConnectorPipelinesTest {
         };
     ConnectorPipelines output =
         new ConnectorPipelines(
-            Signal.TRACES, Map.of("traces/a", throwing), budget, 100, new PipelineFailures());
+            Signal.TRACES, Map.of("traces/a", throwing), budget, new PipelineFailures());
     Batch batch = admittedBatch();
 
     assertThat(output.consume(batch)).isEqualTo(Admission.FAILED);
@@ -133,8 +133,7 @@ class ConnectorPipelinesTest {
   void aBuiltRequestIsAdmittedToTheMemoryBudgetFirst() {
     MemoryBudget small = new MemoryBudget(64L << 20, 15);
     ConnectorOutput output =
-        new ConnectorPipelines(
-            Signal.TRACES, Map.of("traces/a", a), small, 100, new PipelineFailures());
+        new ConnectorPipelines(Signal.TRACES, Map.of("traces/a", a), small, new PipelineFailures());
 
     assertThat(output.consume(SequencedSpans.indexed("svc", 0, 10))).isEqualTo(Admission.ACCEPTED);
     assertThat(small.usedUnits()).isEqualTo(10);
