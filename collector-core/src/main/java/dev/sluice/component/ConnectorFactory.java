@@ -1,6 +1,7 @@
 package dev.sluice.component;
 
 import dev.sluice.pdata.Signal;
+import java.util.List;
 
 /**
  * Makes connectors of one type. A connector joins pipelines: it is listed among the exporters of
@@ -25,4 +26,17 @@ public interface ConnectorFactory<C extends ComponentConfig> extends ComponentFa
    */
   Connector create(
       ComponentSettings settings, C config, Signal from, Signal to, ConnectorOutput output);
+
+  /**
+   * Reports what is wrong with {@code config} once the pipelines are known: for a type whose keys
+   * name pipelines, or mean something for some signals only. Called when the file is read, once per
+   * pair of signals the connector is used with, after {@link ComponentConfig#validate} found
+   * nothing; problems go under the connector's keys, as {@code validate} reports them, and are
+   * placed at those keys in the file.
+   *
+   * @param fed the pipelines of {@code to} that list the connector among their receivers, in the
+   *     order of the configuration (what {@link ConnectorOutput#pipelines()} will be)
+   */
+  default void validatePipelines(
+      C config, Signal from, Signal to, List<String> fed, ConfigProblems problems) {}
 }

@@ -4,6 +4,7 @@ import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ComponentFactory;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ConfigProblems;
 import dev.sluice.component.ConnectorFactory;
 import dev.sluice.component.ExporterConfig;
 import dev.sluice.component.ExporterFactory;
@@ -508,6 +509,7 @@ final class ConfigAssembler {
     try {
       PipelineTopology topology = PipelineTopology.of(specs, supports);
       topology.checkOutsideTheLog(this::storageOf);
+      checkConnectorKeys(topology);
     } catch (PipelineTopology.TopologyException e) {
       PipelineTopology.Problem problem = e.problem();
       String pipelinePath = "service.pipelines." + problem.pipeline();
@@ -516,6 +518,33 @@ final class ConfigAssembler {
               referenceKey(pipelinePath, problem.list(), problem.id()),
               pipelineLocations.get(problem.pipeline()));
       d.error(at, pipelinePath + "." + problem.list().section(), problem.message());
+    }
+  }
+
+  /**
+   * Asks each connector about its keys given the pipelines it joins ({@link
+   * ConnectorFactory#validatePipelines}), once per pair of signals; a problem shown by several
+   * pairs is reported once, at its key.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void checkConnectorKeys(PipelineTopology topology) {
+    Set<ConfigProblems.Problem> reported = new HashSet<>();
+    for (PipelineTopology.Instance instance : topology.instances()) {
+      Declared dcl = declared.get(ComponentKind.CONNECTOR).get(instance.id());
+      if (dcl == null || dcl.config == null) {
+        continue;
+      }
+      ConfigProblems problems = new ConfigProblems();
+      ((ConnectorFactory) dcl.factory)
+          .validatePipelines(dcl.config, instance.from(), instance.to(), instance.fed(), problems);
+      for (ConfigProblems.Problem problem : problems.all()) {
+        if (reported.add(problem)) {
+          d.error(
+              ConfigBinder.locate(dcl.node, dcl.location, problem.path()),
+              Diagnostics.join(dcl.path, problem.path()),
+              problem.message());
+        }
+      }
     }
   }
 

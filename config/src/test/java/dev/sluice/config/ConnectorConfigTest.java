@@ -3,8 +3,17 @@ package dev.sluice.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.sluice.component.ComponentConfig;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
+import dev.sluice.component.ComponentSettings;
+import dev.sluice.component.ConfigProblems;
+import dev.sluice.component.Connector;
+import dev.sluice.component.ConnectorFactory;
+import dev.sluice.component.ConnectorOutput;
+import dev.sluice.config.fixtures.DebugExporterFactory;
+import dev.sluice.config.fixtures.OtlpReceiverFactory;
+import dev.sluice.pdata.Signal;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -144,5 +153,88 @@ class ConnectorConfigTest {
         .containsExactly(
             "config.yaml:13:46: service.pipelines.traces: references processor \"forward\" which"
                 + " is not configured");
+  }
+
+  /** A connector type whose key names pipelines: {@code pipelines} must be among those it feeds. */
+  private static final class PickConnectorFactory
+      implements ConnectorFactory<PickConnectorFactory.Config> {
+    record Config(List<String> pipelines) implements ComponentConfig {}
+
+    @Override
+    public String type() {
+      return "pick";
+    }
+
+    @Override
+    public Class<Config> configType() {
+      return Config.class;
+    }
+
+    @Override
+    public Config defaultConfig() {
+      return new Config(List.of());
+    }
+
+    @Override
+    public boolean supports(Signal from, Signal to) {
+      return from == to;
+    }
+
+    @Override
+    public void validatePipelines(
+        Config config, Signal from, Signal to, List<String> fed, ConfigProblems problems) {
+      for (int i = 0; i < config.pipelines().size(); i++) {
+        if (!fed.contains(config.pipelines().get(i))) {
+          problems.under("pipelines").item(i).add("", "is not a pipeline it feeds");
+        }
+      }
+    }
+
+    @Override
+    public Connector create(
+        ComponentSettings settings, Config config, Signal from, Signal to, ConnectorOutput output) {
+      throw new UnsupportedOperationException("test factory");
+    }
+  }
+
+  @Test
+  void aConnectorChecksItsKeysAgainstThePipelinesItFeedsAtTheirPlaceOncePerProblem() {
+    ConfigLoader picking =
+        new ConfigLoader()
+            .withRegistry(
+                ComponentRegistry.of(
+                    List.of(
+                        new OtlpReceiverFactory(),
+                        new DebugExporterFactory(),
+                        new PickConnectorFactory())));
+    ConfigException e =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                picking.load(
+                    """
+                    receivers:
+                      otlp:
+                        protocols:
+                          grpc:
+                    exporters:
+                      debug:
+                    connectors:
+                      pick:
+                        pipelines: [traces/out, nowhere]
+                    service:
+                      pipelines:
+                        traces/in: {receivers: [otlp], exporters: [pick]}
+                        traces/out: {receivers: [pick], exporters: [debug]}
+                        logs/in: {receivers: [otlp], exporters: [pick]}
+                        logs/out: {receivers: [pick], exporters: [debug]}
+                    """,
+                    "config.yaml"));
+    assertThat(e).isNotNull();
+    assertThat(e.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactly(
+            "config.yaml:9:17: connectors.pick.pipelines[0]: is not a pipeline it feeds",
+            "config.yaml:9:29: connectors.pick.pipelines[1]: is not a pipeline it feeds");
   }
 }
