@@ -39,9 +39,7 @@ final class RequestWriter {
     this.eventsName = name(config.namespace(), "events");
     this.unit = config.histogram().unit();
     this.temporality =
-        aggregator.delta()
-            ? MetricView.TEMPORALITY_DELTA
-            : MetricView.TEMPORALITY_CUMULATIVE;
+        aggregator.delta() ? MetricView.TEMPORALITY_DELTA : MetricView.TEMPORALITY_CUMULATIVE;
   }
 
   /** {@code namespace.name}, or the name alone without a namespace. */
