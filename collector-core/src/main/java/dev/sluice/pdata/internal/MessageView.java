@@ -87,16 +87,31 @@ public abstract class MessageView {
   }
 
   private void scan() {
-    Arrays.fill(valueAt, -1);
+    int[] at = valueAt;
+    for (int i = 0; i < at.length; i++) {
+      at[i] = -1; // a loop: Arrays.fill's call costs more than a few stores
+    }
+    byte[] b = bytes;
     int p = start;
-    while (p < end) {
-      int tag = (int) ViewWire.varint(bytes, p);
-      p = ViewWire.skipVarint(bytes, p);
-      int field = ViewWire.fieldNumber(tag);
-      if (field < valueAt.length) {
-        valueAt[field] = p;
+    int limit = end;
+    while (p < limit) {
+      // Tags and lengths of one byte, the common case, are read without a call.
+      int tag = b[p];
+      if (tag >= 0) {
+        p++;
+      } else {
+        tag = (int) ViewWire.varint(b, p);
+        p = ViewWire.skipVarint(b, p);
       }
-      p = ViewWire.skipValue(bytes, p, tag);
+      int field = ViewWire.fieldNumber(tag);
+      if (field < at.length) {
+        at[field] = p;
+      }
+      if (ViewWire.wireType(tag) == WireType.LEN && b[p] >= 0) {
+        p += 1 + b[p];
+      } else {
+        p = ViewWire.skipValue(b, p, tag);
+      }
     }
     scanned = true;
   }
