@@ -1,5 +1,6 @@
 package dev.sluice.pdata.codec;
 
+import dev.sluice.pdata.RequestMetadata;
 import dev.sluice.pdata.Signal;
 import dev.sluice.pdata.internal.Internal;
 import dev.sluice.pdata.internal.RefCheck;
@@ -106,6 +107,9 @@ public final class OtlpIndex {
   private volatile Releaser releaser;
   private volatile boolean abandoned;
 
+  // Set by the receiver before it hands the request on, read by whoever gets it after that.
+  private RequestMetadata metadata = RequestMetadata.NONE;
+
   static {
     try {
       REFERENCES = MethodHandles.lookup().findVarHandle(OtlpIndex.class, "references", int.class);
@@ -157,6 +161,22 @@ public final class OtlpIndex {
 
   public Signal signal() {
     return signal;
+  }
+
+  /**
+   * The gRPC metadata or HTTP headers the receiver kept with the request; {@link
+   * RequestMetadata#NONE} when it kept none (and for data built by a component).
+   */
+  public RequestMetadata metadata() {
+    return metadata;
+  }
+
+  /**
+   * Keeps {@code metadata} with the request: for the receiver that made it, before it hands the
+   * request on (the hand-off publishes it to the threads that read it).
+   */
+  public void metadata(RequestMetadata metadata) {
+    this.metadata = java.util.Objects.requireNonNull(metadata, "metadata");
   }
 
   /**

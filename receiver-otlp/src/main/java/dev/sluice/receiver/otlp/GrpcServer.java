@@ -123,6 +123,7 @@ final class GrpcServer {
             .maxInboundMetadataSize(MAX_HEADER_LIST_BYTES)
             .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
             .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
+            .intercept(GrpcMetadata.interceptor())
             .intercept(new GrpcAdmission(admission))
             .addStreamTracerFactory(
                 new GrpcInFlightTracer.Factory(
@@ -240,7 +241,8 @@ final class GrpcServer {
       response.onError(request.error().asRuntimeException());
       return;
     }
-    handler.handle(signal, request.body(), result -> answer(result, response));
+    handler.handle(
+        signal, request.body(), GrpcMetadata.current(), result -> answer(result, response));
   }
 
   /** Answers a call; once, from the event loop or from a durable pipeline's writer thread. */

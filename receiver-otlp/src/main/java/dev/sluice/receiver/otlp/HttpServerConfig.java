@@ -17,7 +17,8 @@ import java.util.List;
  * @param tls TLS, off unless present
  * @param cors cross-origin requests from browser SDKs, off unless present
  * @param maxRequestBodySize the largest body, compressed or decompressed, in bytes (20 MiB)
- * @param includeMetadata accepted for compatibility; request headers are not passed on
+ * @param includeMetadata keep the request's headers with its data (false), for a routing
+ *     connector's {@code request} context
  * @param tracesUrlPath the path for traces, {@code /v1/traces}
  * @param metricsUrlPath the path for metrics, {@code /v1/metrics}
  * @param logsUrlPath the path for logs, {@code /v1/logs}

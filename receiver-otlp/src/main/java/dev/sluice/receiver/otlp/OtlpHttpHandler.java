@@ -1,6 +1,7 @@
 package dev.sluice.receiver.otlp;
 
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.RequestMetadata;
 import dev.sluice.pdata.Signal;
 import dev.sluice.pdata.codec.ByteArrays;
 import dev.sluice.pdata.codec.OtlpJsonDecoder;
@@ -14,6 +15,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -22,7 +24,9 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -46,6 +50,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
     final RequestHandler handler;
     final long maxBodyBytes;
     final Cors cors;
+    final boolean includeMetadata;
 
     /** Set when the server stops: answers close their connections. */
     volatile boolean draining;
@@ -57,6 +62,7 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
       this.handler = handler;
       this.maxBodyBytes = config.maxRequestBodySize();
       this.cors = config.cors() == null ? null : new Cors(config.cors());
+      this.includeMetadata = config.includeMetadata();
     }
   }
 
@@ -244,7 +250,19 @@ final class OtlpHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest>
         return;
       }
     }
-    routes.handler.handle(signal, body, result -> then.accept(answerOf(signal, result, json)));
+    RequestMetadata metadata =
+        routes.includeMetadata ? headersOf(request.headers()) : RequestMetadata.NONE;
+    routes.handler.handle(
+        signal, body, metadata, result -> then.accept(answerOf(signal, result, json)));
+  }
+
+  /** A copy of the request's headers, kept with its data ({@code include_metadata}). */
+  private static RequestMetadata headersOf(HttpHeaders headers) {
+    Map<String, List<String>> copy = new HashMap<>();
+    for (Map.Entry<String, String> header : headers) {
+      copy.computeIfAbsent(header.getKey(), k -> new ArrayList<>()).add(header.getValue());
+    }
+    return RequestMetadata.of(copy);
   }
 
   private static Answer answerOf(Signal signal, RequestHandler.Result result, boolean json) {

@@ -4,6 +4,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.component.telemetry.ReceiverTelemetry;
 import dev.sluice.pdata.MalformedOtlpException;
+import dev.sluice.pdata.RequestMetadata;
 import dev.sluice.pdata.Signal;
 import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.pdata.codec.OtlpIndexer;
@@ -79,9 +80,14 @@ final class RequestHandler {
   /**
    * Handles a whole protobuf request body and tells {@code then} the result once: at once, or later
    * from another thread when a pipeline answers late (a durable one, once the request is in its
-   * log). The pipelines own {@code body} from the call on; the caller must not change it.
+   * log). The pipelines own {@code body} from the call on; the caller must not change it. {@code
+   * metadata} is what the request's sender said beside it, kept with the request.
    */
-  void handle(Signal signal, byte[] body, java.util.function.Consumer<Result> then) {
+  void handle(
+      Signal signal,
+      byte[] body,
+      RequestMetadata metadata,
+      java.util.function.Consumer<Result> then) {
     RequestConsumer consumer = consumers.get(signal);
     if (consumer == null) {
       then.accept(
@@ -100,6 +106,7 @@ final class RequestHandler {
       then.accept(new Result(Outcome.MALFORMED, e.getMessage(), 0));
       return;
     }
+    request.metadata(metadata);
     long units = request.unitCount();
     consumer.consume(
         request,

@@ -1,0 +1,42 @@
+package dev.sluice.pdata;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a request's sender said beside its data: the gRPC metadata or the HTTP headers the receiver
+ * kept with the request ({@link dev.sluice.pdata.codec.OtlpIndex#metadata()}). Keys are matched
+ * without regard to case, as HTTP and gRPC treat header names. It travels with the request's data
+ * through batching; data a connector builds has none. Immutable.
+ */
+public interface RequestMetadata {
+  /** No metadata: what a request carries unless its receiver kept some. */
+  RequestMetadata NONE = key -> List.of();
+
+  /** The values of {@code key} (any case), in the order they were sent; empty when it is absent. */
+  List<String> values(String key);
+
+  /** The first value of {@code key} (any case), or null when it is absent. */
+  default String first(String key) {
+    List<String> values = values(key);
+    return values.isEmpty() ? null : values.get(0);
+  }
+
+  /** A copy of {@code headers}; names that differ only in case are one key, values in order. */
+  static RequestMetadata of(Map<String, ? extends List<String>> headers) {
+    if (headers.isEmpty()) {
+      return NONE;
+    }
+    Map<String, List<String>> copy = new TreeMap<>();
+    for (Map.Entry<String, ? extends List<String>> header : headers.entrySet()) {
+      copy.computeIfAbsent(header.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+          .addAll(header.getValue());
+    }
+    copy.replaceAll((k, v) -> List.copyOf(v));
+    Map<String, List<String>> frozen = Map.copyOf(copy);
+    return key -> frozen.getOrDefault(key.toLowerCase(Locale.ROOT), List.of());
+  }
+}
