@@ -8,6 +8,7 @@ import dev.sluice.receiver.otlp.OtlpReceiver;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.exporter.otlp.trace.OtlpGrpcSpanExporter;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -17,9 +18,12 @@ import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -150,5 +154,114 @@ class RoutingConnectorEndToEndTest {
         collector.shutdown(TimeUnit.SECONDS.toNanos(10));
       }
     }
+  }
+
+  private static SdkTracerProvider tracers(String service, SpanExporter exporter) {
+    return SdkTracerProvider.builder()
+        .setResource(
+            Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), service)))
+        .addSpanProcessor(BatchSpanProcessor.builder(exporter).build())
+        .build();
+  }
+
+  @Test
+  void requestRoutesFollowTheTenantHeaderOfEachRequestThroughTheBatchProcessor() throws Exception {
+    try (OtlpSink acme = OtlpSink.start();
+        OtlpSink other = OtlpSink.start()) {
+      String yaml =
+          String.join(
+              "\n",
+              "receivers:",
+              "  otlp:",
+              "    protocols:",
+              "      grpc:",
+              "        endpoint: 127.0.0.1:0",
+              "      http:",
+              "        endpoint: 127.0.0.1:0",
+              "        include_metadata: true",
+              "processors:",
+              "  batch:",
+              "    timeout: 200ms",
+              "exporters:",
+              exporter("otlp/acme", acme),
+              exporter("otlp/other", other),
+              "connectors:",
+              "  routing:",
+              "    default_pipelines: [traces/other]",
+              "    table:",
+              "      - context: request",
+              "        condition: request[\"X-Tenant\"] == \"acme\"",
+              "        pipelines: [traces/acme]",
+              "service:",
+              "  telemetry:",
+              "    metrics:",
+              "      level: none",
+              "  pipelines:",
+              "    traces/in:",
+              "      receivers: [otlp]",
+              "      processors: [batch]",
+              "      exporters: [routing]",
+              "    traces/acme:",
+              "      receivers: [routing]",
+              "      exporters: [otlp/acme]",
+              "    traces/other:",
+              "      receivers: [routing]",
+              "      exporters: [otlp/other]",
+              "");
+      Collector collector = TestCollectors.start(yaml, Collector.Options.defaults());
+      try {
+        OtlpReceiver receiver = (OtlpReceiver) collector.receiver(ComponentId.parse("otlp"));
+        String grpc = "http://127.0.0.1:" + receiver.grpcPort();
+        String http = "http://127.0.0.1:" + receiver.httpPort() + "/v1/traces";
+        // Four senders, batched together by the collector: acme over gRPC and over HTTP, another
+        // tenant over gRPC, and one without the header over HTTP.
+        List<SdkTracerProvider> providers =
+            List.of(
+                tracers(
+                    "grpc-acme",
+                    OtlpGrpcSpanExporter.builder()
+                        .setEndpoint(grpc)
+                        .addHeader("X-Tenant", "acme")
+                        .build()),
+                tracers(
+                    "http-acme",
+                    OtlpHttpSpanExporter.builder()
+                        .setEndpoint(http)
+                        .addHeader("x-tenant", "acme")
+                        .build()),
+                tracers(
+                    "grpc-globex",
+                    OtlpGrpcSpanExporter.builder()
+                        .setEndpoint(grpc)
+                        .addHeader("X-Tenant", "globex")
+                        .build()),
+                tracers("http-none", OtlpHttpSpanExporter.builder().setEndpoint(http).build()));
+        for (SdkTracerProvider provider : providers) {
+          Tracer tracer = provider.get(provider == providers.get(0) ? "a" : "b");
+          for (int i = 0; i < SPANS; i++) {
+            tracer.spanBuilder("s-" + i).startSpan().end();
+          }
+        }
+        for (SdkTracerProvider provider : providers) {
+          provider.forceFlush().join(30, TimeUnit.SECONDS);
+          provider.shutdown().join(30, TimeUnit.SECONDS);
+        }
+
+        assertThat(acme.await(() -> acme.spans() >= 2 * SPANS, 30, TimeUnit.SECONDS)).isTrue();
+        assertThat(other.await(() -> other.spans() >= 2 * SPANS, 30, TimeUnit.SECONDS)).isTrue();
+        assertThat(services(acme)).containsOnlyKeys("grpc-acme", "http-acme");
+        assertThat(services(acme).values()).containsOnly((long) SPANS);
+        assertThat(services(other)).containsOnlyKeys("grpc-globex", "http-none");
+        assertThat(services(other).values()).containsOnly((long) SPANS);
+      } finally {
+        collector.shutdown(TimeUnit.SECONDS.toNanos(10));
+      }
+    }
+  }
+
+  /** Spans a backend received, counted by service. */
+  private static Map<String, Long> services(OtlpSink sink) {
+    return spans(sink).stream()
+        .collect(Collectors.groupingBy(s -> s.substring(0, s.indexOf('/')), Collectors.counting()));
   }
 }

@@ -3,6 +3,7 @@ package dev.sluice.connector.routing;
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.ottl.OttlCondition;
 import dev.sluice.ottl.OttlException;
+import dev.sluice.pdata.RequestMetadata;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,12 +17,52 @@ final class RouteCondition {
   private static final Pattern EDITOR_CALL = Pattern.compile("\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
   private static final String WHERE = "where";
 
+  // request["<name>"] == "<value>" or != "<value>": the request context's one form, as the
+  // Collector's connector reads it (no escapes: the value is what stands between the quotes).
+  private static final Pattern REQUEST_FORM =
+      Pattern.compile("\\s*request\\s*\\[\\s*\"([^\"]*)\"\\s*]\\s*(==|!=)\\s*\"([^\"]*)\"\\s*");
+  static final String REQUEST_GRAMMAR =
+      "a request condition is request[\"<name>\"] == \"<value>\" or request[\"<name>\"] !="
+          + " \"<value>\"";
+
   private final String text;
   private final OttlCondition condition;
 
+  // A request condition: the metadata key, the value, and whether a value must equal it (==) or
+  // differ from it (!=); null key for an OTTL condition.
+  private final String requestKey;
+  private final String requestValue;
+  private final boolean requestEquals;
+
   private RouteCondition(String text, OttlCondition condition) {
+    this(text, condition, null, null, true);
+  }
+
+  private RouteCondition(
+      String text,
+      OttlCondition condition,
+      String requestKey,
+      String requestValue,
+      boolean requestEquals) {
     this.text = text;
     this.condition = condition;
+    this.requestKey = requestKey;
+    this.requestValue = requestValue;
+    this.requestEquals = requestEquals;
+  }
+
+  /**
+   * Whether a request with {@code metadata} matches this request condition: some value of the key
+   * equals the value ({@code ==}) or differs from it ({@code !=}); a request without the key
+   * matches neither.
+   */
+  boolean matches(RequestMetadata metadata) {
+    for (String value : metadata.values(requestKey)) {
+      if (value.equals(requestValue) == requestEquals) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The text as configured, for messages. */
@@ -37,6 +78,19 @@ final class RouteCondition {
   /** Compiles a {@code condition}; null after reporting why it does not compile. */
   static RouteCondition compileCondition(
       String text, RouteContext context, ConfigProblems problems) {
+    if (context == RouteContext.REQUEST) {
+      Matcher form = REQUEST_FORM.matcher(text);
+      if (!form.matches()) {
+        problems.add("", "invalid request condition: " + REQUEST_GRAMMAR);
+        return null;
+      }
+      if (form.group(1).isEmpty()) {
+        problems.add("", "invalid request condition: the metadata key is empty");
+        return null;
+      }
+      return new RouteCondition(
+          text, null, form.group(1), form.group(3), form.group(2).equals("=="));
+    }
     try {
       return new RouteCondition(text, OttlCondition.parse(text, context.ottl()));
     } catch (OttlException e) {
@@ -49,6 +103,11 @@ final class RouteCondition {
   /** Compiles a {@code statement}; null after reporting why it does not compile. */
   static RouteCondition compileStatement(
       String text, RouteContext context, ConfigProblems problems) {
+    if (context == RouteContext.REQUEST) {
+      problems.add(
+          "", "the request context takes a condition, not a statement: " + REQUEST_GRAMMAR);
+      return null;
+    }
     Matcher route = ROUTE_CALL.matcher(text);
     if (!route.lookingAt()) {
       Matcher editor = EDITOR_CALL.matcher(text);

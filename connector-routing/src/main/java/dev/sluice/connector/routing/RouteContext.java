@@ -16,11 +16,6 @@ enum RouteContext {
   LOG(OttlContext.LOG, Signal.LOGS),
   REQUEST(null, null);
 
-  static final String REQUEST_UNSUPPORTED =
-      "the request context is not supported: the receivers do not keep a request's headers with"
-          + " its data (include_metadata is accepted but has no effect); route on resource"
-          + " attributes instead";
-
   private final OttlContext ottl;
   private final Signal signal;
 
@@ -42,7 +37,7 @@ enum RouteContext {
     return null;
   }
 
-  /** The OTTL context its conditions are compiled for. */
+  /** The OTTL context its conditions are compiled for; null for {@code request}. */
   OttlContext ottl() {
     return ottl;
   }

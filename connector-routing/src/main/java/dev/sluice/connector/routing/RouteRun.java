@@ -20,9 +20,9 @@ import java.util.List;
  * <p>An item is tried against the routes in order, as the Collector moves data route by route: the
  * first {@code move} route it matches takes it; each {@code copy} route it matches before that gets
  * it too, recorded per unit for {@link #copyKey}; with no {@code move} match it goes to the default
- * pipelines. A resource route is evaluated once per resource block, a metric route once per metric,
- * whatever the number of units they hold; when every route is a resource route, the whole decision
- * is made once per block.
+ * pipelines. A resource route (and a request route, on the metadata of the request the block came
+ * in) is evaluated once per resource block, a metric route once per metric, whatever the number of
+ * units they hold; when every route is a resource route, the whole decision is made once per block.
  *
  * <p>The key keeps state, so a run serves one thread at a time (the connector keeps a pool).
  */
@@ -188,7 +188,7 @@ final class RouteRun implements PartKey {
   private boolean matches(int r, RoutingTable.Route route, BatchItem item) {
     byte[] decisions =
         switch (route.context()) {
-          case RESOURCE -> resourceDecisions;
+          case RESOURCE, REQUEST -> resourceDecisions;
           case METRIC -> metricDecisions;
           default -> null;
         };
@@ -203,6 +203,9 @@ final class RouteRun implements PartKey {
   }
 
   private boolean evaluate(int r, RoutingTable.Route route, BatchItem item) {
+    if (route.context() == RouteContext.REQUEST) {
+      return route.condition().matches(item.request().metadata());
+    }
     OttlCondition.Evaluator evaluator = evaluators[r];
     if (evaluator == null) {
       return true;

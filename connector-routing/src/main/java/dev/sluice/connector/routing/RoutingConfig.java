@@ -38,7 +38,8 @@ public record RoutingConfig(List<Route> table, List<String> defaultPipelines, Er
    * One route.
    *
    * @param context what the condition is evaluated for: {@code resource} (default), {@code span},
-   *     {@code metric}, {@code datapoint}, {@code log}; {@code request} is refused (not supported)
+   *     {@code metric}, {@code datapoint}, {@code log}, or {@code request} (the metadata or headers
+   *     the request came with)
    * @param condition an OTTL condition; this or {@code statement}
    * @param statement {@code route() where <condition>}; this or {@code condition}
    * @param action {@code move} (default) or {@code copy}
@@ -71,10 +72,6 @@ public record RoutingConfig(List<Route> table, List<String> defaultPipelines, Er
             "invalid context \""
                 + context
                 + "\": one of resource, span, metric, datapoint, log, request");
-        return;
-      }
-      if (parsed == RouteContext.REQUEST) {
-        problems.add("context", RouteContext.REQUEST_UNSUPPORTED);
         return;
       }
       if (hasCondition && !hasStatement) {

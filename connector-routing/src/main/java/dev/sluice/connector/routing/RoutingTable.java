@@ -36,7 +36,10 @@ final class RoutingTable {
   final int defaultTarget;
   final int copyRoutes;
 
-  /** Every route is of the resource context: a resource block is decided once, as a whole. */
+  /**
+   * Every route is of the resource or the request context: a resource block is decided once, as a
+   * whole.
+   */
   final boolean perResourceBlock;
 
   private RoutingTable(
@@ -72,7 +75,7 @@ final class RoutingTable {
     boolean perResourceBlock = true;
     for (RoutingConfig.Route route : config.table()) {
       RouteContext context = RouteContext.parse(route.context());
-      if (context == null || context == RouteContext.REQUEST || !context.appliesTo(signal)) {
+      if (context == null || !context.appliesTo(signal)) {
         throw new IllegalArgumentException(
             "routing: a route of context \"" + route.context() + "\" cannot route " + signal);
       }
@@ -93,7 +96,7 @@ final class RoutingTable {
       routes.add(
           new Route(
               context, RouteCondition.of(route, context), copy, copy ? copyRoutes++ : -1, target));
-      perResourceBlock &= context == RouteContext.RESOURCE;
+      perResourceBlock &= context == RouteContext.RESOURCE || context == RouteContext.REQUEST;
     }
     int defaultTarget =
         config.defaultPipelines().isEmpty()

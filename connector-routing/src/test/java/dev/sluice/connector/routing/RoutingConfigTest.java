@@ -62,6 +62,15 @@ class RoutingConfigTest {
                     condition: attributes["a"] == "b"
                     pipelines: [traces/a]
                   - context: request
+                    condition: request["X-Tenant"] = "acme"
+                    pipelines: [traces/a]
+                  - context: request
+                    statement: route() where request["X-Tenant"] == "acme"
+                    pipelines: [traces/a]
+                  - context: request
+                    condition: request[""] == "acme"
+                    pipelines: [traces/a]
+                  - context: request
                     condition: request["X-Tenant"] == "acme"
                     pipelines: [traces/a]
                 """))
@@ -71,7 +80,13 @@ class RoutingConfigTest {
             "routing.yaml:7:5: table[2].pipelines: must name at least one pipeline",
             "routing.yaml:8:5: table[3].context: invalid context \"spans\": one of resource,"
                 + " span, metric, datapoint, log, request",
-            "routing.yaml:11:5: table[4].context: " + RouteContext.REQUEST_UNSUPPORTED);
+            "routing.yaml:12:5: table[4].condition: invalid request condition: "
+                + RouteCondition.REQUEST_GRAMMAR,
+            "routing.yaml:15:5: table[5].statement: the request context takes a condition, not a"
+                + " statement: "
+                + RouteCondition.REQUEST_GRAMMAR,
+            "routing.yaml:18:5: table[6].condition: invalid request condition: the metadata key is"
+                + " empty");
   }
 
   @Test
