@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.Admission;
 import dev.sluice.connector.routing.Otlp.Routing;
-import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
@@ -22,15 +21,6 @@ import org.junit.jupiter.api.Test;
 
 /** Routing log records and metrics: by record, by whole metric, by data point. */
 class LogsAndMetricsRoutingTest {
-  private static Admission route(Routing routing, byte[] request) throws Exception {
-    Batch batch = Otlp.batch(routing.signal, request);
-    Admission admission = routing.connector.consume(batch);
-    if (admission != Admission.ACCEPTED) {
-      batch.clear();
-    }
-    return admission;
-  }
-
   private static List<String> bodies(List<ExportLogsServiceRequest> requests) {
     List<String> bodies = new ArrayList<>();
     for (ExportLogsServiceRequest request : requests) {
@@ -88,7 +78,7 @@ class LogsAndMetricsRoutingTest {
             "logs/cheap");
 
     byte[] request = Otlp.logs("shop", "app", log("a", 9), log("b", 17), log("c", 21), log("d", 5));
-    assertThat(route(routing, request)).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request)).isEqualTo(Admission.ACCEPTED);
 
     assertThat(bodies(routing.logs("logs/errors"))).containsExactly("b", "c");
     assertThat(bodies(routing.logs("logs/cheap"))).containsExactly("a", "d");
@@ -115,7 +105,7 @@ class LogsAndMetricsRoutingTest {
             "pool",
             sum("bytes.read", point("a", 1), point("b", 2), point("c", 3)),
             sum("bytes.written", point("a", 4), point("b", 5)));
-    assertThat(route(routing, request)).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request)).isEqualTo(Admission.ACCEPTED);
 
     assertThat(points(routing.metrics("metrics/io")))
         .containsExactly("bytes.read:a", "bytes.read:b", "bytes.read:c");
@@ -145,7 +135,7 @@ class LogsAndMetricsRoutingTest {
             "pool",
             sum("bytes.read", point("a", 1), point("b", 2), point("c", 3)),
             sum("bytes.written", point("a", 4), point("b", 5)));
-    assertThat(route(routing, request)).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request)).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.counter("sluice_connector_routing_condition_errors")).isEqualTo(2);
     assertThat(points(routing.metrics("metrics/other"))).hasSize(5);
@@ -174,7 +164,7 @@ class LogsAndMetricsRoutingTest {
             "pool",
             sum("bytes.read", point("a", 1), point("b", 2), point("c", 3)),
             sum("bytes.written", point("a", 4), point("b", 5)));
-    assertThat(route(routing, request)).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request)).isEqualTo(Admission.ACCEPTED);
 
     assertThat(points(routing.metrics("metrics/b")))
         .containsExactly("bytes.read:b", "bytes.written:b");

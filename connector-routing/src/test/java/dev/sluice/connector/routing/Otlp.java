@@ -1,6 +1,7 @@
 package dev.sluice.connector.routing;
 
 import com.google.protobuf.ByteString;
+import dev.sluice.component.Admission;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.component.ComponentSettings;
@@ -171,6 +172,20 @@ final class Otlp {
                   signal,
                   signal,
                   output);
+    }
+
+    /** Routes {@code batch}; a batch the connector refuses is cleared, as its caller would. */
+    Admission route(Batch batch) {
+      Admission admission = connector.consume(batch);
+      if (admission != Admission.ACCEPTED) {
+        batch.clear();
+      }
+      return admission;
+    }
+
+    /** Routes one request of the connector's signal. */
+    Admission route(byte[] request) throws Exception {
+      return route(batch(signal, request));
     }
 
     /** What pipeline {@code name} took, parsed. */

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.Admission;
 import dev.sluice.connector.routing.Otlp.Routing;
-import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
@@ -32,15 +31,6 @@ class TracesRoutingTest {
             scopeSpans("db", span("s7", "acme"), span("s8", "acme"))));
   }
 
-  private static Admission route(Routing routing, byte[] request) throws Exception {
-    Batch batch = Otlp.batch(Signal.TRACES, request);
-    Admission admission = routing.connector.consume(batch);
-    if (admission != Admission.ACCEPTED) {
-      batch.clear();
-    }
-    return admission;
-  }
-
   @Test
   void resourceRoutesMoveWholeResourceBlocks() throws Exception {
     Routing routing =
@@ -56,7 +46,7 @@ class TracesRoutingTest {
             "traces/shop",
             "traces/cart");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.spans("traces/shop"))
         .containsExactly(
@@ -93,7 +83,7 @@ class TracesRoutingTest {
             "traces/x",
             "traces/other");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.counter("sluice_connector_routing_condition_errors")).isEqualTo(3);
     assertThat(routing.spans("traces/other")).hasSize(12);
@@ -115,7 +105,7 @@ class TracesRoutingTest {
             "traces/acme",
             "traces/globex");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.spans("traces/acme"))
         .containsExactly(
@@ -153,7 +143,7 @@ class TracesRoutingTest {
             "traces/shop",
             "traces/rest");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.spans("traces/acme"))
         .containsExactly(
@@ -187,7 +177,7 @@ class TracesRoutingTest {
             "traces/acme",
             "traces/other");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.spans("traces/acme"))
         .containsExactly(
@@ -227,7 +217,7 @@ class TracesRoutingTest {
             "traces/other",
             "traces/audit");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.spans("traces/cart")).hasSize(4);
     assertThat(routing.spans("traces/other")).hasSize(8).allMatch(s -> s.startsWith("shop/"));
@@ -248,7 +238,7 @@ class TracesRoutingTest {
             "traces/cart",
             "traces/unused");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.spans("traces/cart")).hasSize(4);
     assertThat(routing.output.pipeline("traces/unused").offers()).isZero();
@@ -272,7 +262,7 @@ class TracesRoutingTest {
             "traces/a",
             "traces/b");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.output.pipeline("traces/a").offers()).isEqualTo(2);
     assertThat(routing.output.pipeline("traces/b").offers()).isEqualTo(1);
@@ -300,7 +290,7 @@ class TracesRoutingTest {
             "traces/second",
             "traces/other");
 
-    assertThat(route(routing, request())).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request())).isEqualTo(Admission.ACCEPTED);
 
     assertThat(routing.spans("traces/first")).hasSize(4);
     assertThat(routing.output.pipeline("traces/second").offers()).isZero();
