@@ -127,7 +127,8 @@ public final class PipelineGraph {
   private final List<Processor> startedProcessors = new ArrayList<>();
   private final List<Connector> startedConnectors = new ArrayList<>();
   private final List<Receiver> startedReceivers = new ArrayList<>();
-  private DurableLog durableLog;
+  // Set once the log is open, before the receivers start; read by connectors' outputs.
+  private volatile DurableLog durableLog;
 
   /**
    * Makes every component the pipelines and {@code serviceExtensions} name, and wires them.
@@ -365,10 +366,24 @@ public final class PipelineGraph {
       stages.put(fed, firstStages.get(fed));
     }
     ConnectorPipelines output =
-        new ConnectorPipelines(instance.to(), stages, settings.budget(), failures);
+        new ConnectorPipelines(
+            instance.to(), stages, settings.budget(), failures, this::parkLogged);
     ConnectorFactory factory = (ConnectorFactory) component.factory();
     return factory.create(
         settings(component), component.config(), instance.from(), instance.to(), output);
+  }
+
+  /**
+   * Parks a batch of logged requests that a pipeline behind a connector refused as full, to offer
+   * it again ({@link DurableLog#park}); false when there is no log to keep it owed in.
+   */
+  private boolean parkLogged(BatchConsumer stage, dev.sluice.pdata.Batch batch) {
+    DurableLog log = durableLog;
+    if (log == null) {
+      return false;
+    }
+    log.park(stage, batch);
+    return true;
   }
 
   /**

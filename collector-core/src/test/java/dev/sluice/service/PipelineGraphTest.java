@@ -632,6 +632,45 @@ class PipelineGraphTest {
   }
 
   @Test
+  void aLoggedRequestAFullPipelineBehindAConnectorRefusedWaitsThereAndReachesTheOthersOnce()
+      throws Exception {
+    QueueConfig narrow =
+        new QueueConfig(true, 1, 1, QueueConfig.Sizer.REQUESTS, false, false, "file_storage");
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            connector("link"),
+            exporter("d/a", "file_storage"),
+            new ComponentSpec(
+                ComponentId.parse("d/b"),
+                exporterFactory,
+                PipelineFixture.config(narrow, PipelineFixture.fastRetry())),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("link")),
+            traces("traces/a", List.of("link"), List.of(), List.of("d/a")),
+            traces("traces/b", List.of("link"), List.of(), List.of("d/b")));
+    RecordingExporter a = exporterFactory.recorder("d/a");
+    RecordingExporter b = exporterFactory.recorder("d/b").close();
+    PipelineGraph graph = started(components, pipelines, List.of("file_storage"));
+
+    // d/b's sending thread holds the first request and its queue the second; the third waits.
+    for (int i = 0; i < 3; i++) {
+      assertThat(sendLogged(graph, "r", i * SPANS)).isEqualTo(Admission.ACCEPTED);
+    }
+    Await.until("a batch waits for traces/b", () -> gauge("sluice_wal_parked_batches") > 0);
+    assertThat(a.awaitDeliveredUnits(3 * SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    b.open();
+    assertThat(b.awaitDeliveredUnits(3 * SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("both done with every request", () -> gauge("sluice_wal_records_owed") == 0);
+
+    List<Integer> all = IntStream.range(0, 3 * SPANS).boxed().toList();
+    assertThat(delivered(a)).as("traces/a took each request once").containsExactlyElementsOf(all);
+    assertThat(delivered(b)).containsExactlyElementsOf(all);
+  }
+
+  @Test
   void aConnectorThatMakesDataIsRefusedWhereTheLogIs() {
     ComponentSpec count =
         new ComponentSpec(
