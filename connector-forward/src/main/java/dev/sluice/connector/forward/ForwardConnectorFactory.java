@@ -34,7 +34,7 @@ public final class ForwardConnectorFactory implements ConnectorFactory<ForwardCo
     return from == to;
   }
 
-  /** Batches go on as slices of the requests they were received in: durable pipelines may follow. */
+  /** Batches go on as slices of the requests they came in: durable pipelines may follow. */
   @Override
   public boolean passesThrough() {
     return true;

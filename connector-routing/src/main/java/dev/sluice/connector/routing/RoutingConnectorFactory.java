@@ -37,7 +37,7 @@ public final class RoutingConnectorFactory implements ConnectorFactory<RoutingCo
     return from == to;
   }
 
-  /** Batches go on as slices of the requests they were received in: durable pipelines may follow. */
+  /** Batches go on as slices of the requests they came in: durable pipelines may follow. */
   @Override
   public boolean passesThrough() {
     return true;
