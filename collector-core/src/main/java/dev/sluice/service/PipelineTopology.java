@@ -28,7 +28,10 @@ import java.util.function.Predicate;
  *   <li>data must not come back to a pipeline it left: a cycle through connectors is refused;
  *   <li>the pipelines in an order where each comes after every pipeline it feeds ({@link
  *       #downstreamFirst()}), the order to build and start them in, and the other way ({@link
- *       #upstreamFirst()}), the order to stop them in.
+ *       #upstreamFirst()}), the order to stop them in;
+ *   <li>which pipelines the requests entering one reach as the same requests, through connectors
+ *       that pass them on ({@link #reachedThrough}), and, from that, where connectors that make new
+ *       data would take part in the write-ahead log, which is refused ({@link #checkDurable}).
  * </ul>
  *
  * <p>Problems are reported as {@link Problem}s, which name the list and the id where they show, so
