@@ -21,6 +21,19 @@ public interface ConnectorFactory<C extends ComponentConfig> extends ComponentFa
   boolean supports(Signal from, Signal to);
 
   /**
+   * Whether connectors of this type hand on the requests they are given, as slices of the same
+   * requests (items may be left out, or spread over the pipelines fed), and never data they make:
+   * then a request logged in the write-ahead log where it was received stays that request behind
+   * the connector, and durable pipelines may be fed through it. Connectors that make new data (from
+   * spans, metrics; aggregated, counted) keep the default, false: what they make is not logged, so
+   * they are refused where logged requests reach them or where what they make would reach an
+   * exporter with {@code sending_queue.storage}.
+   */
+  default boolean passesThrough() {
+    return false;
+  }
+
+  /**
    * Makes the connector that ends the pipelines of {@code from} listing it and hands {@code to}
    * data to those of {@code to} listing it, through {@code output}.
    */

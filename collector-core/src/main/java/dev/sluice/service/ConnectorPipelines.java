@@ -19,13 +19,28 @@ import java.util.Map;
  * go of only when every pipeline took it. A request the connector built enters as a receiver's
  * does: admitted to the memory budget, then a batch of it for each pipeline ({@link
  * PipelineEntry#offerToEach}).
+ *
+ * <p>A batch of logged requests (each was answered OK once it was on disk, and is carried here by
+ * connectors that pass requests on) that a pipeline refuses as full is not refused upstream: it is
+ * parked ({@link Parking}) and offered to that pipeline again until it takes it, as the receivers'
+ * entry does with logged requests. So a pipeline that took its part is never offered it again
+ * because another was full, and a logged request reaches each durable exporter once, crashes aside.
  */
 final class ConnectorPipelines implements ConnectorOutput {
+  /** Where batches of logged requests that a full pipeline refused wait to be offered again. */
+  interface Parking {
+    /**
+     * Takes {@code batch} to offer to {@code stage} again until it is taken; false if it cannot.
+     */
+    boolean park(BatchConsumer stage, Batch batch);
+  }
+
   private final Signal signal;
   private final Map<String, BatchConsumer> stages;
   private final List<BatchConsumer> stageList;
   private final MemoryBudget budget;
   private final PipelineFailures failures;
+  private final Parking parking;
 
   /**
    * @param stages the first stage of each pipeline fed, by name, in the order of the configuration
@@ -35,6 +50,19 @@ final class ConnectorPipelines implements ConnectorOutput {
       Map<String, BatchConsumer> stages,
       MemoryBudget budget,
       PipelineFailures failures) {
+    this(signal, stages, budget, failures, (stage, batch) -> false);
+  }
+
+  /**
+   * @param stages the first stage of each pipeline fed, by name, in the order of the configuration
+   * @param parking where batches of logged requests a full pipeline refused wait
+   */
+  ConnectorPipelines(
+      Signal signal,
+      Map<String, BatchConsumer> stages,
+      MemoryBudget budget,
+      PipelineFailures failures,
+      Parking parking) {
     if (stages.isEmpty()) {
       throw new IllegalArgumentException("a connector feeds at least one pipeline");
     }
@@ -43,6 +71,7 @@ final class ConnectorPipelines implements ConnectorOutput {
     this.stageList = List.copyOf(stages.values());
     this.budget = budget;
     this.failures = failures;
+    this.parking = parking;
   }
 
   @Override
@@ -81,15 +110,34 @@ final class ConnectorPipelines implements ConnectorOutput {
     return result;
   }
 
-  /** One pipeline's answer; one that throws costs this batch only, answered as failed. */
+  /**
+   * One pipeline's answer; one that throws costs this batch only, answered as failed. A batch of
+   * logged requests refused as full is parked, and taken.
+   */
   private Admission offer(BatchConsumer stage, Batch batch) {
+    Admission admission;
     try {
-      return stage.consume(batch);
+      admission = stage.consume(batch);
     } catch (RuntimeException | StackOverflowError e) {
       failures.failed(
           "a pipeline fed by a connector failed on a batch; it is answered as failed", e);
       return Admission.FAILED;
     }
+    if (admission == Admission.FULL && allLogged(batch) && parking.park(stage, batch)) {
+      return Admission.ACCEPTED;
+    }
+    return admission;
+  }
+
+  /** Whether every request of {@code batch} is in the write-ahead log. */
+  private static boolean allLogged(Batch batch) {
+    int slices = batch.sliceCount();
+    for (int i = 0; i < slices; i++) {
+      if (DurableRequest.of(batch.requestOf(i)) == null) {
+        return false;
+      }
+    }
+    return slices > 0;
   }
 
   @Override
@@ -132,6 +180,6 @@ final class ConnectorPipelines implements ConnectorOutput {
               + String.join(", ", stages.keySet())
               + ")");
     }
-    return new ConnectorPipelines(signal, chosen, budget, failures);
+    return new ConnectorPipelines(signal, chosen, budget, failures, parking);
   }
 }

@@ -2,6 +2,7 @@ package dev.sluice.service;
 
 import dev.sluice.component.Admission;
 import dev.sluice.component.BatchConsumer;
+import dev.sluice.component.Connector;
 import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.service.sender.SendingChain;
@@ -21,24 +22,52 @@ import java.util.concurrent.atomic.AtomicInteger;
  * exporters. Requests that were not replayed go to every exporter, as with {@link Fanout}, and cost
  * a walk over the batch's slices, never over its items.
  *
+ * <p>Connectors among the pipeline's exporters (those that pass requests on, as forward and routing
+ * do) are offered their part of the batch first, as {@link Fanout} offers them. Slices handed to a
+ * connector are not counted here: they are still on their way to durable exporters, which the
+ * fan-outs of the pipelines behind the connector count. A replayed request goes to a connector only
+ * when a durable exporter behind it still owes the request.
+ *
  * <p>All or none, like {@link Fanout}: the batch is refused and stays with the caller when one of
- * the exporters it goes to has no room. Never blocks.
+ * the exporters it goes to has no room, or a connector refuses. Never blocks.
  */
 public final class DurableFanout implements BatchConsumer, SharedBatch.Owners {
   private final SendingChain[] exporters;
   private final int[] consumerOf;
   private final int allExporters;
   private final int allConsumers;
+  private final Connector[] connectors;
+  private final int[] consumersBehind;
+  private final int allConnectors;
 
   /**
    * @param exporters the pipeline's exporters
    * @param consumerOf each exporter's consumer index in the log, or -1 for one without storage
    */
   public DurableFanout(List<SendingChain> exporters, int[] consumerOf) {
-    if (exporters.isEmpty() || exporters.size() != consumerOf.length) {
-      throw new IllegalArgumentException("a pipeline needs exporters, each with its consumer");
+    this(exporters, consumerOf, List.of(), new int[0]);
+  }
+
+  /**
+   * @param exporters the pipeline's exporters, connectors left out
+   * @param consumerOf each exporter's consumer index in the log, or -1 for one without storage
+   * @param connectors the connectors among the pipeline's exporters, which pass requests on
+   * @param consumersBehind each connector's consumers (a bit per index): the durable exporters of
+   *     the pipelines behind it, which a replayed request must still be owed by to go to it
+   */
+  public DurableFanout(
+      List<SendingChain> exporters,
+      int[] consumerOf,
+      List<Connector> connectors,
+      int[] consumersBehind) {
+    if (exporters.size() != consumerOf.length || connectors.size() != consumersBehind.length) {
+      throw new IllegalArgumentException(
+          "each exporter needs its consumer, each connector its own");
     }
-    if (exporters.size() >= Integer.SIZE) {
+    if (exporters.isEmpty() && connectors.isEmpty()) {
+      throw new IllegalArgumentException("a pipeline needs at least one exporter");
+    }
+    if (exporters.size() >= Integer.SIZE || connectors.size() >= Integer.SIZE) {
       throw new IllegalArgumentException(
           "at most " + (Integer.SIZE - 1) + " exporters in a durable pipeline");
     }
@@ -46,10 +75,16 @@ public final class DurableFanout implements BatchConsumer, SharedBatch.Owners {
     this.consumerOf = consumerOf.clone();
     this.allExporters = (1 << exporters.size()) - 1;
     this.allConsumers = consumersOf(allExporters);
+    this.connectors = connectors.toArray(new Connector[0]);
+    this.consumersBehind = consumersBehind.clone();
+    this.allConnectors = (1 << connectors.size()) - 1;
   }
 
   @Override
   public Admission consume(Batch batch) {
+    if (connectors.length > 0) {
+      return consumeWithConnectors(batch);
+    }
     boolean room = true;
     for (SendingChain exporter : exporters) {
       room &= exporter.hasCapacity();
@@ -64,6 +99,109 @@ public final class DurableFanout implements BatchConsumer, SharedBatch.Owners {
       count(batch, 0, counted, allConsumers, false);
     }
     return consumeReplayed(batch);
+  }
+
+  /**
+   * A pipeline that ends in connectors as well: each connector is offered its part first (the
+   * requests it goes to: all of them, but a replayed request only where a durable exporter behind
+   * the connector still owes it), as a copy of its own whose slices stay upstream of every durable
+   * exporter until a fan-out behind the connector hands them on. When one refuses, the batch stays
+   * with the caller and the exporters get none of it (a connector that took its part gets it again
+   * with the retry, as with {@link Fanout}); otherwise the exporters get theirs.
+   */
+  private Admission consumeWithConnectors(Batch batch) {
+    int slices = batch.sliceCount();
+    if (slices == 0) {
+      batch.clear();
+      return Admission.ACCEPTED;
+    }
+    int exporterUnion = 0;
+    int connectorUnion = 0;
+    int connectorsOfEvery = allConnectors;
+    int firstExporters = -1;
+    boolean mixed = false;
+    for (int i = 0; i < slices; ) {
+      OtlpIndex request = batch.requestOf(i);
+      i = runEnd(batch, i, request);
+      DurableRequest durable = DurableRequest.of(request);
+      int targets = targetsOf(durable);
+      int toConnectors = connectorsOf(durable);
+      exporterUnion |= targets;
+      connectorUnion |= toConnectors;
+      connectorsOfEvery &= toConnectors;
+      if (firstExporters < 0) {
+        firstExporters = targets;
+      } else if (targets != firstExporters) {
+        mixed = true;
+      }
+    }
+    for (int left = exporterUnion; left != 0; left &= left - 1) {
+      if (!exporters[Integer.numberOfTrailingZeros(left)].hasCapacity()) {
+        return Admission.FULL;
+      }
+    }
+    if (exporters.length == 0 && connectors.length == 1 && connectorsOfEvery == 1) {
+      return connectors[0].consume(batch); // it answers for the batch, which needs no copy
+    }
+    Admission refused = null;
+    for (int left = connectorUnion; left != 0; left &= left - 1) {
+      int connector = Integer.numberOfTrailingZeros(left);
+      Batch part =
+          (connectorsOfEvery & (1 << connector)) != 0 ? batch.copy() : partFor(batch, connector);
+      Admission admission;
+      try {
+        admission = connectors[connector].consume(part);
+      } catch (RuntimeException | Error e) {
+        part.clear();
+        throw e;
+      }
+      if (admission != Admission.ACCEPTED) {
+        part.clear();
+        if (refused != Admission.FAILED) {
+          refused = admission;
+        }
+      }
+    }
+    if (refused != null) {
+      return refused;
+    }
+    if (mixed) {
+      split(batch, exporterUnion);
+    } else {
+      hand(batch, firstExporters);
+    }
+    return Admission.ACCEPTED;
+  }
+
+  /** A copy of the requests of {@code batch} that go to connector {@code connector}. */
+  private Batch partFor(Batch batch, int connector) {
+    Batch[] parts = {new Batch(batch.signal()), new Batch(batch.signal())};
+    int bit = 1 << connector;
+    try {
+      batch.partitionInto(
+          parts, item -> (connectorsOf(DurableRequest.of(item.request())) & bit) != 0 ? 1 : 0);
+    } catch (RuntimeException | Error e) {
+      parts[1].clear();
+      throw e;
+    } finally {
+      parts[0].clear();
+    }
+    return parts[1];
+  }
+
+  /** The connectors (a bit per index) a request goes to. */
+  private int connectorsOf(DurableRequest durable) {
+    if (durable == null || !durable.replayed()) {
+      return allConnectors;
+    }
+    int owed = durable.owedConsumers();
+    int targets = 0;
+    for (int c = 0; c < consumersBehind.length; c++) {
+      if ((consumersBehind[c] & owed) != 0) {
+        targets |= 1 << c;
+      }
+    }
+    return targets;
   }
 
   /**

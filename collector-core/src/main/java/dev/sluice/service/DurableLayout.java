@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * its progress survives restarts and reorderings of the configuration.
  *
  * @param exportersOfPipeline the durable pipelines by name, in routing-bit order, each with the ids
- *     of its exporters that have storage
+ *     of the exporters with storage it reaches: its own, then those of the pipelines it passes
+ *     requests on to through connectors
  */
 public record DurableLayout(Map<String, List<String>> exportersOfPipeline) {
   public DurableLayout {

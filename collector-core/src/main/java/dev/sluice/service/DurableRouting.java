@@ -3,57 +3,102 @@ package dev.sluice.service;
 import dev.sluice.component.ComponentId;
 import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Which requests go through the write-ahead log, worked out once from the pipelines, the receivers
- * they list and their exporters' {@code sending_queue.storage}:
+ * they list, the connectors that join them and their exporters' {@code sending_queue.storage}:
  *
  * <ul>
- *   <li>a pipeline is <em>durable</em> when one of its exporters has storage; the durable pipelines
- *       take the log's routing bits in the order of their names ({@link DurableLayout});
+ *   <li>a pipeline is <em>durable</em> when an exporter with storage is among its exporters, or
+ *       among those of the pipelines it passes requests on to through connectors that pass them on
+ *       as they are ({@link dev.sluice.component.ConnectorFactory#passesThrough()}: forward,
+ *       routing), however many such connectors deep. The durable pipelines take the log's routing
+ *       bits in the order of their names ({@link DurableLayout}), each with the durable exporters
+ *       it reaches: its own first, then those behind its connectors;
  *   <li>a receiver's requests of a signal are logged before they are answered when a durable
  *       pipeline of that signal lists the receiver; their routing names the durable pipelines among
- *       those that list it;
- *   <li>a pipeline is <em>logged into</em> when the requests of one of its receivers are logged:
- *       its end then keeps each durable exporter's progress ({@link DurableFanout}), even if the
- *       pipeline itself is not durable. Other pipelines' ends pay nothing for the log.
+ *       those that list it, where the requests enter: a replayed request enters there again, so the
+ *       processors of the pipelines before a connector run on it as they did the first time;
+ *   <li>a pipeline is <em>logged into</em> when logged requests reach it: one of its receivers is
+ *       logged, or a pipeline logged into passes requests on to it through a connector. Its end
+ *       then keeps each durable exporter's progress ({@link DurableFanout}), even if the pipeline
+ *       itself is not durable, and hands a replayed request to a connector only when a durable
+ *       exporter behind that connector still owes it. Other pipelines' ends pay nothing for the
+ *       log.
  * </ul>
  *
- * <p>When connectors come, a connector is a receiver of the pipelines it feeds here too: what
- * reaches those pipelines through it comes from the pipelines that export to it, so whether it is
- * logged, and with which routing, is to be decided from both sides, in this class.
+ * <p>Connectors that make new data (count, spanmetrics) are refused where logged requests reach
+ * them and where what they make would reach a durable exporter ({@link
+ * PipelineTopology#checkDurable}): their data is not logged.
  */
 final class DurableRouting {
   private final List<PipelineSpec> pipelines;
   private final ComponentId storage;
   private final DurableLayout layout;
   private final List<String> durablePipelines;
+  private final PipelineTopology topology;
+  private final Predicate<ComponentId> passesThrough;
+  private final Set<String> loggedInto = new HashSet<>();
 
-  private DurableRouting(List<PipelineSpec> pipelines, ComponentId storage, DurableLayout layout) {
+  private DurableRouting(
+      List<PipelineSpec> pipelines,
+      ComponentId storage,
+      DurableLayout layout,
+      PipelineTopology topology,
+      Predicate<ComponentId> passesThrough) {
     this.pipelines = List.copyOf(pipelines);
     this.storage = storage;
     this.layout = layout;
     this.durablePipelines = layout.pipelines();
+    this.topology = topology;
+    this.passesThrough = passesThrough;
+    for (PipelineSpec pipeline : pipelines) {
+      for (ComponentId receiver : pipeline.receivers()) {
+        if (!topology.isConnector(receiver) && routing(receiver, pipeline.signal()) != 0) {
+          loggedInto.addAll(topology.reachedThrough(pipeline.name(), passesThrough));
+        }
+      }
+    }
   }
 
   /**
-   * The routing of {@code pipelines}.
+   * The routing of {@code pipelines}, which no connector joins.
    *
    * @param storageOf an exporter's {@code sending_queue.storage}, or null when it has none
+   */
+  static DurableRouting of(List<PipelineSpec> pipelines, Function<ComponentId, String> storageOf) {
+    return of(pipelines, storageOf, PipelineTopology.of(pipelines, Map.of()), id -> false);
+  }
+
+  /**
+   * The routing of {@code pipelines}, joined through connectors as {@code topology} says.
+   *
+   * @param storageOf an exporter's {@code sending_queue.storage}, or null when it has none (and for
+   *     a connector)
+   * @param passesThrough whether a connector id's type passes requests on as they are
    * @throws IllegalStateException when durable exporters name two storages (Sluice keeps one log),
    *     or more pipelines are durable than the log has routing bits
    */
-  static DurableRouting of(List<PipelineSpec> pipelines, Function<ComponentId, String> storageOf) {
+  static DurableRouting of(
+      List<PipelineSpec> pipelines,
+      Function<ComponentId, String> storageOf,
+      PipelineTopology topology,
+      Predicate<ComponentId> passesThrough) {
     ComponentId storage = null;
-    // By pipeline name, which is the order of the routing bits.
-    Map<String, List<String>> durableExporters = new TreeMap<>();
+    Map<String, List<String>> ownDurable = new LinkedHashMap<>();
     for (PipelineSpec pipeline : pipelines) {
+      List<String> own = new ArrayList<>();
       for (ComponentId exporter : pipeline.exporters()) {
-        String named = storageOf.apply(exporter);
+        String named = topology.isConnector(exporter) ? null : storageOf.apply(exporter);
         if (named == null) {
           continue;
         }
@@ -67,16 +112,27 @@ final class DurableRouting {
                   + ": Sluice keeps one write-ahead log");
         }
         storage = id;
-        durableExporters
-            .computeIfAbsent(pipeline.name(), name -> new ArrayList<>())
-            .add(exporter.toString());
+        own.add(exporter.toString());
+      }
+      ownDurable.put(pipeline.name(), own);
+    }
+    // By pipeline name, which is the order of the routing bits.
+    Map<String, List<String>> durableExporters = new TreeMap<>();
+    for (PipelineSpec pipeline : pipelines) {
+      Set<String> reached = new LinkedHashSet<>();
+      for (String next : topology.reachedThrough(pipeline.name(), passesThrough)) {
+        reached.addAll(ownDurable.get(next));
+      }
+      if (!reached.isEmpty()) {
+        durableExporters.put(pipeline.name(), new ArrayList<>(reached));
       }
     }
     if (durableExporters.size() > Integer.SIZE - 1) {
       throw new IllegalStateException(
           "at most 31 durable pipelines, not " + durableExporters.size());
     }
-    return new DurableRouting(pipelines, storage, new DurableLayout(durableExporters));
+    return new DurableRouting(
+        pipelines, storage, new DurableLayout(durableExporters), topology, passesThrough);
   }
 
   /** The storage extension the log lives in, or null when no pipeline is durable. */
@@ -84,7 +140,7 @@ final class DurableRouting {
     return storage;
   }
 
-  /** The durable pipelines and their durable exporters. */
+  /** The durable pipelines and the durable exporters each reaches. */
   DurableLayout layout() {
     return layout;
   }
@@ -110,22 +166,43 @@ final class DurableRouting {
     return routing;
   }
 
-  /** Whether logged requests reach {@code pipeline}: those of one of its receivers are logged. */
+  /**
+   * Whether logged requests reach {@code pipeline}: those of one of its receivers are logged, or a
+   * pipeline they reach passes them on to it through a connector.
+   */
   boolean loggedInto(PipelineSpec pipeline) {
-    for (ComponentId receiver : pipeline.receivers()) {
-      if (routing(receiver, pipeline.signal()) != 0) {
-        return true;
-      }
-    }
-    return false;
+    return loggedInto.contains(pipeline.name());
   }
 
-  /** Each exporter of {@code pipeline}'s consumer index in the log, -1 for one without storage. */
+  /**
+   * Each exporter of {@code pipeline}'s consumer index in the log, -1 for one without storage;
+   * connectors are left out, in the order of the others.
+   */
   int[] consumersOf(PipelineSpec pipeline) {
-    int[] consumerOf = new int[pipeline.exporters().size()];
-    for (int e = 0; e < consumerOf.length; e++) {
-      consumerOf[e] = layout.consumerOf(pipeline.exporters().get(e).toString());
+    return pipeline.exporters().stream()
+        .filter(id -> !topology.isConnector(id))
+        .mapToInt(id -> layout.consumerOf(id.toString()))
+        .toArray();
+  }
+
+  /**
+   * The log's consumers (a bit per index) behind connector {@code instance}: the durable exporters
+   * of the pipelines it feeds and of those they pass requests on to. None for a connector that
+   * makes new data.
+   */
+  int consumersBehind(PipelineTopology.Instance instance) {
+    if (!PipelineTopology.passesThrough(instance, passesThrough)) {
+      return 0;
     }
-    return consumerOf;
+    int consumers = 0;
+    for (String fed : instance.fed()) {
+      List<String> reached = layout.exportersOfPipeline().get(fed);
+      if (reached != null) {
+        for (String id : reached) {
+          consumers |= 1 << layout.consumerOf(id);
+        }
+      }
+    }
+    return consumers;
   }
 }

@@ -61,8 +61,10 @@ import java.util.logging.Logger;
  * with. The third step builds the pipelines each after the pipelines it feeds, and makes each
  * connector once the first stages of the pipelines it feeds exist, handing it their {@link
  * ConnectorPipelines}; it stands at the end of the pipelines that list it, beside their sending
- * chains ({@link Fanout}). Pipelines that list a connector do not go through the write-ahead log
- * (refused when one would).
+ * chains ({@link Fanout}, or {@link DurableFanout} where logged requests reach). Requests are
+ * logged once, where they are received: connectors that pass them on (forward, routing) carry them
+ * to durable pipelines behind them, and connectors that make new data are refused where the log is
+ * ({@link PipelineTopology#checkDurable}).
  *
  * <p>Starts as the OpenTelemetry Collector does, so that nothing is sent to a part that is not
  * running: {@link #startExtensions}, then {@link #startPipelines}: exporters, processors,
@@ -125,7 +127,8 @@ public final class PipelineGraph {
   private final List<Processor> startedProcessors = new ArrayList<>();
   private final List<Connector> startedConnectors = new ArrayList<>();
   private final List<Receiver> startedReceivers = new ArrayList<>();
-  private DurableLog durableLog;
+  // Set once the log is open, before the receivers start; read by connectors' outputs.
+  private volatile DurableLog durableLog;
 
   /**
    * Makes every component the pipelines and {@code serviceExtensions} name, and wires them.
@@ -158,8 +161,8 @@ public final class PipelineGraph {
         .forEach((id, spec) -> supports.put(id, ((ConnectorFactory<?>) spec.factory())::supports));
     topology = PipelineTopology.of(this.pipelines, supports);
     failures.register(settings.metrics());
-    routing = DurableRouting.of(this.pipelines, this::storageOf);
-    topology.checkOutsideTheLog(this::storageOf);
+    routing = DurableRouting.of(this.pipelines, this::storageOf, topology, this::passesThrough);
+    topology.checkDurable(this::storageOf, this::passesThrough);
     for (ComponentId id : serviceExtensions) {
       extensions.put(id, extension(declared(ComponentKind.EXTENSION, id)));
     }
@@ -210,6 +213,11 @@ public final class PipelineGraph {
     return topology.isConnector(id)
         ? null
         : ((ExporterConfig) declared(ComponentKind.EXPORTER, id).config()).sendingQueue().storage();
+  }
+
+  /** Whether connector {@code id}'s type hands on the requests it is given as they are. */
+  private boolean passesThrough(ComponentId id) {
+    return ((ConnectorFactory<?>) declared(ComponentKind.CONNECTOR, id).factory()).passesThrough();
   }
 
   /** Every id a pipeline names is declared with its kind, and pipeline names are unique. */
@@ -315,6 +323,7 @@ public final class PipelineGraph {
   private BatchConsumer buildPipeline(PipelineSpec pipeline) {
     List<SendingChain> ends = new ArrayList<>();
     List<Connector> connectorEnds = new ArrayList<>();
+    List<Integer> consumersBehind = new ArrayList<>();
     for (ComponentId id : pipeline.exporters()) {
       if (!topology.isConnector(id)) {
         ends.add(exporters.get(id));
@@ -323,12 +332,17 @@ public final class PipelineGraph {
       for (PipelineTopology.Instance instance : topology.instances()) {
         if (instance.id().equals(id) && instance.feeding().contains(pipeline.name())) {
           connectorEnds.add(connectors.computeIfAbsent(instance, this::connector));
+          consumersBehind.add(routing.consumersBehind(instance));
         }
       }
     }
     BatchConsumer next =
         routing.loggedInto(pipeline)
-            ? new DurableFanout(ends, routing.consumersOf(pipeline))
+            ? new DurableFanout(
+                ends,
+                routing.consumersOf(pipeline),
+                connectorEnds,
+                consumersBehind.stream().mapToInt(Integer::intValue).toArray())
             : new Fanout(ends, connectorEnds);
     List<Processor> chain = new ArrayList<>();
     for (int i = pipeline.processors().size() - 1; i >= 0; i--) {
@@ -352,10 +366,24 @@ public final class PipelineGraph {
       stages.put(fed, firstStages.get(fed));
     }
     ConnectorPipelines output =
-        new ConnectorPipelines(instance.to(), stages, settings.budget(), failures);
+        new ConnectorPipelines(
+            instance.to(), stages, settings.budget(), failures, this::parkLogged);
     ConnectorFactory factory = (ConnectorFactory) component.factory();
     return factory.create(
         settings(component), component.config(), instance.from(), instance.to(), output);
+  }
+
+  /**
+   * Parks a batch of logged requests that a pipeline behind a connector refused as full, to offer
+   * it again ({@link DurableLog#park}); false when there is no log to keep it owed in.
+   */
+  private boolean parkLogged(BatchConsumer stage, dev.sluice.pdata.Batch batch) {
+    DurableLog log = durableLog;
+    if (log == null) {
+      return false;
+    }
+    log.park(stage, batch);
+    return true;
   }
 
   /**

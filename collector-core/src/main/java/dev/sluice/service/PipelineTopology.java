@@ -3,6 +3,7 @@ package dev.sluice.service;
 import dev.sluice.component.ComponentId;
 import dev.sluice.component.ComponentKind;
 import dev.sluice.pdata.Signal;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * How the pipelines of a configuration join through connectors, worked out once, for the
@@ -26,7 +28,10 @@ import java.util.function.Function;
  *   <li>data must not come back to a pipeline it left: a cycle through connectors is refused;
  *   <li>the pipelines in an order where each comes after every pipeline it feeds ({@link
  *       #downstreamFirst()}), the order to build and start them in, and the other way ({@link
- *       #upstreamFirst()}), the order to stop them in.
+ *       #upstreamFirst()}), the order to stop them in;
+ *   <li>which pipelines the requests entering one reach as the same requests, through connectors
+ *       that pass them on ({@link #reachedThrough}), and, from that, where connectors that make new
+ *       data would take part in the write-ahead log, which is refused ({@link #checkDurable}).
  * </ul>
  *
  * <p>Problems are reported as {@link Problem}s, which name the list and the id where they show, so
@@ -325,79 +330,134 @@ public final class PipelineTopology {
   }
 
   /**
-   * Refuses connectors where the write-ahead log is: data that crosses a connector is not logged,
-   * so a pipeline listing one must have no exporter with {@code sending_queue.storage}, and must
-   * not share a receiver with a pipeline that has one (that receiver's requests are logged).
-   *
-   * @param storageOf an exporter's {@code sending_queue.storage}, or null when it has none
-   * @throws TopologyException naming the durable exporter, or the shared receiver
+   * The pipelines that requests entering {@code pipeline} reach as the same requests: the pipeline,
+   * and those fed from it through connectors of one signal for which {@code passesThrough} holds,
+   * and so on. In the order found, {@code pipeline} first.
    */
-  public void checkOutsideTheLog(Function<ComponentId, String> storageOf) {
-    for (PipelineSpec pipeline : pipelines) {
-      ComponentId connector = firstConnector(pipeline);
-      if (connector == null) {
+  public Set<String> reachedThrough(String pipeline, Predicate<ComponentId> passesThrough) {
+    Set<String> reached = new LinkedHashSet<>();
+    ArrayDeque<String> next = new ArrayDeque<>();
+    next.add(pipeline);
+    while (!next.isEmpty()) {
+      String at = next.poll();
+      if (!reached.add(at)) {
         continue;
       }
-      for (ComponentId exporter : pipeline.exporters()) {
-        if (!isConnector(exporter) && storageOf.apply(exporter) != null) {
-          throw new TopologyException(
-              new Problem(
-                  pipeline.name(),
-                  ComponentKind.EXPORTER,
-                  exporter,
-                  outsideTheLog(pipeline, connector, "exporter \"" + exporter + "\" has one")));
+      for (Instance instance : instances) {
+        if (instance.feeding().contains(at) && passesThrough(instance, passesThrough)) {
+          next.addAll(instance.fed());
         }
       }
+    }
+    return reached;
+  }
+
+  /**
+   * Whether {@code instance} hands on the requests it is given: one signal, a pass-through type.
+   */
+  static boolean passesThrough(Instance instance, Predicate<ComponentId> passesThrough) {
+    return instance.from() == instance.to() && passesThrough.test(instance.id());
+  }
+
+  /**
+   * Refuses connectors that make new data where the write-ahead log is: a request is logged once,
+   * where it is received, and a connector that passes requests on ({@code passesThrough}: forward,
+   * routing) carries it to the durable pipelines behind it; data a connector makes is not logged.
+   * So a connector that makes data may not end a pipeline that logged requests reach, nor feed a
+   * durable pipeline (one whose exporters, or those of the pipelines it passes requests on to, have
+   * {@code sending_queue.storage}).
+   *
+   * @param storageOf an exporter's {@code sending_queue.storage}, or null when it has none
+   * @param passesThrough whether a connector id's type passes requests on
+   * @throws TopologyException naming the connector, the pipeline, and why that pipeline is logged
+   */
+  public void checkDurable(
+      Function<ComponentId, String> storageOf, Predicate<ComponentId> passesThrough) {
+    Map<String, String> durableBecause = new LinkedHashMap<>();
+    Map<String, PipelineSpec> byName = new LinkedHashMap<>();
+    pipelines.forEach(pipeline -> byName.put(pipeline.name(), pipeline));
+    for (PipelineSpec pipeline : pipelines) {
+      for (String reached : reachedThrough(pipeline.name(), passesThrough)) {
+        for (ComponentId exporter : byName.get(reached).exporters()) {
+          if (!isConnector(exporter) && storageOf.apply(exporter) != null) {
+            durableBecause.putIfAbsent(
+                pipeline.name(),
+                reached.equals(pipeline.name())
+                    ? "its exporter \"" + exporter + "\" has sending_queue.storage"
+                    : "what it takes goes on to exporter \""
+                        + exporter
+                        + "\" of "
+                        + reached
+                        + ", which has sending_queue.storage");
+          }
+        }
+      }
+    }
+    Map<String, String> loggedBecause = new LinkedHashMap<>();
+    for (PipelineSpec pipeline : pipelines) {
       for (ComponentId receiver : pipeline.receivers()) {
         if (isConnector(receiver)) {
           continue;
         }
         for (PipelineSpec other : pipelines) {
-          if (other.signal() == pipeline.signal()
-              && other.receivers().contains(receiver)
-              && other.exporters().stream()
-                  .anyMatch(e -> !isConnector(e) && storageOf.apply(e) != null)) {
-            throw new TopologyException(
-                new Problem(
-                    pipeline.name(),
-                    ComponentKind.RECEIVER,
-                    receiver,
-                    outsideTheLog(
-                        pipeline,
-                        connector,
-                        "its receiver \""
-                            + receiver
-                            + "\" also feeds "
-                            + other.name()
-                            + ", which has one, so that receiver's requests are logged")));
+          String why = durableBecause.get(other.name());
+          if (why != null
+              && other.signal() == pipeline.signal()
+              && other.receivers().contains(receiver)) {
+            for (String reached : reachedThrough(pipeline.name(), passesThrough)) {
+              loggedBecause.putIfAbsent(
+                  reached,
+                  "receiver \"" + receiver + "\" feeds " + other.name() + ", where " + why);
+            }
           }
         }
       }
     }
-  }
-
-  private static String outsideTheLog(PipelineSpec pipeline, ComponentId connector, String why) {
-    return "pipeline "
-        + pipeline.name()
-        + " lists connector \""
-        + connector
-        + "\", and data that crosses a connector is not logged in the write-ahead log, so it"
-        + " cannot take part in sending_queue.storage: "
-        + why;
-  }
-
-  private ComponentId firstConnector(PipelineSpec pipeline) {
-    for (ComponentId id : pipeline.receivers()) {
-      if (isConnector(id)) {
-        return id;
+    for (Instance instance : instances) {
+      if (passesThrough(instance, passesThrough)) {
+        continue;
+      }
+      for (String feeding : instance.feeding()) {
+        String why = loggedBecause.get(feeding);
+        if (why != null) {
+          throw new TopologyException(
+              new Problem(
+                  feeding,
+                  ComponentKind.EXPORTER,
+                  instance.id(),
+                  "pipeline "
+                      + feeding
+                      + " lists connector \""
+                      + instance.id()
+                      + "\", which makes new data, and the requests that reach "
+                      + feeding
+                      + " are logged in the write-ahead log ("
+                      + why
+                      + "): data a connector makes is not logged, so a logged pipeline can end"
+                      + " only in connectors that pass requests on as they are (forward,"
+                      + " routing)"));
+        }
+      }
+      for (String fed : instance.fed()) {
+        String why = durableBecause.get(fed);
+        if (why != null) {
+          throw new TopologyException(
+              new Problem(
+                  fed,
+                  ComponentKind.RECEIVER,
+                  instance.id(),
+                  "pipeline "
+                      + fed
+                      + " takes data from connector \""
+                      + instance.id()
+                      + "\", which makes new data, and data a connector makes is not logged in"
+                      + " the write-ahead log, so "
+                      + fed
+                      + " cannot take part in sending_queue.storage: "
+                      + why));
+        }
       }
     }
-    for (ComponentId id : pipeline.exporters()) {
-      if (isConnector(id)) {
-        return id;
-      }
-    }
-    return null;
   }
 
   /** Whether {@code id} names a connector. */

@@ -272,6 +272,81 @@ class DurableFanoutTest {
     }
   }
 
+  @Test
+  void aReplayedRequestGoesToAConnectorOnlyWhenAnExporterBehindItOwesIt() throws Exception {
+    Run run = new Run(false);
+    List<Integer> behind = new ArrayList<>();
+    // Exporter a at this end; b's consumer is behind the connector.
+    DurableFanout end =
+        new DurableFanout(
+            List.of(run.chains.get(0)),
+            new int[] {CONSUMER_A},
+            List.of(recording(behind, Admission.ACCEPTED)),
+            new int[] {1 << CONSUMER_B});
+    try {
+      OtlpIndex owedHere = held(run, 0, 1 << CONSUMER_A, true);
+      OtlpIndex owedBehind = held(run, 10, 1 << CONSUMER_B, true);
+      OtlpIndex live = held(run, 20, 0b11, false);
+      Batch merged = Batch.of(owedHere);
+      merged.add(owedBehind);
+      merged.add(live);
+      owedHere.releaseHold();
+      owedBehind.releaseHold();
+      live.releaseHold();
+
+      assertThat(end.consume(merged)).isEqualTo(Admission.ACCEPTED);
+
+      assertThat(behind).containsExactlyElementsOf(IntStream.range(10, 30).boxed().toList());
+      assertThat(run.a.awaitDeliveredUnits(20, 10, TimeUnit.SECONDS)).isTrue();
+      assertThat(delivered(run.a))
+          .containsExactlyInAnyOrderElementsOf(
+              IntStream.concat(IntStream.range(0, 10), IntStream.range(20, 30)).boxed().toList());
+      Await.until("the memory budget released", () -> run.budget.usedBytes() == 0);
+    } finally {
+      run.stop();
+    }
+  }
+
+  @Test
+  void whenTheConnectorRefusesTheBatchStaysWithTheCallerAndTheExportersGetNone() throws Exception {
+    Run run = new Run(false);
+    List<Integer> behind = new ArrayList<>();
+    DurableFanout end =
+        new DurableFanout(
+            List.of(run.chains.get(0)),
+            new int[] {CONSUMER_A},
+            List.of(recording(behind, Admission.FULL)),
+            new int[] {1 << CONSUMER_B});
+    try {
+      OtlpIndex live = held(run, 0, 0b11, false);
+      Batch batch = Batch.of(live);
+      live.releaseHold();
+
+      assertThat(end.consume(batch)).isEqualTo(Admission.FULL);
+
+      assertThat(batch.unitCount()).isEqualTo(SPANS_PER_REQUEST);
+      assertThat(behind).containsExactlyElementsOf(IntStream.range(0, 10).boxed().toList());
+      assertThat(run.a.attempts()).isEmpty();
+      batch.clear();
+      Await.until("the memory budget released", () -> run.budget.usedBytes() == 0);
+    } finally {
+      run.stop();
+    }
+  }
+
+  /** A connector that notes the spans it is offered and answers {@code answer}. */
+  private static dev.sluice.component.Connector recording(List<Integer> seen, Admission answer) {
+    return batch -> {
+      dev.sluice.pdata.codec.MarshalContext context = new dev.sluice.pdata.codec.MarshalContext();
+      dev.sluice.pdata.codec.OtlpMarshaler.marshal(batch, context);
+      seen.addAll(SequencedSpans.numbers(context.toByteArray()));
+      if (answer == Admission.ACCEPTED) {
+        batch.clear();
+      }
+      return answer;
+    };
+  }
+
   /** Spans {@code first..first+9}, held in the run's budget as a tracked durable request. */
   private static OtlpIndex held(Run run, int first, int owed, boolean replayed) {
     OtlpIndex request = SequencedSpans.indexed("svc", first, SPANS_PER_REQUEST);

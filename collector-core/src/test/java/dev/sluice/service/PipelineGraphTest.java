@@ -146,6 +146,20 @@ class PipelineGraphTest {
     return tracesOf(graph, receiver).consume(SequencedSpans.indexed("svc", first, SPANS));
   }
 
+  /** How many batches {@code part} ("processor p", "connector link") was handed so far. */
+  private long consumed(String part) {
+    return journal.events("consume").stream().filter(e -> e.equals("consume " + part)).count();
+  }
+
+  /** Spans {@code first..first+9} from {@code receiver}, whose requests are logged. */
+  private static Admission sendLogged(PipelineGraph graph, String receiver, int first)
+      throws Exception {
+    CompletableFuture<Admission> answer = new CompletableFuture<>();
+    tracesOf(graph, receiver)
+        .consume(SequencedSpans.indexed("svc", first, SPANS), answer::complete);
+    return answer.get(10, TimeUnit.SECONDS);
+  }
+
   private static List<Integer> numbers(int first) {
     return IntStream.range(first, first + SPANS).boxed().toList();
   }
@@ -506,42 +520,205 @@ class PipelineGraphTest {
   }
 
   @Test
-  void pipelinesJoinedByAConnectorCannotHaveDurableExporters() {
+  void aRequestLoggedWhereItIsReceivedReachesADurablePipelineBehindAConnectorAfterARestart()
+      throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            processor("p", false),
+            connector("link"),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of("p"), List.of("link")),
+            traces("traces/out", List.of("link"), List.of(), List.of("d")));
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+
+    // Logged once, at the receiver: traces/in lists no durable exporter, traces/out does.
+    assertThat(tracesOf(first, "r")).isInstanceOf(DurableEntry.class);
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+    assertThat(exporterFactory.recorder("d").awaitAttempts(1, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(consumed("processor p")).isEqualTo(1);
+
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+
+    // Replayed where the receiver feeds: through p and the connector, to d.
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter d = exporterFactory.recorder("d");
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+    assertThat(consumed("processor p")).isEqualTo(2);
+    Await.until("d done with the replayed request", () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
+  void aReplayedRequestCrossesAConnectorOnlyWhenADurableExporterBehindItStillOwesIt()
+      throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            connector("link"),
+            exporter("d/in", "file_storage"),
+            exporter("d/out", "file_storage"),
+            exporter("x", null),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("d/in", "link")),
+            traces("traces/out", List.of("link"), List.of(), List.of("d/out", "x")));
+    // d/in is down; d/out and x, behind the connector, deliver.
+    exporterFactory.recorder("d/in").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    RecordingExporter out = exporterFactory.recorder("d/out");
+    RecordingExporter x = exporterFactory.recorder("x");
+    assertThat(out.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(x.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    long linkedBefore = consumed("connector link");
+
+    // The restart owes the request to d/in only: the connector is not offered it.
+    exporterFactory.recorder("d/in").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter in = exporterFactory.recorder("d/in");
+    assertThat(in.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(in)).containsExactlyElementsOf(numbers(0));
+    Await.until("d/in done with the replayed request", () -> gauge("sluice_wal_records_owed") == 0);
+    assertThat(consumed("connector link")).isEqualTo(linkedBefore);
+    assertThat(delivered(out)).containsExactlyElementsOf(numbers(0));
+    assertThat(delivered(x)).containsExactlyElementsOf(numbers(0));
+  }
+
+  @Test
+  void aReplayedRequestOwedBehindAConnectorGoesOnlyThere() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            connector("link"),
+            exporter("d/in", "file_storage"),
+            exporter("d/out", "file_storage"),
+            exporter("x", null),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("d/in", "link")),
+            traces("traces/out", List.of("link"), List.of(), List.of("d/out", "x")));
+    exporterFactory.recorder("d/out").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    RecordingExporter in = exporterFactory.recorder("d/in");
+    RecordingExporter x = exporterFactory.recorder("x");
+    assertThat(in.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(x.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+
+    // Owed to d/out alone: through the connector to d/out, and to neither d/in nor x again.
+    exporterFactory.recorder("d/out").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter out = exporterFactory.recorder("d/out");
+    assertThat(out.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(out)).containsExactlyElementsOf(numbers(0));
+    Await.until(
+        "d/out done with the replayed request", () -> gauge("sluice_wal_records_owed") == 0);
+    assertThat(delivered(in)).containsExactlyElementsOf(numbers(0));
+    assertThat(delivered(x)).containsExactlyElementsOf(numbers(0));
+  }
+
+  @Test
+  void aLoggedRequestAFullPipelineBehindAConnectorRefusedWaitsThereAndReachesTheOthersOnce()
+      throws Exception {
+    QueueConfig narrow =
+        new QueueConfig(true, 1, 1, QueueConfig.Sizer.REQUESTS, false, false, "file_storage");
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            connector("link"),
+            exporter("d/a", "file_storage"),
+            new ComponentSpec(
+                ComponentId.parse("d/b"),
+                exporterFactory,
+                PipelineFixture.config(narrow, PipelineFixture.fastRetry())),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("link")),
+            traces("traces/a", List.of("link"), List.of(), List.of("d/a")),
+            traces("traces/b", List.of("link"), List.of(), List.of("d/b")));
+    RecordingExporter a = exporterFactory.recorder("d/a");
+    RecordingExporter b = exporterFactory.recorder("d/b").close();
+    PipelineGraph graph = started(components, pipelines, List.of("file_storage"));
+
+    // d/b's sending thread holds the first request and its queue the second; the third waits.
+    for (int i = 0; i < 3; i++) {
+      assertThat(sendLogged(graph, "r", i * SPANS)).isEqualTo(Admission.ACCEPTED);
+    }
+    Await.until("a batch waits for traces/b", () -> gauge("sluice_wal_parked_batches") > 0);
+    assertThat(a.awaitDeliveredUnits(3 * SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    b.open();
+    assertThat(b.awaitDeliveredUnits(3 * SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("both done with every request", () -> gauge("sluice_wal_records_owed") == 0);
+
+    List<Integer> all = IntStream.range(0, 3 * SPANS).boxed().toList();
+    assertThat(delivered(a)).as("traces/a took each request once").containsExactlyElementsOf(all);
+    assertThat(delivered(b)).containsExactlyElementsOf(all);
+  }
+
+  @Test
+  void aConnectorThatMakesDataIsRefusedWhereTheLogIs() {
+    ComponentSpec count =
+        new ComponentSpec(
+            ComponentId.parse("count"),
+            TestComponents.makingConnectors(journal),
+            new TestComponents.NoConfig());
     assertThatThrownBy(
             () ->
                 graph(
                     List.of(
                         receiver("r"),
-                        connector("link"),
+                        count,
                         exporter("d", "file_storage"),
                         storage("file_storage")),
                     List.of(
-                        traces("traces/in", List.of("r"), List.of(), List.of("link")),
-                        traces("traces/out", List.of("link"), List.of(), List.of("d"))),
+                        traces("traces/in", List.of("r"), List.of(), List.of("count")),
+                        traces("traces/out", List.of("count"), List.of(), List.of("d"))),
                     List.of("file_storage")))
         .isInstanceOf(PipelineTopology.TopologyException.class)
         .hasMessage(
-            "pipeline traces/out lists connector \"link\", and data that crosses a connector is"
-                + " not logged in the write-ahead log, so it cannot take part in"
-                + " sending_queue.storage: exporter \"d\" has one");
+            "pipeline traces/out takes data from connector \"count\", which makes new data, and"
+                + " data a connector makes is not logged in the write-ahead log, so traces/out"
+                + " cannot take part in sending_queue.storage: its exporter \"d\" has"
+                + " sending_queue.storage");
     assertThatThrownBy(
             () ->
                 graph(
                     List.of(
                         receiver("r"),
+                        count,
                         connector("link"),
                         exporter("d", "file_storage"),
                         exporter("x", null),
                         storage("file_storage")),
                     List.of(
-                        traces("traces/durable", List.of("r"), List.of(), List.of("d")),
-                        traces("traces/in", List.of("r"), List.of(), List.of("link")),
-                        traces("traces/out", List.of("link"), List.of(), List.of("x"))),
+                        traces("traces/durable", List.of("r"), List.of(), List.of("link")),
+                        traces("traces/behind", List.of("link"), List.of(), List.of("d")),
+                        traces("traces/in", List.of("r"), List.of(), List.of("count")),
+                        traces("traces/out", List.of("count"), List.of(), List.of("x"))),
                     List.of("file_storage")))
         .isInstanceOf(PipelineTopology.TopologyException.class)
-        .hasMessageEndingWith(
-            "its receiver \"r\" also feeds traces/durable, which has one, so that receiver's"
-                + " requests are logged");
+        .hasMessage(
+            "pipeline traces/in lists connector \"count\", which makes new data, and the requests"
+                + " that reach traces/in are logged in the write-ahead log (receiver \"r\" feeds"
+                + " traces/durable, where what it takes goes on to exporter \"d\" of"
+                + " traces/behind, which has sending_queue.storage): data a connector makes is"
+                + " not logged, so a logged pipeline can end only in connectors that pass"
+                + " requests on as they are (forward, routing)");
   }
 
   @Test

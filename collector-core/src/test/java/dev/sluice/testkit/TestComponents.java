@@ -220,19 +220,28 @@ public final class TestComponents {
 
   /**
    * Makes connectors that hand each batch on as it is (pipelines of one signal), and keeps the
-   * output each was given, by id.
+   * output each was given, by id. Of type {@code link}, which says it passes requests on; or of
+   * type {@code make} ({@link #makingConnectors}), which says it makes new data, as count does,
+   * though it hands batches on all the same.
    */
   public static final class TestConnectors implements ConnectorFactory<NoConfig> {
     private final Journal journal;
+    private final boolean passesThrough;
     private final Map<ComponentId, ConnectorOutput> outputs = new ConcurrentHashMap<>();
 
-    TestConnectors(Journal journal) {
+    TestConnectors(Journal journal, boolean passesThrough) {
       this.journal = journal;
+      this.passesThrough = passesThrough;
     }
 
     @Override
     public String type() {
-      return "link";
+      return passesThrough ? "link" : "make";
+    }
+
+    @Override
+    public boolean passesThrough() {
+      return passesThrough;
     }
 
     @Override
@@ -284,7 +293,12 @@ public final class TestComponents {
   }
 
   public static TestConnectors connectors(Journal journal) {
-    return new TestConnectors(journal);
+    return new TestConnectors(journal, true);
+  }
+
+  /** Connectors that say they make new data ({@code passesThrough()} false). */
+  public static TestConnectors makingConnectors(Journal journal) {
+    return new TestConnectors(journal, false);
   }
 
   /**

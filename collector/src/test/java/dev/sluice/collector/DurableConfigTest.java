@@ -1,9 +1,12 @@
 package dev.sluice.collector;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
+import dev.sluice.config.ConfigProblem;
 import org.junit.jupiter.api.Test;
 
 /** What validation says about file_storage and sending_queue.storage, before anything starts. */
@@ -97,5 +100,89 @@ class DurableConfigTest {
         "extensions.file_storage.directory: is required",
         "extensions.file_storage.segment_size_mib: must be at least 1",
         "extensions.file_storage.commit_interval: must be between 0s and 1s");
+  }
+
+  /** Lines 1-16 declare the components; the pipelines start at line 19, four spaces in. */
+  private static String joined(String pipelines) {
+    return String.join(
+            "\n",
+            "extensions:",
+            "  file_storage:",
+            "    directory: /tmp/x",
+            "receivers:",
+            "  otlp:",
+            "    protocols:",
+            "      grpc:",
+            "exporters:",
+            "  otlp/durable:",
+            "    endpoint: a.example:4317",
+            "    sending_queue:",
+            "      storage: file_storage",
+            "  debug:",
+            "connectors:",
+            "  forward:",
+            "  count:",
+            "service:",
+            "  extensions: [file_storage]",
+            "  pipelines:",
+            "")
+        + pipelines.indent(4);
+  }
+
+  @Test
+  void aDurablePipelineMayBeFedThroughForwardAndRouting() throws Exception {
+    new ConfigLoader()
+        .load(
+            joined(
+                """
+                traces/in: {receivers: [otlp], exporters: [forward, debug]}
+                traces/out: {receivers: [forward], exporters: [otlp/durable]}
+                """),
+            "durable.yaml");
+  }
+
+  @Test
+  void aConnectorThatMakesDataIsRefusedAtItsPlaceWhereTheLogIs() {
+    ConfigException behindTheLog =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                new ConfigLoader()
+                    .load(
+                        joined(
+                            """
+                            traces: {receivers: [otlp], exporters: [otlp/durable, count]}
+                            metrics: {receivers: [count], exporters: [debug]}
+                            """),
+                        "durable.yaml"));
+    assertThat(behindTheLog.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactly(
+            "durable.yaml:20:59: service.pipelines.traces.exporters: pipeline traces lists"
+                + " connector \"count\", which makes new data, and the requests that reach traces"
+                + " are logged in the write-ahead log (receiver \"otlp\" feeds traces, where its"
+                + " exporter \"otlp/durable\" has sending_queue.storage): data a connector makes"
+                + " is not logged, so a logged pipeline can end only in connectors that pass"
+                + " requests on as they are (forward, routing)");
+    ConfigException intoTheLog =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                new ConfigLoader()
+                    .load(
+                        joined(
+                            """
+                            traces: {receivers: [otlp], exporters: [count]}
+                            metrics: {receivers: [count], exporters: [otlp/durable]}
+                            """),
+                        "durable.yaml"));
+    assertThat(intoTheLog.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactly(
+            "durable.yaml:21:27: service.pipelines.metrics.receivers: pipeline metrics takes data"
+                + " from connector \"count\", which makes new data, and data a connector makes is"
+                + " not logged in the write-ahead log, so metrics cannot take part in"
+                + " sending_queue.storage: its exporter \"otlp/durable\" has"
+                + " sending_queue.storage");
   }
 }

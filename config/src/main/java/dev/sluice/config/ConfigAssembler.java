@@ -483,8 +483,9 @@ final class ConfigAssembler {
 
   /**
    * Joins the pipelines through their connectors as the collector will ({@link PipelineTopology}):
-   * a connector used on one side only, with no pair of signals it supports, in a cycle, or where
-   * the write-ahead log is, is an error at the id in the pipeline's list that shows it.
+   * a connector used on one side only, with no pair of signals it supports, in a cycle, or one that
+   * makes new data where the write-ahead log is, is an error at the id in the pipeline's list that
+   * shows it.
    */
   private void checkConnectors(List<PipelineConfig> pipelines) {
     Map<ComponentId, BiPredicate<Signal, Signal>> supports = new LinkedHashMap<>();
@@ -508,7 +509,7 @@ final class ConfigAssembler {
     }
     try {
       PipelineTopology topology = PipelineTopology.of(specs, supports);
-      topology.checkOutsideTheLog(this::storageOf);
+      topology.checkDurable(this::storageOf, this::passesThrough);
       checkConnectorKeys(topology);
     } catch (PipelineTopology.TopologyException e) {
       PipelineTopology.Problem problem = e.problem();
@@ -546,6 +547,14 @@ final class ConfigAssembler {
         }
       }
     }
+  }
+
+  /** Whether connector {@code id}'s type passes requests on as they are. */
+  private boolean passesThrough(ComponentId id) {
+    Declared dcl = declared.get(ComponentKind.CONNECTOR).get(id);
+    return dcl != null
+        && dcl.factory instanceof ConnectorFactory<?> factory
+        && factory.passesThrough();
   }
 
   /** An exporter's {@code sending_queue.storage}, or null. */

@@ -34,6 +34,12 @@ public final class ForwardConnectorFactory implements ConnectorFactory<ForwardCo
     return from == to;
   }
 
+  /** Batches go on as slices of the requests they came in: durable pipelines may follow. */
+  @Override
+  public boolean passesThrough() {
+    return true;
+  }
+
   @Override
   public Connector create(
       ComponentSettings settings,

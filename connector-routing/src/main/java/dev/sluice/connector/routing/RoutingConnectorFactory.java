@@ -37,6 +37,12 @@ public final class RoutingConnectorFactory implements ConnectorFactory<RoutingCo
     return from == to;
   }
 
+  /** Batches go on as slices of the requests they came in: durable pipelines may follow. */
+  @Override
+  public boolean passesThrough() {
+    return true;
+  }
+
   /**
    * Every pipeline a route or {@code default_pipelines} names must be one of {@code to} that lists
    * the connector among its receivers, and every route's context must have items in that signal.
