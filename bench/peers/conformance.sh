@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Runs Sluice and the OpenTelemetry Collector (built from its Go modules with the same connectors)
-# on the same recorded traces, and compares the metrics and spans their connectors hand on:
+# on the same recorded traces, metrics and logs, and compares what their connectors hand on:
 #
 #   bench/peers/conformance.sh            # every case; exits 1 when a case differs
 #   bench/peers/conformance.sh connectors # spanmetrics, count, forward only
 #   bench/peers/conformance.sh routing    # routing only
 #
-# The input is bench/peers/conformance/traces.json (made by make-traces.py there, committed),
-# sent identically to both collectors over OTLP/HTTP (send.py). The cases:
+# The input is bench/peers/conformance/traces.json, metrics.json and logs.json (made by
+# make-traces.py and make-metrics-logs.py there, committed), sent identically to both collectors
+# over OTLP/HTTP (send.py). The cases:
 #
 #   connectors: conformance/connectors.yaml, run as it is by Sluice and by the v0.161.0 build
 #     (bench/peers/otelcol-0.161: spanmetrics, count, forward, file exporter). Each connector's
-#     output goes to a file of its own.
+#     output goes to a file of its own (count and forward get the metrics and logs too).
 #   routing: conformance/routing.yaml, run as it is by Sluice and by the v0.148.0 build
-#     (bench/peers/otelcol-routing); every pipeline the routing connector feeds exports with otlp
-#     to a sink (the v0.161.0 build with conformance/routing-sink.yaml) that writes one file per
-#     pipeline, one sink per collector.
+#     (bench/peers/otelcol-routing), one routing connector per signal; every pipeline they feed
+#     exports with otlp to a sink (the v0.161.0 build with conformance/routing-sink.yaml) that
+#     writes one file per pipeline, one sink per collector.
 #
 # Then conformance/compare.py compares each pair of files (timestamps aside) and prints "same" or
 # the differences, per case; a case whose differences are all known ones (deliberate, listed in
@@ -169,8 +170,10 @@ if [ "$which" != routing ]; then
   wait_port "$sluice_pid" "$sluice_port" sluice-connectors
   wait_port "$otelcol_pid" "$otelcol_port" otelcol-connectors
 
-  python3 "$cases_dir/send.py" "$cases_dir/traces.json" "$sluice_port"
-  python3 "$cases_dir/send.py" "$cases_dir/traces.json" "$otelcol_port"
+  for input in traces metrics logs; do
+    python3 "$cases_dir/send.py" "$cases_dir/$input.json" "$sluice_port"
+    python3 "$cases_dir/send.py" "$cases_dir/$input.json" "$otelcol_port"
+  done
   # Every metric is flushed each second. Four more flushes of the cumulative default case written
   # after the last request was answered: every connector has counted all spans and handed them
   # on (the comparison takes a cumulative series' last point and adds a delta series' points).
@@ -188,12 +191,16 @@ if [ "$which" != routing ]; then
     spanmetrics_default spanmetrics_delta_exponential spanmetrics_dimensions:typed-keys \
     spanmetrics_delta_events spanmetrics_overflow spanmetrics_sampling \
     spanmetrics_scopes:scope-keys count_default:scope-names count_custom:scope-names forward \
-    || status=1
+    forward_logs --items forward_metrics || status=1
 fi
 
 if [ "$which" != connectors ]; then
   rm -f "$work"/*/routing_*.json
-  pipes=(checkout db cart db2 get default)
+  # The pipelines routing.yaml feeds (as routing-sink.yaml names them); metrics are compared
+  # point by point (--items).
+  other_pipes=(checkout db cart db2 get default l_cache l_warn l_data l_default)
+  metric_pipes=(m_cpu m_idle m_inventory m_default)
+  pipes=("${other_pipes[@]}" "${metric_pipes[@]}")
   ports=($(free_ports $((2 * (1 + ${#pipes[@]})))))
   run_pids=()
   for i in 0 1; do
@@ -217,8 +224,10 @@ if [ "$which" != connectors ]; then
     wait_port "$started" "${ports[$i]}" "$side-routing"
     run_pids+=("$started" "$sink_pid")
   done
-  python3 "$cases_dir/send.py" "$cases_dir/traces.json" "${ports[0]}"
-  python3 "$cases_dir/send.py" "$cases_dir/traces.json" "${ports[1]}"
+  for input in traces metrics logs; do
+    python3 "$cases_dir/send.py" "$cases_dir/$input.json" "${ports[0]}"
+    python3 "$cases_dir/send.py" "$cases_dir/$input.json" "${ports[1]}"
+  done
   # Each collector exports as it routes; stopping it drains its exporters into the sink, and
   # stopping the sink flushes its files.
   wait_quiet "$work"/sluice/routing_*.json "$work"/otelcol/routing_*.json
@@ -227,7 +236,7 @@ if [ "$which" != connectors ]; then
   stop "${run_pids[1]}" sink-routing-sluice
   stop "${run_pids[3]}" sink-routing-otelcol
   python3 "$cases_dir/compare.py" "$work/sluice" "$work/otelcol" \
-    "${pipes[@]/#/routing_}" || status=1
+    "${other_pipes[@]/#/routing_}" --items "${metric_pipes[@]/#/routing_}" || status=1
 fi
 
 echo "conformance: Sluice $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')" \

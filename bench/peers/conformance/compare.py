@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compares what two collectors wrote for the same input: conformance.sh's comparator.
 
-    compare.py LEFT_DIR RIGHT_DIR CASE[:KNOWN,...]...   (CASE.json in both directories)
+    compare.py LEFT_DIR RIGHT_DIR CASE[:KNOWN,...]... [--items CASE...]
+      (CASE.json in both directories)
 
 Each file holds OTLP/JSON export requests, one a line, as the file exporters of Sluice and the Go
 collector write them. Timestamps are left aside; everything else is normalized (attribute sets
@@ -14,7 +15,9 @@ sorted, values by their type, collector.instance.id's value replaced) and compar
   the comparison does not depend on when the flushes fell (delta exponential histograms summed
   from several points are compared at the smaller of the two scales). The scope names are
   compared apart.
-- traces: the multiset of spans (with their resource and scope, every field as written).
+- traces and logs, and metrics after --items (for connectors that pass metrics on rather than
+  make them): the multiset of items (spans, log records, data points with their metric's header;
+  each with its resource and scope, every field as written).
 
 Prints one block per case: "same", or each difference; exits 1 when a case differs. A case may
 name known differences (CASE:typed-keys,scope-names; see EXPLANATIONS): its differences are still
@@ -356,15 +359,28 @@ def compare_metrics(left, right, out, known=()):
 # ---- traces ----------------------------------------------------------------------------------
 
 def canonical(x):
-    """A JSON value with ints written as strings read as ints and enums as numbers."""
+    """A JSON value made comparable: attributes as sorted (key, typed value) pairs, ints written
+    as strings (64-bit fields) read as ints, JSON numbers (doubles, enums) as floats, and fields
+    at their default value (left out by one writer, written by another) left out."""
     if isinstance(x, dict):
         if "key" in x and "value" in x and len(x) == 2:
             return [x["key"], repr(value(x["value"]))]
-        return {k: canonical(v) for k, v in sorted(x.items()) if v not in ("", [], {}, 0, "0")}
+        out = {}
+        for k, v in sorted(x.items()):
+            v = canonical(v)
+            if v not in ("", [], {}, 0, None):
+                out[k] = v
+        return out
     if isinstance(x, list):
-        return [canonical(v) for v in x]
+        items = [canonical(v) for v in x]
+        if items and all(isinstance(i, list) and len(i) == 2 and isinstance(i[0], str)
+                         for i in items):
+            items.sort()
+        return items
     if isinstance(x, str) and x.isdigit():
         return int(x)
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return float(x)
     return x
 
 
@@ -373,48 +389,69 @@ SPAN_KINDS = {"SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SE
 STATUS = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 
 
-def spans_model(requests):
-    spans = {}
+def scope_of(block):
+    scope = block.get("scope", {})
+    return (scope.get("name", ""), scope.get("version", ""), attrs(scope.get("attributes")))
+
+
+def items_model(requests):
+    """{(resource, scope, item as canonical JSON): how many times}, and a label per key. Spans
+    and log records are items; for metrics, each data point with its metric's header."""
+    items, labels = {}, {}
+
+    def count(res, scope, item, label):
+        key = (res, scope, json.dumps(canonical(item), sort_keys=True))
+        items[key] = items.get(key, 0) + 1
+        labels[key] = "%s %s: %s" % (dict(res).get("service.name", ("str", "-"))[1],
+                                     dict(res).get("host.name", ("str", "-"))[1], label)
+
     for request in requests:
         for rs in request.get("resourceSpans", []):
             res = attrs(rs.get("resource", {}).get("attributes"))
             for ss in rs.get("scopeSpans", []):
-                scope = ss.get("scope", {})
-                scope_key = (scope.get("name", ""), scope.get("version", ""),
-                             attrs(scope.get("attributes")))
                 for s in ss.get("spans", []):
                     s = dict(s)
                     s["kind"] = SPAN_KINDS.get(s.get("kind"), s.get("kind", 0))
                     st = dict(s.get("status", {}))
                     st["code"] = STATUS.get(st.get("code"), st.get("code", 0))
                     s["status"] = st
-                    s["attributes"] = sorted(canonical(s.get("attributes", [])))
-                    key = (res, scope_key, json.dumps(canonical(s), sort_keys=True))
-                    spans[key] = spans.get(key, 0) + 1
-    return spans
+                    count(res, scope_of(ss), s, "span %r %s" % (s.get("name"), s.get("spanId")))
+        for rl in request.get("resourceLogs", []):
+            res = attrs(rl.get("resource", {}).get("attributes"))
+            for sl in rl.get("scopeLogs", []):
+                for r in sl.get("logRecords", []):
+                    count(res, scope_of(sl), r, "log record %s %s" % (
+                        r.get("timeUnixNano"), r.get("severityNumber", 0)))
+        for rm in request.get("resourceMetrics", []):
+            res = attrs(rm.get("resource", {}).get("attributes"))
+            for sm in rm.get("scopeMetrics", []):
+                for m in sm.get("metrics", []):
+                    kind = next((k for k in KINDS if k in m), "none")
+                    header = {k: v for k, v in m.items() if k not in KINDS}
+                    data = dict(m.get(kind, {}))
+                    t = data.get("aggregationTemporality", 0)
+                    data["aggregationTemporality"] = TEMPORALITY.get(t, t)
+                    for p in data.pop("dataPoints", []) or [None]:
+                        count(res, scope_of(sm), dict(header, kind=kind, data=data, point=p),
+                              "metric %s point %s" % (m.get("name"), show_attrs(
+                                  attrs((p or {}).get("attributes")))))
+    return items, labels
 
 
-def span_label(key):
-    res, scope, body = key
-    s = json.loads(body)
-    service = dict(res).get("service.name", ("str", "(no service.name)"))[1]
-    return "%s %s %r span %s" % (service, dict(res).get("host.name", ("", "?"))[1],
-                                 s.get("name"), s.get("spanId"))
-
-
-def compare_traces(left, right, out):
-    l, r = spans_model(left), spans_model(right)
+def compare_items(left, right, out):
+    (l, llabels), (r, rlabels) = items_model(left), items_model(right)
+    labels = {**llabels, **rlabels}
     lines = []
-    for key in sorted(set(l) | set(r), key=span_label):
+    for key in sorted(set(l) | set(r), key=lambda k: labels[k]):
         a, b = l.get(key, 0), r.get(key, 0)
         if a != b:
-            lines.append("    %s: %d in %s, %d in %s" % (span_label(key), a, LEFT, b, RIGHT))
+            lines.append("    %s: %d in %s, %d in %s" % (labels[key], a, LEFT, b, RIGHT))
     if lines:
-        out.append("  spans: %d differ" % len(lines))
+        out.append("  items: %d differ" % len(lines))
         out.extend(lines[:MAX_LINES * 2])
         if len(lines) > MAX_LINES * 2:
             out.append("    ... and %d more" % (len(lines) - MAX_LINES * 2))
-    return len(lines), "%d spans (%s), %d spans (%s)" % (sum(l.values()), LEFT, sum(r.values()),
+    return len(lines), "%d items (%s), %d items (%s)" % (sum(l.values()), LEFT, sum(r.values()),
                                                          RIGHT)
 
 
@@ -424,9 +461,14 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     left_dir, right_dir, cases = argv[1], argv[2], argv[3:]
+    items = False
     LEFT, RIGHT = os.path.basename(left_dir.rstrip("/")), os.path.basename(right_dir.rstrip("/"))
     differing = 0
-    for case in cases:
+    cases = [c for c in cases if c != "--items"]
+    for case in argv[3:]:
+        if case == "--items":
+            items = True
+            continue
         case, _, known = case.partition(":")
         known = [k for k in known.split(",") if k]
         unknown = [k for k in known if k not in EXPLANATIONS]
@@ -442,9 +484,10 @@ def main(argv):
             print("== %s: no output from %s" % (case, " and ".join(missing)))
             differing += 1
             continue
-        is_traces = any("resourceSpans" in r for r in left + right)
-        if is_traces:
-            n, summary = compare_traces(left, right, out)
+        is_traces = any("resourceSpans" in r or "resourceLogs" in r for r in left + right)
+        if is_traces or items:
+            is_traces = True
+            n, summary = compare_items(left, right, out)
         else:
             n, summary = compare_metrics(left, right, out)
         explained = ""

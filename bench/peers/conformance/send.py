@@ -1,29 +1,40 @@
 #!/usr/bin/env python3
-"""Sends recorded traces to a collector: send.py FILE PORT.
+"""Sends recorded telemetry to a collector: send.py FILE PORT.
 
-FILE holds one OTLP/JSON ExportTraceServiceRequest a line; each is posted as it is, in order, to
-http://127.0.0.1:PORT/v1/traces (OTLP/HTTP, application/json). Exits 1 when a request is not
-answered 200. Only the Python standard library.
+FILE holds one OTLP/JSON export request a line (traces, metrics or logs: told by its first key);
+each is posted as it is, in order, to http://127.0.0.1:PORT/v1/traces (/v1/metrics, /v1/logs)
+(OTLP/HTTP, application/json). Exits 1 when a request is not answered 200. Only the Python
+standard library.
 """
+import json
 import sys
+import urllib.error
 import urllib.request
+
+PATHS = {"resourceSpans": "traces", "resourceMetrics": "metrics", "resourceLogs": "logs"}
 
 
 def main(path, port):
-    url = "http://127.0.0.1:%d/v1/traces" % port
     sent = 0
     with open(path, "rb") as f:
         for line in f:
             if not line.strip():
                 continue
+            signal = PATHS[next(iter(json.loads(line)))]
+            url = "http://127.0.0.1:%d/v1/%s" % (port, signal)
             request = urllib.request.Request(
                 url, data=line.strip(), method="POST",
                 headers={"Content-Type": "application/json"})
-            with urllib.request.urlopen(request, timeout=30) as response:
-                if response.status != 200:
-                    print("send: %s answered %d" % (url, response.status), file=sys.stderr)
-                    return 1
-                response.read()
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    response.read()
+                    status, body = response.status, b""
+            except urllib.error.HTTPError as e:
+                status, body = e.code, e.read()
+            if status != 200:
+                print("send: request %d to %s answered %d %s" % (
+                    sent + 1, url, status, body[:300].decode("utf-8", "replace")), file=sys.stderr)
+                return 1
             sent += 1
     print("send: %d requests to %s" % (sent, url), file=sys.stderr)
     return 0
