@@ -160,20 +160,25 @@ status=0
 
 if [ "$which" != routing ]; then
   rm -f "$work"/*/spanmetrics_*.json "$work"/*/count_*.json "$work"/*/forward.json
-  read -r sluice_port otelcol_port < <(free_ports 2)
-  start sluice-connectors env CONFORMANCE_PORT="$sluice_port" CONFORMANCE_OUT="$work/sluice" \
-    "${sluice[@]}" --config "$cases_dir/connectors.yaml"
+  read -r sluice_port otelcol_port sluice_one otelcol_one < <(free_ports 4)
+  start sluice-connectors env CONFORMANCE_PORT="$sluice_port" CONFORMANCE_PORT_ONE="$sluice_one" \
+    CONFORMANCE_OUT="$work/sluice" "${sluice[@]}" --config "$cases_dir/connectors.yaml"
   sluice_pid=$started
-  start otelcol-connectors env CONFORMANCE_PORT="$otelcol_port" CONFORMANCE_OUT="$work/otelcol" \
+  start otelcol-connectors env CONFORMANCE_PORT="$otelcol_port" \
+    CONFORMANCE_PORT_ONE="$otelcol_one" CONFORMANCE_OUT="$work/otelcol" \
     "$otelcol_0161" --config "$cases_dir/connectors.yaml"
   otelcol_pid=$started
   wait_port "$sluice_pid" "$sluice_port" sluice-connectors
+  wait_port "$sluice_pid" "$sluice_one" sluice-connectors
   wait_port "$otelcol_pid" "$otelcol_port" otelcol-connectors
+  wait_port "$otelcol_pid" "$otelcol_one" otelcol-connectors
 
   for input in traces metrics logs; do
     python3 "$cases_dir/send.py" "$cases_dir/$input.json" "$sluice_port"
     python3 "$cases_dir/send.py" "$cases_dir/$input.json" "$otelcol_port"
   done
+  python3 "$cases_dir/send.py" --one "$cases_dir/traces.json" "$sluice_one"
+  python3 "$cases_dir/send.py" --one "$cases_dir/traces.json" "$otelcol_one"
   # Every metric is flushed each second. Four more flushes of the cumulative default case written
   # after the last request was answered: every connector has counted all spans and handed them
   # on (the comparison takes a cumulative series' last point and adds a delta series' points).
@@ -189,7 +194,7 @@ if [ "$which" != routing ]; then
   # included scopes, in different series.
   python3 "$cases_dir/compare.py" "$work/sluice" "$work/otelcol" \
     spanmetrics_default spanmetrics_delta_exponential spanmetrics_dimensions:typed-keys \
-    spanmetrics_delta_events spanmetrics_overflow spanmetrics_sampling \
+    spanmetrics_delta_events spanmetrics_overflow spanmetrics_delta_overflow spanmetrics_sampling \
     spanmetrics_scopes:scope-keys count_default:scope-names count_custom:scope-names forward \
     forward_logs --items forward_metrics || status=1
 fi

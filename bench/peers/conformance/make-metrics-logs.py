@@ -9,9 +9,9 @@ what this script makes.
     cd bench/peers/conformance && python3 make-metrics-logs.py
 
 Metrics: four resources, two scopes, every data type (gauge, cumulative and delta sums,
-histogram, exponential histogram, summary), data points with attributes of several types; one metric split over two scope blocks of one request. Logs: the
-same resources, every severity, string and map bodies, attributes, trace context on some records,
-event names on a few.
+histogram, exponential histogram, summary), data points with attributes of several types; one
+metric split over two scope blocks of one request. Logs: the same resources, every severity,
+string and map bodies, attributes, trace context on some records, event names on a few.
 """
 import json
 import random
