@@ -194,7 +194,8 @@ if [ "$which" != routing ]; then
   # included scopes, in different series.
   python3 "$cases_dir/compare.py" "$work/sluice" "$work/otelcol" \
     spanmetrics_default spanmetrics_delta_exponential spanmetrics_dimensions:typed-keys \
-    spanmetrics_delta_events spanmetrics_overflow spanmetrics_delta_overflow spanmetrics_sampling \
+    spanmetrics_delta_events spanmetrics_overflow spanmetrics_delta_overflow spanmetrics_exemplars \
+    spanmetrics_sampling \
     spanmetrics_scopes:scope-keys count_default:scope-names count_custom:scope-names forward \
     forward_logs --items forward_metrics || status=1
 fi

@@ -11,10 +11,11 @@ sorted, values by their type, collector.instance.id's value replaced) and compar
 - metrics: per resource (its attribute set), per metric name: the type, unit, description,
   temporality and monotonicity; per data point attribute set (a series): the value. A cumulative
   series is compared by the point emitted last, a delta series by the sum of its points (counts,
-  sums and bucket counts added; exponential histograms brought to the smaller scale first), so
-  the comparison does not depend on when the flushes fell (delta exponential histograms summed
-  from several points are compared at the smaller of the two scales). The scope names are
-  compared apart.
+  sums and bucket counts added, exemplars put together; exponential histograms brought to the
+  smaller scale first), so the comparison does not depend on when the flushes fell (delta
+  exponential histograms summed from several points are compared at the smaller of the two
+  scales). Exemplars are compared as sets of trace ID, span ID, value and filtered attributes.
+  The scope names are compared apart.
 - traces and logs, and metrics after --items (for connectors that pass metrics on rather than
   make them): the multiset of items (spans, log records, data points with their metric's header;
   each with its resource and scope, every field as written).
@@ -101,7 +102,24 @@ def load(path):
 
 # ---- metrics ---------------------------------------------------------------------------------
 
+def exemplars(p):
+    """A point's exemplars as a sorted list of (trace ID, span ID, value), times left aside."""
+    out = []
+    for e in p.get("exemplars", []):
+        v = float(e["asDouble"]) if "asDouble" in e else float(int(e.get("asInt", 0)))
+        out.append((e.get("traceId", ""), e.get("spanId", ""), v,
+                    attrs(e.get("filteredAttributes"))))
+    return sorted(out)
+
+
 def point_value(kind, p):
+    v = point_value_of(kind, p)
+    if p.get("exemplars"):
+        v["exemplars"] = exemplars(p)
+    return v
+
+
+def point_value_of(kind, p):
     if kind in ("sum", "gauge"):
         if "asDouble" in p:
             return {"double": float(p["asDouble"])}
@@ -147,6 +165,13 @@ def add(kind, a, b):
     """The sum of two delta points."""
     if a is None:
         return b
+    out = add_values(kind, a, b)
+    if "exemplars" in a or "exemplars" in b:
+        out["exemplars"] = sorted(a.get("exemplars", []) + b.get("exemplars", []))
+    return out
+
+
+def add_values(kind, a, b):
     if kind in ("sum", "gauge"):
         k = "double" if "double" in a or "double" in b else "int"
         return {k: a.get("int", a.get("double", 0)) + b.get("int", b.get("double", 0))}
@@ -200,7 +225,11 @@ def same_value(a, b):
         return False
     for k in a:
         x, y = a[k], b[k]
-        if isinstance(x, list):
+        if k == "exemplars":
+            if len(x) != len(y) or not all(
+                    p[:2] == q[:2] and p[3] == q[3] and close(p[2], q[2]) for p, q in zip(x, y)):
+                return False
+        elif isinstance(x, list):
             if len(x) != len(y) or not all(close(p, q) for p, q in zip(x, y)):
                 return False
         elif isinstance(x, dict):
@@ -214,7 +243,9 @@ def same_value(a, b):
 def show_point(v):
     parts = []
     for k, x in v.items():
-        if isinstance(x, dict):
+        if k == "exemplars":
+            x = "[" + ", ".join("%s/%s=%.6g" % (e[0][:8], e[1][:8], e[2]) for e in x) + "]"
+        elif isinstance(x, dict):
             x = "{" + ", ".join("%d:%d" % (i, x[i]) for i in sorted(x)) + "}"
         elif isinstance(x, float):
             x = "%.6g" % x
