@@ -5,7 +5,10 @@
 #   bench/peers/build-otelcol.sh               # otelcol: v0.165.0, the benchmarks' peer
 #   bench/peers/build-otelcol.sh otelcol-0.161 # the v0.161.0 build that keeps the contrib
 #                                              # processors (attributes, filter, transform) and
-#                                              # the file exporter for validate-examples.sh
+#                                              # the file exporter for validate-examples.sh,
+#                                              # and the connectors for conformance.sh
+#   bench/peers/build-otelcol.sh otelcol-routing # v0.148.0 with the routing connector, the
+#                                              # newest release of it the proxy serves
 #
 # Idempotent: the go command rebuilds only what changed and leaves an up-to-date binary alone.
 # Needs only Go (the version go.mod names, or newer) and the Go module proxy: every module is
@@ -17,8 +20,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 name="${1:-otelcol}"
 case "$name" in
-  otelcol|otelcol-0.161) ;;
-  *) echo "build-otelcol: unknown build $name (otelcol or otelcol-0.161)" >&2; exit 2 ;;
+  otelcol|otelcol-0.161|otelcol-routing) ;;
+  *) echo "build-otelcol: unknown build $name (otelcol, otelcol-0.161 or otelcol-routing)" >&2; exit 2 ;;
 esac
 module="$here/$name"
 out_dir="$here/../target/peers"

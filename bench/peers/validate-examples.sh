@@ -9,8 +9,9 @@
 #
 # Exits 1 when a file failed. Each file is checked by the v0.165.0 peer (bench/peers/otelcol),
 # or, when it uses a contrib component that builds only at v0.161.0 (attributes, filter,
-# transform, file), by the v0.161.0 build (bench/peers/otelcol-0.161); each is built on first
-# need (bench/peers/build-otelcol.sh; a no-op when it is up to date). Component ids are read from
+# transform, file) or a connector (count, forward, spanmetrics), by the v0.161.0 build
+# (bench/peers/otelcol-0.161); each is built on first need (bench/peers/build-otelcol.sh; a no-op
+# when it is up to date). Component ids are read from
 # block-style YAML (`exporters:` then one id per two-space-indented line), which is how every file
 # here is written.
 set -euo pipefail
@@ -32,10 +33,13 @@ declare -A not_in_peer=(
   [processors.resourcedetection]="not in the peer builds: resourcedetectionprocessor v0.161.0 and v0.165.x do not resolve"
   [exporters.loadbalancing]="not in the peer builds: loadbalancingexporter v0.165.x is not served"
   [extensions.file_storage]="not in the peer builds yet: filestorage v0.165.1 resolves but is not added"
+  [connectors.routing]="only in the otelcol-routing build (v0.148.0), which has no other contrib component"
 )
-# Contrib components that build at v0.161.0 only: files using them go to that build.
+# Contrib components that build at v0.161.0 only, and the connectors, which only that build has:
+# files using them go to that build.
 declare -A only_0161=(
   [processors.attributes]=1 [processors.filter]=1 [processors.transform]=1 [exporters.file]=1
+  [connectors.spanmetrics]=1 [connectors.count]=1 [connectors.forward]=1
 )
 # Components of the v0.165.0 build that the v0.161.0 one leaves out.
 declare -A only_0165=(

@@ -18,13 +18,14 @@ final class Values {
   /**
    * {@code left operator right} as OTTL compares: numbers by value (an int and a double as
    * doubles), strings and bytes by their bytes, bools for equality only, nil equal only to nil;
-   * values of different types are unequal and unordered. Maps and lists are not compared by this
-   * build.
+   * values of different types are unequal and unordered (a map or a list too, as in the Collector:
+   * {@code body == "x"} is false for a structured body). Two maps or two lists are not compared by
+   * this build.
    */
   static boolean compare(TokenKind operator, Value left, Value right) {
     Kind a = left.kind;
     Kind b = right.kind;
-    if (a == Kind.MAP || a == Kind.LIST || b == Kind.MAP || b == Kind.LIST) {
+    if (a == b && (a == Kind.MAP || a == Kind.LIST)) {
       throw new OttlEvaluationException(
           "comparing a " + left.typeName() + " with a " + right.typeName() + " is not supported");
     }

@@ -86,7 +86,14 @@ class OttlEvaluationTest {
     t.put("name == \"x\" and kind == 2", false);
     t.put("attributes[\"b\"]", true);
     t.put("attributes[\"s\"]", "expected a bool, got a string");
-    t.put("attributes[\"map\"] == 1", "comparing a map with a int is not supported");
+    t.put("attributes[\"map\"] == 1", false);
+    t.put("attributes[\"map\"] != \"v\"", true);
+    t.put("attributes[\"map\"] < 1", false);
+    t.put("attributes[\"list\"] == \"x\"", false);
+    t.put("attributes[\"map\"] == nil", false);
+    t.put(
+        "attributes[\"map\"] == attributes[\"map\"]",
+        "comparing a map with a map is not supported");
     check(OttlContext.SPAN, t);
   }
 

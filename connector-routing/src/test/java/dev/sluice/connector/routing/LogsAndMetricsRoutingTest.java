@@ -10,6 +10,8 @@ import dev.sluice.connector.routing.Otlp.Routing;
 import dev.sluice.pdata.Signal;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
@@ -82,6 +84,46 @@ class LogsAndMetricsRoutingTest {
 
     assertThat(bodies(routing.logs("logs/errors"))).containsExactly("b", "c");
     assertThat(bodies(routing.logs("logs/cheap"))).containsExactly("a", "d");
+  }
+
+  @Test
+  void aConditionComparingAMapBodyWithAStringIsFalseAndTheRecordGoesOn() throws Exception {
+    // As in the Collector: values of different types are unequal, whatever the types, so a
+    // record with a structured body does not match a string and is routed on (here to the
+    // default pipelines) instead of failing the batch.
+    Routing routing =
+        new Routing(
+            Signal.LOGS,
+            """
+            default_pipelines: [logs/other]
+            table:
+              - context: log
+                condition: body == "cache miss"
+                pipelines: [logs/cache]
+              - context: log
+                condition: body != "cache miss" and severity_number >= SEVERITY_NUMBER_ERROR
+                pipelines: [logs/errors]
+            """,
+            "logs/cache",
+            "logs/errors",
+            "logs/other");
+    LogRecord structured =
+        log("", 17).toBuilder()
+            .setBody(
+                AnyValue.newBuilder()
+                    .setKvlistValue(
+                        KeyValueList.newBuilder().addValues(Otlp.attribute("msg", "cache miss"))))
+            .build();
+
+    byte[] request = Otlp.logs("shop", "app", log("cache miss", 9), structured, log("x", 5));
+    assertThat(route(routing, request)).isEqualTo(Admission.ACCEPTED);
+
+    assertThat(bodies(routing.logs("logs/cache"))).containsExactly("cache miss");
+    assertThat(routing.logs("logs/errors")).hasSize(1);
+    assertThat(
+            routing.logs("logs/errors").get(0).getResourceLogs(0).getScopeLogs(0).getLogRecords(0))
+        .isEqualTo(structured);
+    assertThat(bodies(routing.logs("logs/other"))).containsExactly("x");
   }
 
   @Test
