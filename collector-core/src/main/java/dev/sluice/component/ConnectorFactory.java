@@ -34,6 +34,16 @@ public interface ConnectorFactory<C extends ComponentConfig> extends ComponentFa
   }
 
   /**
+   * For a type that {@link #passesThrough}: why a connector configured so still may not take
+   * requests logged in the write-ahead log (a replayed request comes back without something it
+   * reads, such as the metadata it was sent with); null when it may. Such a connector is refused,
+   * with this reason, where logged requests reach it.
+   */
+  default String notForLoggedRequests(C config) {
+    return null;
+  }
+
+  /**
    * Makes the connector that ends the pipelines of {@code from} listing it and hands {@code to}
    * data to those of {@code to} listing it, through {@code output}.
    */

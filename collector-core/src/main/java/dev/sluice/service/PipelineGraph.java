@@ -162,7 +162,7 @@ public final class PipelineGraph {
     topology = PipelineTopology.of(this.pipelines, supports);
     failures.register(settings.metrics());
     routing = DurableRouting.of(this.pipelines, this::storageOf, topology, this::passesThrough);
-    topology.checkDurable(this::storageOf, this::passesThrough);
+    topology.checkDurable(this::storageOf, this::passesThrough, this::notForLoggedRequests);
     for (ComponentId id : serviceExtensions) {
       extensions.put(id, extension(declared(ComponentKind.EXTENSION, id)));
     }
@@ -218,6 +218,13 @@ public final class PipelineGraph {
   /** Whether connector {@code id}'s type hands on the requests it is given as they are. */
   private boolean passesThrough(ComponentId id) {
     return ((ConnectorFactory<?>) declared(ComponentKind.CONNECTOR, id).factory()).passesThrough();
+  }
+
+  /** Why connector {@code id}, as configured, may not take logged requests; null when it may. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private String notForLoggedRequests(ComponentId id) {
+    ComponentSpec connector = declared(ComponentKind.CONNECTOR, id);
+    return ((ConnectorFactory) connector.factory()).notForLoggedRequests(connector.config());
   }
 
   /** Every id a pipeline names is declared with its kind, and pipeline names are unique. */

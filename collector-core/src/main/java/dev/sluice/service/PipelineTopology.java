@@ -369,10 +369,14 @@ public final class PipelineTopology {
    *
    * @param storageOf an exporter's {@code sending_queue.storage}, or null when it has none
    * @param passesThrough whether a connector id's type passes requests on
+   * @param notForLoggedRequests why a connector that passes requests on still may not take logged
+   *     ones ({@link dev.sluice.component.ConnectorFactory#notForLoggedRequests}), or null
    * @throws TopologyException naming the connector, the pipeline, and why that pipeline is logged
    */
   public void checkDurable(
-      Function<ComponentId, String> storageOf, Predicate<ComponentId> passesThrough) {
+      Function<ComponentId, String> storageOf,
+      Predicate<ComponentId> passesThrough,
+      Function<ComponentId, String> notForLoggedRequests) {
     Map<String, String> durableBecause = new LinkedHashMap<>();
     Map<String, PipelineSpec> byName = new LinkedHashMap<>();
     pipelines.forEach(pipeline -> byName.put(pipeline.name(), pipeline));
@@ -415,6 +419,27 @@ public final class PipelineTopology {
     }
     for (Instance instance : instances) {
       if (passesThrough(instance, passesThrough)) {
+        String reason = notForLoggedRequests.apply(instance.id());
+        for (String feeding : instance.feeding()) {
+          String why = loggedBecause.get(feeding);
+          if (why != null && reason != null) {
+            throw new TopologyException(
+                new Problem(
+                    feeding,
+                    ComponentKind.EXPORTER,
+                    instance.id(),
+                    "pipeline "
+                        + feeding
+                        + " lists connector \""
+                        + instance.id()
+                        + "\", and the requests that reach "
+                        + feeding
+                        + " are logged in the write-ahead log ("
+                        + why
+                        + "): "
+                        + reason));
+          }
+        }
         continue;
       }
       for (String feeding : instance.feeding()) {

@@ -185,4 +185,62 @@ class DurableConfigTest {
                 + " sending_queue.storage: its exporter \"otlp/durable\" has"
                 + " sending_queue.storage");
   }
+
+  /** A routing connector with {@code route} as its one route, in front of a durable pipeline. */
+  private static String routing(String route) {
+    return String.join(
+        "\n",
+        "extensions:",
+        "  file_storage:",
+        "    directory: /tmp/x",
+        "receivers:",
+        "  otlp:",
+        "    protocols:",
+        "      grpc:",
+        "exporters:",
+        "  otlp/durable:",
+        "    endpoint: a.example:4317",
+        "    sending_queue:",
+        "      storage: file_storage",
+        "  debug:",
+        "connectors:",
+        "  routing:",
+        "    default_pipelines: [traces/other]",
+        "    table:",
+        route.indent(6).stripTrailing(),
+        "        pipelines: [traces/out]",
+        "service:",
+        "  extensions: [file_storage]",
+        "  pipelines:",
+        "    traces/in: {receivers: [otlp], exporters: [routing]}",
+        "    traces/out: {receivers: [routing], exporters: [otlp/durable]}",
+        "    traces/other: {receivers: [routing], exporters: [debug]}",
+        "");
+  }
+
+  @Test
+  void aRoutingConnectorWithRequestRoutesIsRefusedWhereTheLogIs() throws Exception {
+    new ConfigLoader()
+        .load(routing("- condition: attributes[\"tenant\"] == \"acme\""), "durable.yaml");
+    ConfigException refused =
+        catchThrowableOfType(
+            ConfigException.class,
+            () ->
+                new ConfigLoader()
+                    .load(
+                        routing(
+                            "- context: request\n  condition: request[\"x-tenant\"] == \"acme\""),
+                        "durable.yaml"));
+    assertThat(refused.problems())
+        .extracting(ConfigProblem::toString)
+        .containsExactly(
+            "durable.yaml:24:48: service.pipelines.traces/in.exporters: pipeline traces/in lists"
+                + " connector \"routing\", and the requests that reach traces/in are logged in the"
+                + " write-ahead log (receiver \"otlp\" feeds traces/in, where what it takes goes on"
+                + " to exporter \"otlp/durable\" of traces/out, which has sending_queue.storage):"
+                + " its request routes read the metadata a request came with, which the"
+                + " write-ahead log does not keep, so a request replayed after a restart would be"
+                + " routed differently; route on resource attributes instead, or give the routed"
+                + " pipelines a receiver without file_storage");
+  }
 }

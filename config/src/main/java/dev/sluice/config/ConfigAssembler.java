@@ -509,7 +509,7 @@ final class ConfigAssembler {
     }
     try {
       PipelineTopology topology = PipelineTopology.of(specs, supports);
-      topology.checkDurable(this::storageOf, this::passesThrough);
+      topology.checkDurable(this::storageOf, this::passesThrough, this::notForLoggedRequests);
       checkConnectorKeys(topology);
     } catch (PipelineTopology.TopologyException e) {
       PipelineTopology.Problem problem = e.problem();
@@ -547,6 +547,15 @@ final class ConfigAssembler {
         }
       }
     }
+  }
+
+  /** Why connector {@code id}, as configured, may not take logged requests; null when it may. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private String notForLoggedRequests(ComponentId id) {
+    Declared dcl = declared.get(ComponentKind.CONNECTOR).get(id);
+    return dcl != null && dcl.factory instanceof ConnectorFactory factory
+        ? factory.notForLoggedRequests(dcl.config)
+        : null;
   }
 
   /** Whether connector {@code id}'s type passes requests on as they are. */

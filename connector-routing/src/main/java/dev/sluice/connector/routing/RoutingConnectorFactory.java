@@ -44,6 +44,23 @@ public final class RoutingConnectorFactory implements ConnectorFactory<RoutingCo
   }
 
   /**
+   * A {@code request} route reads the metadata a request came with, which the write-ahead log does
+   * not keep: a request replayed after a restart would match none of them.
+   */
+  @Override
+  public String notForLoggedRequests(RoutingConfig config) {
+    for (RoutingConfig.Route route : config.table()) {
+      if (RouteContext.parse(route.context()) == RouteContext.REQUEST) {
+        return "its request routes read the metadata a request came with, which the write-ahead"
+            + " log does not keep, so a request replayed after a restart would be routed"
+            + " differently; route on resource attributes instead, or give the routed pipelines"
+            + " a receiver without file_storage";
+      }
+    }
+    return null;
+  }
+
+  /**
    * Every pipeline a route or {@code default_pipelines} names must be one of {@code to} that lists
    * the connector among its receivers, and every route's context must have items in that signal.
    */

@@ -116,7 +116,7 @@ class LogsAndMetricsRoutingTest {
             .build();
 
     byte[] request = Otlp.logs("shop", "app", log("cache miss", 9), structured, log("x", 5));
-    assertThat(route(routing, request)).isEqualTo(Admission.ACCEPTED);
+    assertThat(routing.route(request)).isEqualTo(Admission.ACCEPTED);
 
     assertThat(bodies(routing.logs("logs/cache"))).containsExactly("cache miss");
     assertThat(routing.logs("logs/errors")).hasSize(1);
