@@ -211,7 +211,9 @@ final class EdgeAggregator {
   }
 
   private void server(SpanView view, String connectionType) {
-    read(view);
+    if (dimensions.length > 0) {
+      read(view);
+    }
     Edge edge = store.find(view.traceIdHigh(), view.traceIdLow(), view.parentSpanIdLong());
     boolean isNew = edge == null;
     if (isNew) {
