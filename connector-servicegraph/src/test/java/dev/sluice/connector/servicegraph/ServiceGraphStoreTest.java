@@ -96,6 +96,47 @@ class ServiceGraphStoreTest {
   }
 
   @Test
+  void anUnpairedRootServerSpanAndAnUnpairedClientSpanBecomeTwoVirtualEdges() {
+    Harness h =
+        new Harness("dimensions: [peer.service]\nlatency_histogram_buckets: [100ms, 1s, 10s]");
+    h.send(
+        request(service("foo-server"), span(traceId(), spanId(), SpanKind.SPAN_KIND_CLIENT, 1000)));
+    h.send(
+        request(
+            service("bar-requester"),
+            span(traceId(), spanId(), SpanKind.SPAN_KIND_SERVER, 1000)
+                .addAttributes(attribute("peer.service", "external-platform"))));
+    h.advance(Duration.ofSeconds(4));
+
+    io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest r = h.flush();
+    List<NumberDataPoint> totals =
+        metric(r, RequestWriter.REQUEST_TOTAL).getSum().getDataPointsList();
+    assertThat(totals).hasSize(2);
+    assertThat(attributes(totals.get(0).getAttributesList()))
+        .containsExactly(
+            entry("client", "foo-server"),
+            entry("server", "unknown"),
+            entry("connection_type", "virtual_node"),
+            entry("failed", "false"));
+    assertThat(attributes(totals.get(1).getAttributesList()))
+        .containsExactly(
+            entry("client", "user"),
+            entry("server", "bar-requester"),
+            entry("connection_type", "virtual_node"),
+            entry("failed", "false"),
+            entry("server_peer.service", "external-platform"));
+    var server = metric(r, RequestWriter.REQUEST_SERVER).getHistogram().getDataPointsList();
+    assertThat(server.get(0).getExplicitBoundsList()).containsExactly(0.1, 1.0, 10.0);
+    assertThat(server.get(0).getBucketCountsList()).containsExactly(1L, 0L, 0L, 0L);
+    // The side that never came has a latency of 0.
+    assertThat(server.get(0).getSum()).isZero();
+    assertThat(server.get(1).getSum()).isEqualTo(1e-6);
+    var client = metric(r, RequestWriter.REQUEST_CLIENT).getHistogram().getDataPointsList();
+    assertThat(client.get(0).getSum()).isEqualTo(1e-6);
+    assertThat(client.get(1).getSum()).isZero();
+  }
+
+  @Test
   void spansPastMaxItemsAreDroppedAndCountedUntilTheOldestExpires() {
     Harness h = new Harness("store: {max_items: 3, ttl: 1s}\nstore_expiration_loop: 1h");
     for (int i = 0; i < 5; i++) {
