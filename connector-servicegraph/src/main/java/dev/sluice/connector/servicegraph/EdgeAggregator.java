@@ -9,7 +9,6 @@ import dev.sluice.pdata.view.AttributeCursor;
 import dev.sluice.pdata.view.SpanFieldScan;
 import dev.sluice.pdata.view.SpanView;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -296,24 +295,7 @@ final class EdgeAggregator {
   }
 
   private void count(Edge edge) {
-    List<String> dimensionValues = List.of();
-    if (dimensions.length > 0) {
-      String[] values = new String[2 * dimensions.length];
-      for (int i = 0; i < dimensions.length; i++) {
-        values[2 * i] = edge.clientDimensions[i];
-        values[2 * i + 1] = edge.serverDimensions[i];
-      }
-      dimensionValues = Arrays.asList(values);
-    }
-    Series.Key key =
-        new Series.Key(
-            edge.client,
-            edge.server,
-            edge.connectionType,
-            edge.failed,
-            dimensionValues,
-            virtualNodeLabel ? edge.virtualNode : null);
-    series.record(key, edge.failed, edge.serverLatencySeconds, edge.clientLatencySeconds, nowNanos);
+    series.record(edge, virtualNodeLabel, nowNanos);
   }
 
   // Reading the span's attributes.

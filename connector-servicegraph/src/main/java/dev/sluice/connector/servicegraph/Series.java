@@ -27,6 +27,9 @@ final class Series {
 
   final Key key;
 
+  /** {@link SeriesTable#hash} of its key. */
+  final int hash;
+
   /** Scheduler nanoseconds of the last edge counted, for the 15-minute staleness. */
   long lastUpdatedNanos;
 
@@ -35,8 +38,9 @@ final class Series {
   final Latency server;
   final Latency client;
 
-  Series(Key key, double[] bounds, int exponentialMaxSize) {
+  Series(Key key, int hash, double[] bounds, int exponentialMaxSize) {
     this.key = key;
+    this.hash = hash;
     this.server = new Latency(bounds, exponentialMaxSize);
     this.client = new Latency(bounds, exponentialMaxSize);
   }

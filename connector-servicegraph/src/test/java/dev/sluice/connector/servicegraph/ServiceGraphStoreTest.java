@@ -194,5 +194,17 @@ class ServiceGraphStoreTest {
     int before = h.output.requests.size();
     h.advance(Duration.ofMinutes(2));
     assertThat(h.output.requests).hasSize(before);
+
+    // The same edge again starts a new series, from 1.
+    Span.Builder[] again = call(SpanKind.SPAN_KIND_CLIENT, SpanKind.SPAN_KIND_SERVER, 3, 2);
+    h.send(request(service("web"), again[0], service("api"), again[1]));
+    Span.Builder[] other = call(SpanKind.SPAN_KIND_CLIENT, SpanKind.SPAN_KIND_SERVER, 3, 2);
+    h.send(request(service("web"), other[0], service("db"), other[1]));
+    h.send(request(service("web"), again[0], service("api"), again[1]));
+    List<NumberDataPoint> totals =
+        metric(h.flush(), RequestWriter.REQUEST_TOTAL).getSum().getDataPointsList();
+    assertThat(totals).hasSize(2);
+    assertThat(totals.get(0).getAsInt()).isEqualTo(2);
+    assertThat(attributes(totals.get(0).getAttributesList())).containsEntry("server", "api");
   }
 }
