@@ -1,5 +1,6 @@
 package dev.sluice.connector.servicegraph;
 
+import dev.sluice.pdata.build.ExponentialHistogram;
 import java.util.List;
 
 /**
