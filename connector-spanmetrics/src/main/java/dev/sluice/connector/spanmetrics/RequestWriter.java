@@ -1,6 +1,7 @@
 package dev.sluice.connector.spanmetrics;
 
 import dev.sluice.pdata.build.DataPointWriter;
+import dev.sluice.pdata.build.ExponentialHistogram;
 import dev.sluice.pdata.build.MetricsBuilder;
 import dev.sluice.pdata.build.ValueWriter;
 import dev.sluice.pdata.codec.OtlpIndex;

@@ -1,5 +1,6 @@
 package dev.sluice.connector.spanmetrics;
 
+import dev.sluice.pdata.build.ExponentialHistogram;
 import java.util.Arrays;
 
 /**

@@ -1,16 +1,19 @@
-package dev.sluice.connector.spanmetrics;
+package dev.sluice.pdata.build;
 
 import java.util.Arrays;
 
 /**
- * A base-2 exponential histogram of non-negative values, as the Collector's connector keeps one
+ * A base-2 exponential histogram of non-negative values (durations), for components that aggregate
+ * into exponential histogram points ({@link
+ * MetricsBuilder.MetricWriter#exponentialHistogramPoint()}), as the Collector's connectors keep one
  * (its {@code go-expohisto} structure, the OpenTelemetry SDKs' algorithm): it starts at scale 20,
  * keeps at most {@code maxSize} positive buckets in a ring, and halves its resolution (scale minus
- * one, buckets merged in pairs) as often as a new value needs to fit. Zero goes to the zero bucket.
- * Durations are never negative, so there are no negative buckets.
+ * one, buckets merged in pairs) as often as a new value needs to fit. Zero goes to the zero bucket;
+ * there are no negative buckets. Not thread-safe.
  */
-final class ExponentialHistogram {
-  static final int MAX_SCALE = 20;
+public final class ExponentialHistogram {
+  /** The scale a histogram starts at. */
+  public static final int MAX_SCALE = 20;
 
   private static final int SIGNIFICAND_BITS = 52;
   private static final long SIGNIFICAND_MASK = (1L << SIGNIFICAND_BITS) - 1;
@@ -30,12 +33,12 @@ final class ExponentialHistogram {
   private int indexBase;
   private boolean empty = true;
 
-  ExponentialHistogram(int maxSize) {
+  public ExponentialHistogram(int maxSize) {
     this.maxSize = maxSize;
   }
 
   /** Records {@code value} (not negative) {@code times} times. */
-  void record(double value, long times) {
+  public void record(double value, long times) {
     if (times == 0) {
       return;
     }
@@ -59,38 +62,43 @@ final class ExponentialHistogram {
     }
   }
 
-  long count() {
+  /** Values recorded. */
+  public long count() {
     return count;
   }
 
-  long zeroCount() {
+  /** Values recorded that were zero. */
+  public long zeroCount() {
     return zeroCount;
   }
 
-  double sum() {
+  /** The sum of the values recorded. */
+  public double sum() {
     return sum;
   }
 
-  double min() {
+  /** The least value recorded; meaningless while {@link #count()} is 0. */
+  public double min() {
     return min;
   }
 
-  double max() {
+  /** The greatest value recorded; meaningless while {@link #count()} is 0. */
+  public double max() {
     return max;
   }
 
   /** The scale; 0 while every value is zero, as the Collector reports it. */
-  int scale() {
+  public int scale() {
     return count == zeroCount ? 0 : scale;
   }
 
   /** The index of the first positive bucket. */
-  int offset() {
+  public int offset() {
     return empty ? 0 : indexStart;
   }
 
   /** The positive buckets' counts, from {@link #offset()}; a new array. */
-  long[] bucketCounts() {
+  public long[] bucketCounts() {
     if (empty) {
       return new long[0];
     }
@@ -101,7 +109,8 @@ final class ExponentialHistogram {
     return out;
   }
 
-  void clear() {
+  /** Forgets every value recorded; the scale starts over at {@link #MAX_SCALE}. */
+  public void clear() {
     scale = MAX_SCALE;
     count = 0;
     zeroCount = 0;
@@ -196,7 +205,7 @@ final class ExponentialHistogram {
   }
 
   /** The bucket of positive {@code value} at {@code scale}: the bucket (base^i, base^(i+1)]. */
-  static int index(double value, int scale) {
+  public static int index(double value, int scale) {
     long bits = Double.doubleToRawLongBits(value);
     int exponent = Math.getExponent(value);
     long significand = bits & SIGNIFICAND_MASK;
