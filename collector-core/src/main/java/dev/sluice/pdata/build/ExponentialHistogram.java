@@ -109,6 +109,27 @@ public final class ExponentialHistogram {
     return out;
   }
 
+  /**
+   * Writes the histogram as the point {@code metric} writes next ({@link
+   * MetricsBuilder.MetricWriter#exponentialHistogramPoint()}): count, sum, scale, zero count, the
+   * positive buckets, and min and max once a value was recorded. Returns the point, for its
+   * attributes and times.
+   */
+  public DataPointWriter writeTo(MetricsBuilder.MetricWriter metric) {
+    DataPointWriter point =
+        metric
+            .exponentialHistogramPoint()
+            .count(count)
+            .sum(sum)
+            .scale(scale())
+            .zeroCount(zeroCount)
+            .positive(offset(), bucketCounts());
+    if (count > 0) {
+      point.min(min).max(max);
+    }
+    return point;
+  }
+
   /** Forgets every value recorded; the scale starts over at {@link #MAX_SCALE}. */
   public void clear() {
     scale = MAX_SCALE;

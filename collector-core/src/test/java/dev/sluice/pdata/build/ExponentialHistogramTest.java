@@ -2,6 +2,10 @@ package dev.sluice.pdata.build;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.sluice.pdata.internal.OtlpEnums.AggregationTemporality;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,5 +93,56 @@ class ExponentialHistogramTest {
     assertThat(h.count()).isEqualTo(4);
     assertThat(h.sum()).isEqualTo(20.0);
     assertThat(h.bucketCounts()).containsExactly(4);
+  }
+
+  @Test
+  void writesItselfAsAnExponentialHistogramPoint() throws Exception {
+    ExponentialHistogram h = new ExponentialHistogram(8);
+    h.record(0, 1);
+    h.record(3, 2);
+    h.record(250, 1);
+    MetricsBuilder builder = new MetricsBuilder();
+    builder.resource();
+    builder.scope();
+    h.writeTo(builder.metric().name("d").exponentialHistogram(AggregationTemporality.DELTA))
+        .timeUnixNano(7);
+
+    ExponentialHistogramDataPoint point =
+        ExportMetricsServiceRequest.parseFrom(builder.toByteArray())
+            .getResourceMetrics(0)
+            .getScopeMetrics(0)
+            .getMetrics(0)
+            .getExponentialHistogram()
+            .getDataPoints(0);
+    assertThat(point.getCount()).isEqualTo(4);
+    assertThat(point.getZeroCount()).isEqualTo(1);
+    assertThat(point.getSum()).isEqualTo(256.0);
+    assertThat(point.getMin()).isZero();
+    assertThat(point.getMax()).isEqualTo(250.0);
+    assertThat(point.getScale()).isEqualTo(h.scale());
+    assertThat(point.getPositive().getOffset()).isEqualTo(h.offset());
+    assertThat(point.getPositive().getBucketCountsList())
+        .containsExactlyElementsOf(Arrays.stream(h.bucketCounts()).boxed().toList());
+    assertThat(point.getTimeUnixNano()).isEqualTo(7);
+  }
+
+  @Test
+  void anEmptyHistogramWritesNoMinOrMax() throws Exception {
+    MetricsBuilder builder = new MetricsBuilder();
+    builder.resource();
+    builder.scope();
+    new ExponentialHistogram(8)
+        .writeTo(builder.metric().name("d").exponentialHistogram(AggregationTemporality.DELTA));
+
+    ExponentialHistogramDataPoint point =
+        ExportMetricsServiceRequest.parseFrom(builder.toByteArray())
+            .getResourceMetrics(0)
+            .getScopeMetrics(0)
+            .getMetrics(0)
+            .getExponentialHistogram()
+            .getDataPoints(0);
+    assertThat(point.getCount()).isZero();
+    assertThat(point.hasMin()).isFalse();
+    assertThat(point.hasMax()).isFalse();
   }
 }

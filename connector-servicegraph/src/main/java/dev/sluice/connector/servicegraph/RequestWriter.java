@@ -1,7 +1,6 @@
 package dev.sluice.connector.servicegraph;
 
 import dev.sluice.pdata.build.DataPointWriter;
-import dev.sluice.pdata.build.ExponentialHistogram;
 import dev.sluice.pdata.build.MetricsBuilder;
 import dev.sluice.pdata.build.ValueWriter;
 import dev.sluice.pdata.codec.OtlpIndex;
@@ -95,18 +94,7 @@ final class RequestWriter {
                 .sum(latency.sum)
                 .buckets(series.bounds(), latency.bucketCounts);
       } else {
-        ExponentialHistogram h = latency.exponential;
-        point =
-            metric
-                .exponentialHistogramPoint()
-                .count(h.count())
-                .sum(h.sum())
-                .scale(h.scale())
-                .zeroCount(h.zeroCount())
-                .positive(h.offset(), h.bucketCounts());
-        if (h.count() > 0) {
-          point.min(h.min()).max(h.max());
-        }
+        point = latency.exponential.writeTo(metric);
       }
       point(point, s, startUnixNanos, timeUnixNanos);
     }

@@ -5,13 +5,11 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Connector;
 import dev.sluice.component.ConnectorOutput;
 import dev.sluice.component.Scheduler;
+import dev.sluice.component.StateHandoff;
 import dev.sluice.component.telemetry.MetricRegistry;
-import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.Batch;
-import dev.sluice.pdata.codec.OtlpIndex;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -33,7 +31,6 @@ import java.util.logging.Logger;
 final class ServiceGraphConnector implements Connector {
   private final EdgeAggregator aggregator;
   private final RequestWriter writer;
-  private final ConnectorOutput output;
   private final Scheduler scheduler;
   private final long flushIntervalNanos;
   private final long expirationLoopNanos;
@@ -42,12 +39,11 @@ final class ServiceGraphConnector implements Connector {
   private final long unixOffsetNanos;
   private final long startUnixNanos;
   private final Logger logger;
-  private final RateLimitedLog flushRefused;
+  private final StateHandoff handoff;
   private final ReentrantLock lock = new ReentrantLock();
   private Scheduler.Timer flushTimer;
   private Scheduler.Timer expirationTimer;
   private Scheduler.Timer cacheTimer;
-  private boolean refusing;
   private boolean started;
   private boolean stopped;
 
@@ -87,7 +83,6 @@ final class ServiceGraphConnector implements Connector {
         "connector",
         id);
     this.writer = new RequestWriter(aggregator.series, config.dimensions());
-    this.output = output;
     this.scheduler = settings.scheduler();
     this.flushIntervalNanos = config.metricsFlushInterval().toNanos();
     this.expirationLoopNanos = config.storeExpirationLoopNanos();
@@ -96,7 +91,7 @@ final class ServiceGraphConnector implements Connector {
     this.unixOffsetNanos = unixOffsetNanos;
     this.startUnixNanos = scheduler.nanoTime() + unixOffsetNanos;
     this.logger = settings.logger();
-    this.flushRefused = new RateLimitedLog(logger, Level.WARNING, 10_000);
+    this.handoff = new StateHandoff(output, logger, "the service graph metrics");
   }
 
   @Override
@@ -124,7 +119,7 @@ final class ServiceGraphConnector implements Connector {
       if (stopped) {
         return Admission.CLOSED;
       }
-      if (refusing) {
+      if (handoff.refusing()) {
         return Admission.FULL;
       }
       aggregator.consume(batch, scheduler.nanoTime());
@@ -165,7 +160,7 @@ final class ServiceGraphConnector implements Connector {
       }
       try {
         aggregator.expire(scheduler.nanoTime());
-        if (flushIntervalNanos == 0 && refusing) {
+        if (flushIntervalNanos == 0 && handoff.refusing()) {
           flush();
         }
       } finally {
@@ -196,38 +191,7 @@ final class ServiceGraphConnector implements Connector {
   /** Hands the metrics on; true when there was nothing to hand on or the pipelines took them. */
   private boolean flush() {
     long unixNow = scheduler.nanoTime() + unixOffsetNanos;
-    OtlpIndex request;
-    try {
-      request = writer.write(startUnixNanos, unixNow - timestampOffsetNanos);
-    } catch (IllegalStateException e) {
-      // Over the largest request the indexer takes (64 MiB): it can never be handed on.
-      logger.log(Level.SEVERE, "the service graph metrics are too large for one request", e);
-      refusing = false;
-      return true;
-    }
-    Admission admission = request == null ? Admission.ACCEPTED : output.consume(request);
-    switch (admission) {
-      case ACCEPTED -> {
-        refusing = false;
-        return true;
-      }
-      case FAILED -> {
-        // A pipeline failed on the request and counted it; the next flush carries the counts.
-        logger.warning("a metrics pipeline failed on the service graph metrics");
-        refusing = false;
-        return true;
-      }
-      default -> {
-        if (!refusing) {
-          flushRefused.log(
-              "the metrics pipelines refused the service graph metrics ("
-                  + admission
-                  + "): spans are refused until a flush is taken");
-        }
-        refusing = true;
-        return false;
-      }
-    }
+    return handoff.handOn(() -> writer.write(startUnixNanos, unixNow - timestampOffsetNanos));
   }
 
   @Override
@@ -259,7 +223,7 @@ final class ServiceGraphConnector implements Connector {
   boolean refusing() {
     lock.lock();
     try {
-      return refusing;
+      return handoff.refusing();
     } finally {
       lock.unlock();
     }

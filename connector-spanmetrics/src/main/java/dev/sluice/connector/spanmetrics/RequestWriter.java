@@ -1,7 +1,6 @@
 package dev.sluice.connector.spanmetrics;
 
 import dev.sluice.pdata.build.DataPointWriter;
-import dev.sluice.pdata.build.ExponentialHistogram;
 import dev.sluice.pdata.build.MetricsBuilder;
 import dev.sluice.pdata.build.ValueWriter;
 import dev.sluice.pdata.codec.OtlpIndex;
@@ -149,18 +148,7 @@ final class RequestWriter {
                 .sum(series.sum)
                 .buckets(bounds, series.bucketCounts);
       } else {
-        ExponentialHistogram h = series.exponential;
-        point =
-            metric
-                .exponentialHistogramPoint()
-                .count(h.count())
-                .sum(h.sum())
-                .scale(h.scale())
-                .zeroCount(h.zeroCount())
-                .positive(h.offset(), h.bucketCounts());
-        if (h.count() > 0) {
-          point.min(h.min()).max(h.max());
-        }
+        point = series.exponential.writeTo(metric);
       }
       point.startTimeUnixNano(series.startUnixNanos).timeUnixNano(unixNanos);
       attributes(series, layout.duration, point.attributes());

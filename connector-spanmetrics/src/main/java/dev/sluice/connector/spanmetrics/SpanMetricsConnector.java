@@ -5,9 +5,9 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Connector;
 import dev.sluice.component.ConnectorOutput;
 import dev.sluice.component.Scheduler;
+import dev.sluice.component.StateHandoff;
 import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.Batch;
-import dev.sluice.pdata.codec.OtlpIndex;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
@@ -31,16 +31,14 @@ import java.util.logging.Logger;
 final class SpanMetricsConnector implements Connector {
   private final Aggregator aggregator;
   private final RequestWriter writer;
-  private final ConnectorOutput output;
   private final Scheduler scheduler;
   private final long intervalNanos;
   private final long unixOffsetNanos;
   private final Logger logger;
   private final RateLimitedLog resourcesFull;
-  private final RateLimitedLog flushRefused;
+  private final StateHandoff handoff;
   private final ReentrantLock lock = new ReentrantLock();
   private Scheduler.Timer timer;
-  private boolean refusing;
   private boolean stopped;
 
   /**
@@ -57,13 +55,12 @@ final class SpanMetricsConnector implements Connector {
       long seed) {
     this.aggregator = new Aggregator(config, seed);
     this.writer = new RequestWriter(aggregator, config, collectorInstanceId);
-    this.output = output;
     this.scheduler = settings.scheduler();
     this.intervalNanos = config.metricsFlushInterval().toNanos();
     this.unixOffsetNanos = unixOffsetNanos;
     this.logger = settings.logger();
     this.resourcesFull = new RateLimitedLog(logger, Level.WARNING, 10_000);
-    this.flushRefused = new RateLimitedLog(logger, Level.WARNING, 10_000);
+    this.handoff = new StateHandoff(output, logger, "the span metrics");
   }
 
   @Override
@@ -85,7 +82,7 @@ final class SpanMetricsConnector implements Connector {
       if (stopped) {
         return Admission.CLOSED;
       }
-      if (refusing) {
+      if (handoff.refusing()) {
         return Admission.FULL;
       }
       long now = scheduler.nanoTime();
@@ -123,43 +120,11 @@ final class SpanMetricsConnector implements Connector {
   private boolean flush() {
     long now = scheduler.nanoTime();
     long unixNow = now + unixOffsetNanos;
-    OtlpIndex request;
-    try {
-      request = writer.write(unixNow);
-    } catch (IllegalStateException e) {
-      // Over the largest request the indexer takes (64 MiB): it can never be handed on.
-      logger.log(
-          Level.SEVERE, "the span metrics are too large for one request; they are dropped", e);
-      aggregator.flushed(now, unixNow);
-      refusing = false;
-      return true;
+    if (!handoff.handOn(() -> writer.write(unixNow))) {
+      return false;
     }
-    Admission admission = request == null ? Admission.ACCEPTED : output.consume(request);
-    switch (admission) {
-      case ACCEPTED -> {
-        aggregator.flushed(now, unixNow);
-        refusing = false;
-        return true;
-      }
-      case FAILED -> {
-        // A pipeline failed on the request and would fail again: it counted the failure; keeping
-        // the state would refuse spans for good.
-        logger.warning("a metrics pipeline failed on the span metrics; they are dropped");
-        aggregator.flushed(now, unixNow);
-        refusing = false;
-        return true;
-      }
-      default -> {
-        if (!refusing) {
-          flushRefused.log(
-              "the metrics pipelines refused the span metrics ("
-                  + admission
-                  + "): spans are refused until a flush is taken");
-        }
-        refusing = true;
-        return false;
-      }
-    }
+    aggregator.flushed(now, unixNow);
+    return true;
   }
 
   @Override
@@ -187,7 +152,7 @@ final class SpanMetricsConnector implements Connector {
   boolean refusing() {
     lock.lock();
     try {
-      return refusing;
+      return handoff.refusing();
     } finally {
       lock.unlock();
     }
