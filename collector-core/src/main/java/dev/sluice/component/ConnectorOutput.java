@@ -34,6 +34,19 @@ public interface ConnectorOutput {
   Admission consume(OtlpIndex request);
 
   /**
+   * {@link #consume(OtlpIndex)} for a request the connector built from {@code madeFrom}, a batch it
+   * was handed and still holds (it lets go of it only after this call). Requests of {@code
+   * madeFrom} that are logged in the write-ahead log stay owed there to the durable exporters
+   * behind the connector until {@code request} is delivered or dropped for good, and are made again
+   * after a restart if it was not; their bytes need not stay in memory meanwhile. The default
+   * forgets where {@code request} came from, which only an output that no logged request reaches
+   * may do.
+   */
+  default Admission consume(OtlpIndex request, Batch madeFrom) {
+    return consume(request);
+  }
+
+  /**
    * The output to {@code pipelines} only, for a connector that routes.
    *
    * @throws IllegalArgumentException when a name is not one of {@link #pipelines()}

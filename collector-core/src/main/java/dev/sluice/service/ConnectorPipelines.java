@@ -25,6 +25,10 @@ import java.util.Map;
  * parked ({@link Parking}) and offered to that pipeline again until it takes it, as the receivers'
  * entry does with logged requests. So a pipeline that took its part is never offered it again
  * because another was full, and a logged request reaches each durable exporter once, crashes aside.
+ *
+ * <p>A request the connector built from a batch holding logged requests ({@link #consume(OtlpIndex,
+ * Batch)}) keeps them owed to the durable exporters behind the connector until it is delivered
+ * ({@link MadeFromLogged}).
  */
 final class ConnectorPipelines implements ConnectorOutput {
   /** Where batches of logged requests that a full pipeline refused wait to be offered again. */
@@ -41,6 +45,7 @@ final class ConnectorPipelines implements ConnectorOutput {
   private final MemoryBudget budget;
   private final PipelineFailures failures;
   private final Parking parking;
+  private final int consumersBehind;
 
   /**
    * @param stages the first stage of each pipeline fed, by name, in the order of the configuration
@@ -50,19 +55,22 @@ final class ConnectorPipelines implements ConnectorOutput {
       Map<String, BatchConsumer> stages,
       MemoryBudget budget,
       PipelineFailures failures) {
-    this(signal, stages, budget, failures, (stage, batch) -> false);
+    this(signal, stages, budget, failures, (stage, batch) -> false, 0);
   }
 
   /**
    * @param stages the first stage of each pipeline fed, by name, in the order of the configuration
    * @param parking where batches of logged requests a full pipeline refused wait
+   * @param consumersBehind the log's consumers (a bit per index) behind the connector, which logged
+   *     requests stay owed to until what the connector made from them is delivered
    */
   ConnectorPipelines(
       Signal signal,
       Map<String, BatchConsumer> stages,
       MemoryBudget budget,
       PipelineFailures failures,
-      Parking parking) {
+      Parking parking,
+      int consumersBehind) {
     if (stages.isEmpty()) {
       throw new IllegalArgumentException("a connector feeds at least one pipeline");
     }
@@ -72,6 +80,7 @@ final class ConnectorPipelines implements ConnectorOutput {
     this.budget = budget;
     this.failures = failures;
     this.parking = parking;
+    this.consumersBehind = consumersBehind;
   }
 
   @Override
@@ -142,6 +151,11 @@ final class ConnectorPipelines implements ConnectorOutput {
 
   @Override
   public Admission consume(OtlpIndex request) {
+    return consume(request, (Batch) null);
+  }
+
+  @Override
+  public Admission consume(OtlpIndex request, Batch madeFrom) {
     if (request.signal() != signal) {
       throw new IllegalArgumentException(
           "a connector feeding "
@@ -150,7 +164,14 @@ final class ConnectorPipelines implements ConnectorOutput {
               + request.signal()
               + " request");
     }
-    if (!budget.tryAdmit(request)) {
+    MadeFromLogged made =
+        madeFrom == null || consumersBehind == 0
+            ? null
+            : MadeFromLogged.pin(madeFrom, consumersBehind, budget);
+    if (!(made == null ? budget.tryAdmit(request) : budget.tryAdmit(request, made))) {
+      if (made != null) {
+        made.unpinAll();
+      }
       return Admission.FULL;
     }
     try {
@@ -180,6 +201,6 @@ final class ConnectorPipelines implements ConnectorOutput {
               + String.join(", ", stages.keySet())
               + ")");
     }
-    return new ConnectorPipelines(signal, chosen, budget, failures, parking);
+    return new ConnectorPipelines(signal, chosen, budget, failures, parking, consumersBehind);
   }
 }

@@ -353,6 +353,34 @@ public final class PipelineTopology {
   }
 
   /**
+   * The pipelines that requests entering {@code pipeline} reach, as the same requests or as data
+   * made from them: as {@link #reachedThrough(String, Predicate)}, and through connectors of a type
+   * for which {@code buildsFromEachBatch} holds too, which make data and say from which requests.
+   */
+  public Set<String> reachedThrough(
+      String pipeline,
+      Predicate<ComponentId> passesThrough,
+      Predicate<ComponentId> buildsFromEachBatch) {
+    Set<String> reached = new LinkedHashSet<>();
+    ArrayDeque<String> next = new ArrayDeque<>();
+    next.add(pipeline);
+    while (!next.isEmpty()) {
+      String at = next.poll();
+      if (!reached.add(at)) {
+        continue;
+      }
+      for (Instance instance : instances) {
+        if (instance.feeding().contains(at)
+            && (passesThrough(instance, passesThrough)
+                || buildsFromEachBatch.test(instance.id()))) {
+          next.addAll(instance.fed());
+        }
+      }
+    }
+    return reached;
+  }
+
+  /**
    * Whether {@code instance} hands on the requests it is given: one signal, a pass-through type.
    */
   static boolean passesThrough(Instance instance, Predicate<ComponentId> passesThrough) {
@@ -377,11 +405,26 @@ public final class PipelineTopology {
       Function<ComponentId, String> storageOf,
       Predicate<ComponentId> passesThrough,
       Function<ComponentId, String> notForLoggedRequests) {
+    checkDurable(storageOf, passesThrough, id -> false, notForLoggedRequests);
+  }
+
+  /**
+   * {@link #checkDurable(Function, Predicate, Function)}, where connectors of a type for which
+   * {@code buildsFromEachBatch} holds make data from each batch and say from which requests: they
+   * may end logged pipelines and feed durable ones, and what they make keeps the requests it was
+   * made from owed in the log. A pipeline is durable when its requests, or data made from them by
+   * such connectors, reach an exporter with {@code sending_queue.storage}.
+   */
+  public void checkDurable(
+      Function<ComponentId, String> storageOf,
+      Predicate<ComponentId> passesThrough,
+      Predicate<ComponentId> buildsFromEachBatch,
+      Function<ComponentId, String> notForLoggedRequests) {
     Map<String, String> durableBecause = new LinkedHashMap<>();
     Map<String, PipelineSpec> byName = new LinkedHashMap<>();
     pipelines.forEach(pipeline -> byName.put(pipeline.name(), pipeline));
     for (PipelineSpec pipeline : pipelines) {
-      for (String reached : reachedThrough(pipeline.name(), passesThrough)) {
+      for (String reached : reachedThrough(pipeline.name(), passesThrough, buildsFromEachBatch)) {
         for (ComponentId exporter : byName.get(reached).exporters()) {
           if (!isConnector(exporter) && storageOf.apply(exporter) != null) {
             durableBecause.putIfAbsent(
@@ -440,6 +483,9 @@ public final class PipelineTopology {
                         + reason));
           }
         }
+        continue;
+      }
+      if (buildsFromEachBatch.test(instance.id())) {
         continue;
       }
       for (String feeding : instance.feeding()) {

@@ -670,6 +670,111 @@ class PipelineGraphTest {
     assertThat(delivered(b)).containsExactlyElementsOf(all);
   }
 
+  /** A connector of type {@code build}: makes a request of its own from each it is handed. */
+  private ComponentSpec building(String id) {
+    return new ComponentSpec(
+        ComponentId.parse(id),
+        TestComponents.buildingConnectors(journal),
+        new TestComponents.NoConfig());
+  }
+
+  @Test
+  void aLoggedRequestStaysOwedUntilWhatAConnectorMadeFromItIsDelivered() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build"),
+            exporter("x", null),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("x", "build")),
+            traces("traces/out", List.of("build"), List.of(), List.of("d")));
+    RecordingExporter d = exporterFactory.recorder("d").close();
+    RecordingExporter x = exporterFactory.recorder("x");
+    PipelineGraph graph = started(components, pipelines, List.of("file_storage"));
+
+    // Logged at r although traces/in has no durable exporter: what build makes of it reaches d.
+    assertThat(tracesOf(graph, "r")).isInstanceOf(DurableEntry.class);
+    assertThat(sendLogged(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(x.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("build made its request", () -> consumed("connector build") == 1);
+    // x is done and build let go of the request; d still holds what was made from it.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    d.open();
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+    Await.until(
+        "done once what was made from it is delivered",
+        () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
+  void aLoggedRequestIsMadeIntoDataAgainAfterARestartWhenWhatWasMadeWasNotDelivered()
+      throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build"),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("build")),
+            traces("traces/out", List.of("build"), List.of(), List.of("d")));
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(exporterFactory.recorder("d").awaitAttempts(1, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    assertThat(consumed("connector build")).isEqualTo(1);
+
+    // Replayed into traces/in and made again by build, for d.
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter d = exporterFactory.recorder("d");
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+    assertThat(consumed("connector build")).isEqualTo(2);
+    Await.until("d done with the replayed request", () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
+  void aReplayedRequestIsNotMadeIntoDataAgainWhenWhatWasMadeFromItWasDelivered() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build"),
+            exporter("d/in", "file_storage"),
+            exporter("d/out", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("d/in", "build")),
+            traces("traces/out", List.of("build"), List.of(), List.of("d/out")));
+    exporterFactory.recorder("d/in").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    RecordingExporter out = exporterFactory.recorder("d/out");
+    assertThat(out.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    long builtBefore = consumed("connector build");
+
+    // Owed to d/in alone: build is not offered it, and d/out gets nothing again.
+    exporterFactory.recorder("d/in").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter in = exporterFactory.recorder("d/in");
+    assertThat(in.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("d/in done with the replayed request", () -> gauge("sluice_wal_records_owed") == 0);
+    assertThat(consumed("connector build")).isEqualTo(builtBefore);
+    assertThat(delivered(out)).containsExactlyElementsOf(numbers(0));
+  }
+
   @Test
   void aConnectorThatMakesDataIsRefusedWhereTheLogIs() {
     ComponentSpec count =

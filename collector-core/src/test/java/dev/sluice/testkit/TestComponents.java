@@ -21,7 +21,10 @@ import dev.sluice.component.Receiver;
 import dev.sluice.component.ReceiverFactory;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -299,6 +302,91 @@ public final class TestComponents {
   /** Connectors that say they make new data ({@code passesThrough()} false). */
   public static TestConnectors makingConnectors(Journal journal) {
     return new TestConnectors(journal, false);
+  }
+
+  /**
+   * Connectors of type {@code build} that make data from each batch as count does, and say so
+   * ({@link ConnectorFactory#buildsFromEachBatch()}): for each request a batch holds they build a
+   * request of their own with the same bytes and hand it on with the batch it was made from.
+   */
+  public static ConnectorFactory<NoConfig> buildingConnectors(Journal journal) {
+    return new BuildingConnectors(journal);
+  }
+
+  private static final class BuildingConnectors implements ConnectorFactory<NoConfig> {
+    private final Journal journal;
+
+    BuildingConnectors(Journal journal) {
+      this.journal = journal;
+    }
+
+    @Override
+    public String type() {
+      return "build";
+    }
+
+    @Override
+    public boolean buildsFromEachBatch() {
+      return true;
+    }
+
+    @Override
+    public Class<NoConfig> configType() {
+      return NoConfig.class;
+    }
+
+    @Override
+    public NoConfig defaultConfig() {
+      return new NoConfig();
+    }
+
+    @Override
+    public boolean supports(Signal from, Signal to) {
+      return from == to;
+    }
+
+    @Override
+    public Connector create(
+        ComponentSettings settings,
+        NoConfig config,
+        Signal from,
+        Signal to,
+        ConnectorOutput output) {
+      return new Connector() {
+        @Override
+        public Admission consume(Batch batch) {
+          journal.add("consume", settings);
+          OtlpIndex previous = null;
+          for (int i = 0; i < batch.sliceCount(); i++) {
+            OtlpIndex request = batch.requestOf(i);
+            if (request == previous) {
+              continue;
+            }
+            previous = request;
+            Admission answer = output.consume(copy(request), batch);
+            if (answer != Admission.ACCEPTED) {
+              return answer;
+            }
+          }
+          batch.clear();
+          return Admission.ACCEPTED;
+        }
+      };
+    }
+
+    private static OtlpIndex copy(OtlpIndex request) {
+      byte[] bytes = new byte[request.sourceLength()];
+      request.readSource(
+          (source, offset, length) -> {
+            System.arraycopy(source, offset, bytes, 0, length);
+            return length;
+          });
+      try {
+        return new OtlpIndexer().index(request.signal(), bytes);
+      } catch (MalformedOtlpException e) {
+        throw new AssertionError(e);
+      }
+    }
   }
 
   /**
