@@ -504,9 +504,9 @@ public final class PipelineTopology {
                       + feeding
                       + " are logged in the write-ahead log ("
                       + why
-                      + "): data a connector makes is not logged, so a logged pipeline can end"
-                      + " only in connectors that pass requests on as they are (forward,"
-                      + " routing)"));
+                      + "): what it makes is not logged, so a logged pipeline can end only in"
+                      + " connectors that pass requests on as they are (forward, routing) or that"
+                      + " make data from each batch and say from which requests (count)"));
         }
       }
       for (String fed : instance.fed()) {
@@ -521,8 +521,8 @@ public final class PipelineTopology {
                       + fed
                       + " takes data from connector \""
                       + instance.id()
-                      + "\", which makes new data, and data a connector makes is not logged in"
-                      + " the write-ahead log, so "
+                      + "\", which makes new data, and what it makes is not logged in the"
+                      + " write-ahead log nor says which logged requests it was made from, so "
                       + fed
                       + " cannot take part in sending_queue.storage: "
                       + why));

@@ -797,9 +797,9 @@ class PipelineGraphTest {
         .isInstanceOf(PipelineTopology.TopologyException.class)
         .hasMessage(
             "pipeline traces/out takes data from connector \"count\", which makes new data, and"
-                + " data a connector makes is not logged in the write-ahead log, so traces/out"
-                + " cannot take part in sending_queue.storage: its exporter \"d\" has"
-                + " sending_queue.storage");
+                + " what it makes is not logged in the write-ahead log nor says which logged"
+                + " requests it was made from, so traces/out cannot take part in"
+                + " sending_queue.storage: its exporter \"d\" has sending_queue.storage");
     assertThatThrownBy(
             () ->
                 graph(
@@ -821,9 +821,10 @@ class PipelineGraphTest {
             "pipeline traces/in lists connector \"count\", which makes new data, and the requests"
                 + " that reach traces/in are logged in the write-ahead log (receiver \"r\" feeds"
                 + " traces/durable, where what it takes goes on to exporter \"d\" of"
-                + " traces/behind, which has sending_queue.storage): data a connector makes is"
-                + " not logged, so a logged pipeline can end only in connectors that pass"
-                + " requests on as they are (forward, routing)");
+                + " traces/behind, which has sending_queue.storage): what it makes is not logged,"
+                + " so a logged pipeline can end only in connectors that pass requests on as they"
+                + " are (forward, routing) or that make data from each batch and say from which"
+                + " requests (count)");
   }
 
   @Test
