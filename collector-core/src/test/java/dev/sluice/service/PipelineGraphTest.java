@@ -712,6 +712,37 @@ class PipelineGraphTest {
   }
 
   @Test
+  void dataMadeFromDataMadeFromALoggedRequestKeepsItOwedUntilDelivered() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build/a"),
+            building("build/b"),
+            exporter("x", null),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("build/a")),
+            traces("traces/mid", List.of("build/a"), List.of(), List.of("x", "build/b")),
+            traces("traces/out", List.of("build/b"), List.of(), List.of("d")));
+    RecordingExporter d = exporterFactory.recorder("d").close();
+    RecordingExporter x = exporterFactory.recorder("x");
+    PipelineGraph graph = started(components, pipelines, List.of("file_storage"));
+
+    assertThat(sendLogged(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(x.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("build/b made its request", () -> consumed("connector build/b") == 1);
+    // What build/a made is released by x and build/b; what build/b made from it, d holds.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    d.open();
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until(
+        "done once what was made last is delivered", () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
   void aLoggedRequestIsMadeIntoDataAgainAfterARestartWhenWhatWasMadeWasNotDelivered()
       throws Exception {
     List<ComponentSpec> components =
