@@ -151,11 +151,39 @@ final class ConnectorPipelines implements ConnectorOutput {
 
   @Override
   public Admission consume(OtlpIndex request) {
-    return consume(request, (Batch) null);
+    return admitAndOffer(request, null);
   }
 
   @Override
   public Admission consume(OtlpIndex request, Batch madeFrom) {
+    if (consumersBehind == 0) {
+      return admitAndOffer(request, null);
+    }
+    MadeFromLogged made = new MadeFromLogged(budget, consumersBehind);
+    made.add(madeFrom);
+    return admitAndOffer(request, made);
+  }
+
+  @Override
+  public Sources sources() {
+    return consumersBehind == 0 ? NO_SOURCES : new MadeFromLogged(budget, consumersBehind);
+  }
+
+  @Override
+  public Admission consume(OtlpIndex request, Sources madeFrom) {
+    if (!(madeFrom instanceof MadeFromLogged sources)) {
+      return admitAndOffer(request, null);
+    }
+    MadeFromLogged made = new MadeFromLogged(budget, consumersBehind);
+    made.addAll(sources);
+    return admitAndOffer(request, made);
+  }
+
+  /**
+   * Admits a built request to the memory budget (its account {@code made}, when it keeps logged
+   * requests owed) and offers it to each pipeline.
+   */
+  private Admission admitAndOffer(OtlpIndex request, MadeFromLogged made) {
     if (request.signal() != signal) {
       throw new IllegalArgumentException(
           "a connector feeding "
@@ -164,13 +192,12 @@ final class ConnectorPipelines implements ConnectorOutput {
               + request.signal()
               + " request");
     }
-    MadeFromLogged made =
-        madeFrom == null || consumersBehind == 0
-            ? null
-            : MadeFromLogged.pin(madeFrom, consumersBehind, budget);
+    if (made != null && made.isEmpty()) {
+      made = null;
+    }
     if (!(made == null ? budget.tryAdmit(request) : budget.tryAdmit(request, made))) {
       if (made != null) {
-        made.unpinAll();
+        made.release();
       }
       return Admission.FULL;
     }

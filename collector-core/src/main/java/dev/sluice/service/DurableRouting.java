@@ -37,7 +37,7 @@ import java.util.function.Predicate;
  * </ul>
  *
  * <p>A connector that makes data from each batch and says from which requests ({@link
- * dev.sluice.component.ConnectorFactory#buildsFromEachBatch()}: count) counts as a way through for
+ * dev.sluice.component.ConnectorFactory#saysWhatItMadeFrom()}: count) counts as a way through for
  * the first two: what it makes from a logged request keeps that request owed to the durable
  * exporters behind it ({@link MadeFromLogged}), and a replayed request is made into data again. The
  * pipelines behind it are not logged into: what reaches them is new data. Other connectors that
@@ -51,7 +51,7 @@ final class DurableRouting {
   private final List<String> durablePipelines;
   private final PipelineTopology topology;
   private final Predicate<ComponentId> passesThrough;
-  private final Predicate<ComponentId> buildsFromEachBatch;
+  private final Predicate<ComponentId> saysWhatItMadeFrom;
   private final Set<String> loggedInto = new HashSet<>();
 
   private DurableRouting(
@@ -60,14 +60,14 @@ final class DurableRouting {
       DurableLayout layout,
       PipelineTopology topology,
       Predicate<ComponentId> passesThrough,
-      Predicate<ComponentId> buildsFromEachBatch) {
+      Predicate<ComponentId> saysWhatItMadeFrom) {
     this.pipelines = List.copyOf(pipelines);
     this.storage = storage;
     this.layout = layout;
     this.durablePipelines = layout.pipelines();
     this.topology = topology;
     this.passesThrough = passesThrough;
-    this.buildsFromEachBatch = buildsFromEachBatch;
+    this.saysWhatItMadeFrom = saysWhatItMadeFrom;
     for (PipelineSpec pipeline : pipelines) {
       for (ComponentId receiver : pipeline.receivers()) {
         if (!topology.isConnector(receiver) && routing(receiver, pipeline.signal()) != 0) {
@@ -105,7 +105,7 @@ final class DurableRouting {
 
   /**
    * The routing of {@code pipelines}, joined through connectors as {@code topology} says, where
-   * connectors of a type for which {@code buildsFromEachBatch} holds make data from each batch and
+   * connectors of a type for which {@code saysWhatItMadeFrom} holds make data from each batch and
    * say from which requests: a pipeline whose requests reach a durable exporter as data made from
    * them is durable too, and its layout lists that exporter.
    *
@@ -117,7 +117,7 @@ final class DurableRouting {
       Function<ComponentId, String> storageOf,
       PipelineTopology topology,
       Predicate<ComponentId> passesThrough,
-      Predicate<ComponentId> buildsFromEachBatch) {
+      Predicate<ComponentId> saysWhatItMadeFrom) {
     ComponentId storage = null;
     Map<String, List<String>> ownDurable = new LinkedHashMap<>();
     for (PipelineSpec pipeline : pipelines) {
@@ -146,7 +146,7 @@ final class DurableRouting {
     for (PipelineSpec pipeline : pipelines) {
       Set<String> reached = new LinkedHashSet<>();
       for (String next :
-          topology.reachedThrough(pipeline.name(), passesThrough, buildsFromEachBatch)) {
+          topology.reachedThrough(pipeline.name(), passesThrough, saysWhatItMadeFrom)) {
         reached.addAll(ownDurable.get(next));
       }
       if (!reached.isEmpty()) {
@@ -163,7 +163,7 @@ final class DurableRouting {
         new DurableLayout(durableExporters),
         topology,
         passesThrough,
-        buildsFromEachBatch);
+        saysWhatItMadeFrom);
   }
 
   /** The storage extension the log lives in, or null when no pipeline is durable. */
@@ -223,7 +223,7 @@ final class DurableRouting {
    */
   int consumersBehind(PipelineTopology.Instance instance) {
     if (!PipelineTopology.passesThrough(instance, passesThrough)
-        && !buildsFromEachBatch.test(instance.id())) {
+        && !saysWhatItMadeFrom.test(instance.id())) {
       return 0;
     }
     int consumers = 0;

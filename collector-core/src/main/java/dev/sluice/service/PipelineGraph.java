@@ -168,12 +168,9 @@ public final class PipelineGraph {
             this::storageOf,
             topology,
             this::passesThrough,
-            this::buildsFromEachBatch);
+            this::saysWhatItMadeFrom);
     topology.checkDurable(
-        this::storageOf,
-        this::passesThrough,
-        this::buildsFromEachBatch,
-        this::notForLoggedRequests);
+        this::storageOf, this::passesThrough, this::saysWhatItMadeFrom, this::notForLoggedRequests);
     for (ComponentId id : serviceExtensions) {
       extensions.put(id, extension(declared(ComponentKind.EXTENSION, id)));
     }
@@ -232,9 +229,9 @@ public final class PipelineGraph {
   }
 
   /** Whether connector {@code id}'s type makes data from each batch and says from which. */
-  private boolean buildsFromEachBatch(ComponentId id) {
+  private boolean saysWhatItMadeFrom(ComponentId id) {
     return ((ConnectorFactory<?>) declared(ComponentKind.CONNECTOR, id).factory())
-        .buildsFromEachBatch();
+        .saysWhatItMadeFrom();
   }
 
   /** Why connector {@code id}, as configured, may not take logged requests; null when it may. */

@@ -355,12 +355,12 @@ public final class PipelineTopology {
   /**
    * The pipelines that requests entering {@code pipeline} reach, as the same requests or as data
    * made from them: as {@link #reachedThrough(String, Predicate)}, and through connectors of a type
-   * for which {@code buildsFromEachBatch} holds too, which make data and say from which requests.
+   * for which {@code saysWhatItMadeFrom} holds too, which make data and say from which requests.
    */
   public Set<String> reachedThrough(
       String pipeline,
       Predicate<ComponentId> passesThrough,
-      Predicate<ComponentId> buildsFromEachBatch) {
+      Predicate<ComponentId> saysWhatItMadeFrom) {
     Set<String> reached = new LinkedHashSet<>();
     ArrayDeque<String> next = new ArrayDeque<>();
     next.add(pipeline);
@@ -371,8 +371,7 @@ public final class PipelineTopology {
       }
       for (Instance instance : instances) {
         if (instance.feeding().contains(at)
-            && (passesThrough(instance, passesThrough)
-                || buildsFromEachBatch.test(instance.id()))) {
+            && (passesThrough(instance, passesThrough) || saysWhatItMadeFrom.test(instance.id()))) {
           next.addAll(instance.fed());
         }
       }
@@ -410,7 +409,7 @@ public final class PipelineTopology {
 
   /**
    * {@link #checkDurable(Function, Predicate, Function)}, where connectors of a type for which
-   * {@code buildsFromEachBatch} holds make data from each batch and say from which requests: they
+   * {@code saysWhatItMadeFrom} holds make data from each batch and say from which requests: they
    * may end logged pipelines and feed durable ones, and what they make keeps the requests it was
    * made from owed in the log. A pipeline is durable when its requests, or data made from them by
    * such connectors, reach an exporter with {@code sending_queue.storage}.
@@ -418,13 +417,13 @@ public final class PipelineTopology {
   public void checkDurable(
       Function<ComponentId, String> storageOf,
       Predicate<ComponentId> passesThrough,
-      Predicate<ComponentId> buildsFromEachBatch,
+      Predicate<ComponentId> saysWhatItMadeFrom,
       Function<ComponentId, String> notForLoggedRequests) {
     Map<String, String> durableBecause = new LinkedHashMap<>();
     Map<String, PipelineSpec> byName = new LinkedHashMap<>();
     pipelines.forEach(pipeline -> byName.put(pipeline.name(), pipeline));
     for (PipelineSpec pipeline : pipelines) {
-      for (String reached : reachedThrough(pipeline.name(), passesThrough, buildsFromEachBatch)) {
+      for (String reached : reachedThrough(pipeline.name(), passesThrough, saysWhatItMadeFrom)) {
         for (ComponentId exporter : byName.get(reached).exporters()) {
           if (!isConnector(exporter) && storageOf.apply(exporter) != null) {
             durableBecause.putIfAbsent(
@@ -485,7 +484,7 @@ public final class PipelineTopology {
         }
         continue;
       }
-      if (buildsFromEachBatch.test(instance.id())) {
+      if (saysWhatItMadeFrom.test(instance.id())) {
         continue;
       }
       for (String feeding : instance.feeding()) {

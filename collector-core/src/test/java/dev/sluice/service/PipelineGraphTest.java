@@ -743,6 +743,45 @@ class PipelineGraphTest {
   }
 
   @Test
+  void aLoggedRequestFoldedIntoAConnectorsStateStaysOwedUntilAFlushOfItIsDelivered()
+      throws Exception {
+    TestComponents.FoldingConnectors folds = TestComponents.foldingConnectors(journal);
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            new ComponentSpec(ComponentId.parse("fold"), folds, new TestComponents.NoConfig()),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("fold")),
+            traces("traces/out", List.of("fold"), List.of(), List.of("d")));
+    RecordingExporter d = exporterFactory.recorder("d").close();
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    Await.until("fold took the request", () -> consumed("connector fold") == 1);
+    // Only in fold's state: still owed.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    // The state is lost with the stop; the request is folded in again after the restart.
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    d.open();
+    started(components, pipelines, List.of("file_storage"));
+    Await.until("fold took the replayed request", () -> consumed("connector fold") == 2);
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    d.close();
+    assertThat(folds.flush("fold")).isEqualTo(Admission.ACCEPTED);
+    // The flush was taken, and d holds it: still owed.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+    d.open();
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+    Await.until("done once the flush is delivered", () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
   void aLoggedRequestIsMadeIntoDataAgainAfterARestartWhenWhatWasMadeWasNotDelivered()
       throws Exception {
     List<ComponentSpec> components =

@@ -512,7 +512,7 @@ final class ConfigAssembler {
       topology.checkDurable(
           this::storageOf,
           this::passesThrough,
-          this::buildsFromEachBatch,
+          this::saysWhatItMadeFrom,
           this::notForLoggedRequests);
       checkConnectorKeys(topology);
     } catch (PipelineTopology.TopologyException e) {
@@ -571,11 +571,11 @@ final class ConfigAssembler {
   }
 
   /** Whether connector {@code id}'s type makes data from each batch and says from which. */
-  private boolean buildsFromEachBatch(ComponentId id) {
+  private boolean saysWhatItMadeFrom(ComponentId id) {
     Declared dcl = declared.get(ComponentKind.CONNECTOR).get(id);
     return dcl != null
         && dcl.factory instanceof ConnectorFactory<?> factory
-        && factory.buildsFromEachBatch();
+        && factory.saysWhatItMadeFrom();
   }
 
   /** An exporter's {@code sending_queue.storage}, or null. */

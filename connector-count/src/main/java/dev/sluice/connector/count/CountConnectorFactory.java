@@ -41,7 +41,7 @@ public final class CountConnectorFactory implements ConnectorFactory<CountConfig
    * may be counted, and stay owed until their counts are delivered.
    */
   @Override
-  public boolean buildsFromEachBatch() {
+  public boolean saysWhatItMadeFrom() {
     return true;
   }
 

@@ -142,7 +142,7 @@ class CountConnectorTest {
 
     // The output learns what the counts were made from, while the batch still holds it.
     assertThat(fixture.output.madeFromUnits()).containsExactly(3L);
-    assertThat(new CountConnectorFactory().buildsFromEachBatch()).isTrue();
+    assertThat(new CountConnectorFactory().saysWhatItMadeFrom()).isTrue();
   }
 
   @Test
