@@ -36,12 +36,12 @@ import java.util.function.Predicate;
  *       log.
  * </ul>
  *
- * <p>A connector that makes data from each batch and says from which requests ({@link
- * dev.sluice.component.ConnectorFactory#saysWhatItMadeFrom()}: count) counts as a way through for
- * the first two: what it makes from a logged request keeps that request owed to the durable
- * exporters behind it ({@link MadeFromLogged}), and a replayed request is made into data again. The
- * pipelines behind it are not logged into: what reaches them is new data. Other connectors that
- * make data (spanmetrics) are refused where logged requests reach them and where what they make
+ * <p>A connector that makes data and says which requests it made it from ({@link
+ * dev.sluice.component.ConnectorFactory#saysWhatItMadeFrom()}: count, spanmetrics) counts as a way
+ * through for the first two: what it makes from a logged request keeps that request owed to the
+ * durable exporters behind it ({@link MadeFromLogged}), and a replayed request is made into data
+ * again. The pipelines behind it are not logged into: what reaches them is new data. Other
+ * connectors that make data are refused where logged requests reach them and where what they make
  * would reach a durable exporter ({@link PipelineTopology#checkDurable}).
  */
 final class DurableRouting {

@@ -505,7 +505,7 @@ public final class PipelineTopology {
                       + why
                       + "): what it makes is not logged, so a logged pipeline can end only in"
                       + " connectors that pass requests on as they are (forward, routing) or that"
-                      + " make data from each batch and say from which requests (count)"));
+                      + " say which requests what they make was made from (count, spanmetrics)"));
         }
       }
       for (String fed : instance.fed()) {

@@ -893,8 +893,8 @@ class PipelineGraphTest {
                 + " traces/durable, where what it takes goes on to exporter \"d\" of"
                 + " traces/behind, which has sending_queue.storage): what it makes is not logged,"
                 + " so a logged pipeline can end only in connectors that pass requests on as they"
-                + " are (forward, routing) or that make data from each batch and say from which"
-                + " requests (count)");
+                + " are (forward, routing) or that say which requests what they make was made"
+                + " from (count, spanmetrics)");
   }
 
   @Test

@@ -24,6 +24,12 @@ import java.util.logging.Logger;
  * connector counting what it cannot hand on. The next timer tick builds the request again from the
  * same state. A batch whose new resources do not fit beside those held is refused the same way.
  *
+ * <p><b>The write-ahead log.</b> Every batch counted is added to the output's {@link
+ * ConnectorOutput.Sources}, and each flush is handed on with them: logged spans stay owed in the
+ * log until a flush that counted them is delivered. Once a flush is taken (or dropped for good)
+ * they are let go of and a new interval's sources begin; a flush lost only because the collector
+ * stops leaves them owed, to be replayed and counted again after the restart.
+ *
  * <p><b>Threads.</b> Pipeline threads count under one lock; the flush runs on the scheduler's
  * thread under the same lock, from building the request to applying the pipelines' answer, so no
  * span is counted into a delta interval that is being closed.
@@ -39,6 +45,7 @@ final class SpanMetricsConnector implements Connector {
   private final RateLimitedLog resourcesFull;
   private final RateLimitedLog flushRefused;
   private final ReentrantLock lock = new ReentrantLock();
+  private ConnectorOutput.Sources sources;
   private Scheduler.Timer timer;
   private boolean refusing;
   private boolean stopped;
@@ -58,6 +65,7 @@ final class SpanMetricsConnector implements Connector {
     this.aggregator = new Aggregator(config, seed);
     this.writer = new RequestWriter(aggregator, config, collectorInstanceId);
     this.output = output;
+    this.sources = output.sources();
     this.scheduler = settings.scheduler();
     this.intervalNanos = config.metricsFlushInterval().toNanos();
     this.unixOffsetNanos = unixOffsetNanos;
@@ -95,6 +103,7 @@ final class SpanMetricsConnector implements Connector {
                 + " flush: refusing them until it");
         return Admission.FULL;
       }
+      sources.add(batch);
     } finally {
       lock.unlock();
     }
@@ -131,13 +140,15 @@ final class SpanMetricsConnector implements Connector {
       logger.log(
           Level.SEVERE, "the span metrics are too large for one request; they are dropped", e);
       aggregator.flushed(now, unixNow);
+      sources.release();
       refusing = false;
       return true;
     }
-    Admission admission = request == null ? Admission.ACCEPTED : output.consume(request);
+    Admission admission = request == null ? Admission.ACCEPTED : output.consume(request, sources);
     switch (admission) {
       case ACCEPTED -> {
         aggregator.flushed(now, unixNow);
+        sources.release(); // the request taken keeps them owed until it is delivered
         refusing = false;
         return true;
       }
@@ -146,6 +157,7 @@ final class SpanMetricsConnector implements Connector {
         // the state would refuse spans for good.
         logger.warning("a metrics pipeline failed on the span metrics; they are dropped");
         aggregator.flushed(now, unixNow);
+        sources.release();
         refusing = false;
         return true;
       }
