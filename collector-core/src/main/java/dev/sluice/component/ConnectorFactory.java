@@ -27,9 +27,24 @@ public interface ConnectorFactory<C extends ComponentConfig> extends ComponentFa
    * the connector, and durable pipelines may be fed through it. Connectors that make new data (from
    * spans, metrics; aggregated, counted) keep the default, false: what they make is not logged, so
    * they are refused where logged requests reach them or where what they make would reach an
-   * exporter with {@code sending_queue.storage}.
+   * exporter with {@code sending_queue.storage}, unless they {@link #saysWhatItMadeFrom}.
    */
   default boolean passesThrough() {
+    return false;
+  }
+
+  /**
+   * Whether connectors of this type, which make new data, hand every request they build on with
+   * what it was made from: the batch it was made from ({@link
+   * ConnectorOutput#consume(dev.sluice.pdata.codec.OtlpIndex, dev.sluice.pdata.Batch)}), as count
+   * does, or the {@link ConnectorOutput.Sources} gathered from every batch folded into it, as
+   * spanmetrics does. Then logged requests may reach them: a logged request stays owed in the
+   * write-ahead log to the durable exporters behind the connector until what was made from it is
+   * delivered (or dropped for good), and after a restart the connector makes data from the replayed
+   * request again. Other types that make data keep the default, false, and are refused where logged
+   * requests reach them.
+   */
+  default boolean saysWhatItMadeFrom() {
     return false;
   }
 

@@ -34,6 +34,62 @@ public interface ConnectorOutput {
   Admission consume(OtlpIndex request);
 
   /**
+   * {@link #consume(OtlpIndex)} for a request the connector built from {@code madeFrom}, a batch it
+   * was handed and still holds (it lets go of it only after this call). Requests of {@code
+   * madeFrom} that are logged in the write-ahead log stay owed there to the durable exporters
+   * behind the connector until {@code request} is delivered or dropped for good, and are made again
+   * after a restart if it was not; their bytes need not stay in memory meanwhile. The default
+   * forgets where {@code request} came from, which only an output that no logged request reaches
+   * may do.
+   */
+  default Admission consume(OtlpIndex request, Batch madeFrom) {
+    return consume(request);
+  }
+
+  /**
+   * What a connector that folds many batches into the data it makes (aggregates, flushes on a
+   * timer) has made its next request from so far: the logged requests among them stay owed in the
+   * write-ahead log while they are only in the connector's state. Used under the connector's own
+   * lock; each method is called while the caller holds what it names.
+   */
+  interface Sources {
+    /** Adds the requests of {@code batch}, which the caller still holds (let go of after this). */
+    void add(Batch batch);
+
+    /**
+     * Lets go of them: the data made from them was handed on ({@link #consume(OtlpIndex, Sources)}
+     * took it, and keeps them owed until it is delivered) or dropped for good. Not called when it
+     * is lost only because the collector stops: then they stay owed, and are replayed at the next
+     * start. Empty afterwards, ready for the next request.
+     */
+    void release();
+  }
+
+  /** A new, empty {@link Sources} for this output. */
+  default Sources sources() {
+    return NO_SOURCES;
+  }
+
+  /**
+   * {@link #consume(OtlpIndex)} for a request the connector built from {@code madeFrom}: the logged
+   * requests among them stay owed to the durable exporters behind the connector until {@code
+   * request} is delivered or dropped for good, whatever is done with {@code madeFrom} afterwards.
+   */
+  default Admission consume(OtlpIndex request, Sources madeFrom) {
+    return consume(request);
+  }
+
+  /** Sources that keep nothing owed, for an output that no logged request reaches. */
+  Sources NO_SOURCES =
+      new Sources() {
+        @Override
+        public void add(Batch batch) {}
+
+        @Override
+        public void release() {}
+      };
+
+  /**
    * The output to {@code pipelines} only, for a connector that routes.
    *
    * @throws IllegalArgumentException when a name is not one of {@link #pipelines()}

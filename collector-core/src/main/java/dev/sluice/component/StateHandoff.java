@@ -1,6 +1,7 @@
 package dev.sluice.component;
 
 import dev.sluice.component.telemetry.RateLimitedLog;
+import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.codec.OtlpIndex;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -11,8 +12,12 @@ import java.util.logging.Logger;
  * metrics) hands on the request it builds from it, under the connectors' backpressure rule: a
  * hand-off the pipelines refuse is remembered, and the connector refuses what it is given ({@link
  * #refusing()}) until a later hand-off is taken, keeping its state meanwhile. What goes wrong is
- * logged, at most once every ten seconds for refusals. Not thread-safe: the connector calls it
- * under its lock.
+ * logged, at most once every ten seconds for refusals.
+ *
+ * <p>What the state was made from ({@link #madeFrom}) goes with the next hand-off, so that the
+ * logged requests among it stay owed in the write-ahead log until the data made from them is
+ * delivered ({@link ConnectorOutput.Sources}); it is let go of once a hand-off is taken or dropped
+ * for good. Not thread-safe: the connector calls it under its lock.
  */
 public final class StateHandoff {
   private static final long LOG_INTERVAL_MILLIS = 10_000;
@@ -21,6 +26,7 @@ public final class StateHandoff {
   private final Logger logger;
   private final String what;
   private final RateLimitedLog refusedLog;
+  private final ConnectorOutput.Sources sources;
   private boolean refusing;
 
   /**
@@ -31,6 +37,15 @@ public final class StateHandoff {
     this.logger = logger;
     this.what = what;
     this.refusedLog = new RateLimitedLog(logger, Level.WARNING, LOG_INTERVAL_MILLIS);
+    this.sources = output.sources();
+  }
+
+  /**
+   * The state now holds data made from {@code batch}, which the caller still holds (it may let go
+   * of it after this): its logged requests go with the next hand-off.
+   */
+  public void madeFrom(Batch batch) {
+    sources.add(batch);
   }
 
   /**
@@ -48,12 +63,14 @@ public final class StateHandoff {
     } catch (IllegalStateException e) {
       // Over the largest request the indexer takes (64 MiB): it can never be handed on.
       logger.log(Level.SEVERE, what + " are too large for one request; they are dropped", e);
+      sources.release();
       refusing = false;
       return true;
     }
-    Admission admission = request == null ? Admission.ACCEPTED : output.consume(request);
+    Admission admission = request == null ? Admission.ACCEPTED : output.consume(request, sources);
     switch (admission) {
       case ACCEPTED -> {
+        sources.release(); // the request taken keeps them owed until it is delivered
         refusing = false;
         return true;
       }
@@ -61,6 +78,7 @@ public final class StateHandoff {
         // A pipeline failed on the request and would fail again: it counted the failure; keeping
         // the state would refuse for good.
         logger.warning("a pipeline failed on " + what + "; this hand-off is dropped");
+        sources.release();
         refusing = false;
         return true;
       }

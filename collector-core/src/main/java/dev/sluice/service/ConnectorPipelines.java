@@ -25,6 +25,10 @@ import java.util.Map;
  * parked ({@link Parking}) and offered to that pipeline again until it takes it, as the receivers'
  * entry does with logged requests. So a pipeline that took its part is never offered it again
  * because another was full, and a logged request reaches each durable exporter once, crashes aside.
+ *
+ * <p>A request the connector built from a batch holding logged requests ({@link #consume(OtlpIndex,
+ * Batch)}) keeps them owed to the durable exporters behind the connector until it is delivered
+ * ({@link MadeFromLogged}).
  */
 final class ConnectorPipelines implements ConnectorOutput {
   /** Where batches of logged requests that a full pipeline refused wait to be offered again. */
@@ -41,6 +45,7 @@ final class ConnectorPipelines implements ConnectorOutput {
   private final MemoryBudget budget;
   private final PipelineFailures failures;
   private final Parking parking;
+  private final int consumersBehind;
 
   /**
    * @param stages the first stage of each pipeline fed, by name, in the order of the configuration
@@ -50,19 +55,22 @@ final class ConnectorPipelines implements ConnectorOutput {
       Map<String, BatchConsumer> stages,
       MemoryBudget budget,
       PipelineFailures failures) {
-    this(signal, stages, budget, failures, (stage, batch) -> false);
+    this(signal, stages, budget, failures, (stage, batch) -> false, 0);
   }
 
   /**
    * @param stages the first stage of each pipeline fed, by name, in the order of the configuration
    * @param parking where batches of logged requests a full pipeline refused wait
+   * @param consumersBehind the log's consumers (a bit per index) behind the connector, which logged
+   *     requests stay owed to until what the connector made from them is delivered
    */
   ConnectorPipelines(
       Signal signal,
       Map<String, BatchConsumer> stages,
       MemoryBudget budget,
       PipelineFailures failures,
-      Parking parking) {
+      Parking parking,
+      int consumersBehind) {
     if (stages.isEmpty()) {
       throw new IllegalArgumentException("a connector feeds at least one pipeline");
     }
@@ -72,6 +80,7 @@ final class ConnectorPipelines implements ConnectorOutput {
     this.budget = budget;
     this.failures = failures;
     this.parking = parking;
+    this.consumersBehind = consumersBehind;
   }
 
   @Override
@@ -142,6 +151,39 @@ final class ConnectorPipelines implements ConnectorOutput {
 
   @Override
   public Admission consume(OtlpIndex request) {
+    return admitAndOffer(request, null);
+  }
+
+  @Override
+  public Admission consume(OtlpIndex request, Batch madeFrom) {
+    if (consumersBehind == 0) {
+      return admitAndOffer(request, null);
+    }
+    MadeFromLogged made = new MadeFromLogged(budget, consumersBehind);
+    made.add(madeFrom);
+    return admitAndOffer(request, made);
+  }
+
+  @Override
+  public Sources sources() {
+    return consumersBehind == 0 ? NO_SOURCES : new MadeFromLogged(budget, consumersBehind);
+  }
+
+  @Override
+  public Admission consume(OtlpIndex request, Sources madeFrom) {
+    if (!(madeFrom instanceof MadeFromLogged sources)) {
+      return admitAndOffer(request, null);
+    }
+    MadeFromLogged made = new MadeFromLogged(budget, consumersBehind);
+    made.addAll(sources);
+    return admitAndOffer(request, made);
+  }
+
+  /**
+   * Admits a built request to the memory budget (its account {@code made}, when it keeps logged
+   * requests owed) and offers it to each pipeline.
+   */
+  private Admission admitAndOffer(OtlpIndex request, MadeFromLogged made) {
     if (request.signal() != signal) {
       throw new IllegalArgumentException(
           "a connector feeding "
@@ -150,7 +192,13 @@ final class ConnectorPipelines implements ConnectorOutput {
               + request.signal()
               + " request");
     }
-    if (!budget.tryAdmit(request)) {
+    if (made != null && made.isEmpty()) {
+      made = null;
+    }
+    if (!(made == null ? budget.tryAdmit(request) : budget.tryAdmit(request, made))) {
+      if (made != null) {
+        made.release();
+      }
       return Admission.FULL;
     }
     try {
@@ -180,6 +228,6 @@ final class ConnectorPipelines implements ConnectorOutput {
               + String.join(", ", stages.keySet())
               + ")");
     }
-    return new ConnectorPipelines(signal, chosen, budget, failures, parking);
+    return new ConnectorPipelines(signal, chosen, budget, failures, parking, consumersBehind);
   }
 }

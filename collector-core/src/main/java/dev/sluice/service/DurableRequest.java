@@ -18,6 +18,10 @@ import dev.sluice.pdata.codec.OtlpIndex;
  *
  * <p>A request one exporter abandoned (dropped only because it stopped) stays owed to every
  * consumer not already done with it.
+ *
+ * <p>Data a connector made from the request ({@link MadeFromLogged}) pins it for the consumers
+ * behind that connector: none of them is done with it while a request made from it is still on its
+ * way to them, even once the request's own bytes are released.
  */
 final class DurableRequest implements OtlpIndex.Releaser {
   private final DurableLog log;
@@ -30,6 +34,14 @@ final class DurableRequest implements OtlpIndex.Releaser {
   private final int[] slicesHeld;
   private int slicesAtExporters;
   private int doneConsumers;
+  // Guarded by this: requests made from this one still on their way to each consumer, the
+  // consumers with any, and whether the request itself was released (not abandoned).
+  private final int[] pins;
+  private int pinnedConsumers;
+  private boolean releasedWhole;
+  // Guarded by this: the request while it is pinned and not released, for settle() on unpin; so a
+  // pin holds the request's bytes only while something else does too.
+  private OtlpIndex live;
   private volatile long sequence = -1;
 
   /**
@@ -46,6 +58,7 @@ final class DurableRequest implements OtlpIndex.Releaser {
     this.replayed = replayed;
     this.recordBytes = recordBytes;
     this.slicesHeld = new int[Integer.SIZE - Integer.numberOfLeadingZeros(owedConsumers)];
+    this.pins = new int[slicesHeld.length];
   }
 
   /** The durable request a held request belongs to, or null. */
@@ -106,7 +119,7 @@ final class DurableRequest implements OtlpIndex.Releaser {
     }
     int done = 0;
     synchronized (this) {
-      int candidates = consumers & owedConsumers & ~doneConsumers;
+      int candidates = consumers & owedConsumers & ~doneConsumers & ~pinnedConsumers;
       if (candidates == 0 || request.references() != slicesAtExporters) {
         return;
       }
@@ -126,15 +139,67 @@ final class DurableRequest implements OtlpIndex.Releaser {
   public void released(OtlpIndex request) {
     budget.released(request);
     long logged = sequence;
-    if (logged < 0 || request.abandoned()) {
-      return;
-    }
-    int done;
+    boolean abandoned = request.abandoned();
+    int done = 0;
     synchronized (this) {
-      done = owedConsumers & ~doneConsumers;
-      doneConsumers |= done;
+      live = null;
+      releasedWhole = !abandoned;
+      if (logged >= 0 && !abandoned) {
+        done = owedConsumers & ~doneConsumers & ~pinnedConsumers;
+        doneConsumers |= done;
+      }
     }
     markDone(done, logged);
+  }
+
+  /**
+   * A request made from {@code request} (this one's) is on its way to the consumers of {@code
+   * consumers}: those of them not done yet stay owed until {@link #unpin}. Called while a batch of
+   * the request is still held, so none of them can have been told done in between.
+   *
+   * @return the consumers pinned, to hand to {@link #unpin}
+   */
+  synchronized int pin(int consumers, OtlpIndex request) {
+    int pinned = consumers & owedConsumers & ~doneConsumers;
+    for (int left = pinned; left != 0; left &= left - 1) {
+      pins[Integer.numberOfTrailingZeros(left)]++;
+    }
+    pinnedConsumers |= pinned;
+    if (pinned != 0 && !releasedWhole) {
+      live = request;
+    }
+    return pinned;
+  }
+
+  /**
+   * The request made from this one that {@link #pin} was called for is delivered, or dropped for
+   * good, by the consumers of {@code pinned}: those with no other pin are done once nothing of this
+   * request is left with them either (now, if it was released meanwhile and not abandoned).
+   */
+  void unpin(int pinned) {
+    long logged = sequence;
+    int freed = 0;
+    int done = 0;
+    OtlpIndex request;
+    synchronized (this) {
+      request = live;
+      for (int left = pinned; left != 0; left &= left - 1) {
+        int consumer = Integer.numberOfTrailingZeros(left);
+        if (--pins[consumer] == 0) {
+          freed |= 1 << consumer;
+        }
+      }
+      pinnedConsumers &= ~freed;
+      if (releasedWhole && logged >= 0) {
+        done = freed & ~doneConsumers;
+        doneConsumers |= done;
+      }
+    }
+    // Not released yet: released() tells the freed consumers done unless settle() does first.
+    markDone(done, logged);
+    if (request != null && freed != 0) {
+      settle(freed, request);
+    }
   }
 
   @Override

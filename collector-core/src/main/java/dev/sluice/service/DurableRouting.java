@@ -36,9 +36,13 @@ import java.util.function.Predicate;
  *       log.
  * </ul>
  *
- * <p>Connectors that make new data (count, spanmetrics) are refused where logged requests reach
- * them and where what they make would reach a durable exporter ({@link
- * PipelineTopology#checkDurable}): their data is not logged.
+ * <p>A connector that makes data and says which requests it made it from ({@link
+ * dev.sluice.component.ConnectorFactory#saysWhatItMadeFrom()}: count, spanmetrics) counts as a way
+ * through for the first two: what it makes from a logged request keeps that request owed to the
+ * durable exporters behind it ({@link MadeFromLogged}), and a replayed request is made into data
+ * again. The pipelines behind it are not logged into: what reaches them is new data. Other
+ * connectors that make data are refused where logged requests reach them and where what they make
+ * would reach a durable exporter ({@link PipelineTopology#checkDurable}).
  */
 final class DurableRouting {
   private final List<PipelineSpec> pipelines;
@@ -47,6 +51,7 @@ final class DurableRouting {
   private final List<String> durablePipelines;
   private final PipelineTopology topology;
   private final Predicate<ComponentId> passesThrough;
+  private final Predicate<ComponentId> saysWhatItMadeFrom;
   private final Set<String> loggedInto = new HashSet<>();
 
   private DurableRouting(
@@ -54,13 +59,15 @@ final class DurableRouting {
       ComponentId storage,
       DurableLayout layout,
       PipelineTopology topology,
-      Predicate<ComponentId> passesThrough) {
+      Predicate<ComponentId> passesThrough,
+      Predicate<ComponentId> saysWhatItMadeFrom) {
     this.pipelines = List.copyOf(pipelines);
     this.storage = storage;
     this.layout = layout;
     this.durablePipelines = layout.pipelines();
     this.topology = topology;
     this.passesThrough = passesThrough;
+    this.saysWhatItMadeFrom = saysWhatItMadeFrom;
     for (PipelineSpec pipeline : pipelines) {
       for (ComponentId receiver : pipeline.receivers()) {
         if (!topology.isConnector(receiver) && routing(receiver, pipeline.signal()) != 0) {
@@ -93,6 +100,24 @@ final class DurableRouting {
       Function<ComponentId, String> storageOf,
       PipelineTopology topology,
       Predicate<ComponentId> passesThrough) {
+    return of(pipelines, storageOf, topology, passesThrough, id -> false);
+  }
+
+  /**
+   * The routing of {@code pipelines}, joined through connectors as {@code topology} says, where
+   * connectors of a type for which {@code saysWhatItMadeFrom} holds make data from each batch and
+   * say from which requests: a pipeline whose requests reach a durable exporter as data made from
+   * them is durable too, and its layout lists that exporter.
+   *
+   * @throws IllegalStateException when durable exporters name two storages (Sluice keeps one log),
+   *     or more pipelines are durable than the log has routing bits
+   */
+  static DurableRouting of(
+      List<PipelineSpec> pipelines,
+      Function<ComponentId, String> storageOf,
+      PipelineTopology topology,
+      Predicate<ComponentId> passesThrough,
+      Predicate<ComponentId> saysWhatItMadeFrom) {
     ComponentId storage = null;
     Map<String, List<String>> ownDurable = new LinkedHashMap<>();
     for (PipelineSpec pipeline : pipelines) {
@@ -120,7 +145,8 @@ final class DurableRouting {
     Map<String, List<String>> durableExporters = new TreeMap<>();
     for (PipelineSpec pipeline : pipelines) {
       Set<String> reached = new LinkedHashSet<>();
-      for (String next : topology.reachedThrough(pipeline.name(), passesThrough)) {
+      for (String next :
+          topology.reachedThrough(pipeline.name(), passesThrough, saysWhatItMadeFrom)) {
         reached.addAll(ownDurable.get(next));
       }
       if (!reached.isEmpty()) {
@@ -132,7 +158,12 @@ final class DurableRouting {
           "at most 31 durable pipelines, not " + durableExporters.size());
     }
     return new DurableRouting(
-        pipelines, storage, new DurableLayout(durableExporters), topology, passesThrough);
+        pipelines,
+        storage,
+        new DurableLayout(durableExporters),
+        topology,
+        passesThrough,
+        saysWhatItMadeFrom);
   }
 
   /** The storage extension the log lives in, or null when no pipeline is durable. */
@@ -187,11 +218,12 @@ final class DurableRouting {
 
   /**
    * The log's consumers (a bit per index) behind connector {@code instance}: the durable exporters
-   * of the pipelines it feeds and of those they pass requests on to. None for a connector that
-   * makes new data.
+   * of the pipelines it feeds and of those they pass requests, or data made from them, on to. None
+   * for a connector that makes new data without saying from which requests.
    */
   int consumersBehind(PipelineTopology.Instance instance) {
-    if (!PipelineTopology.passesThrough(instance, passesThrough)) {
+    if (!PipelineTopology.passesThrough(instance, passesThrough)
+        && !saysWhatItMadeFrom.test(instance.id())) {
       return 0;
     }
     int consumers = 0;

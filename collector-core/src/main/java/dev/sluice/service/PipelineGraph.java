@@ -63,8 +63,10 @@ import java.util.logging.Logger;
  * ConnectorPipelines}; it stands at the end of the pipelines that list it, beside their sending
  * chains ({@link Fanout}, or {@link DurableFanout} where logged requests reach). Requests are
  * logged once, where they are received: connectors that pass them on (forward, routing) carry them
- * to durable pipelines behind them, and connectors that make new data are refused where the log is
- * ({@link PipelineTopology#checkDurable}).
+ * to durable pipelines behind them; what a connector that says so (count, spanmetrics) makes from a
+ * logged request keeps that request owed until it is delivered ({@link MadeFromLogged}); other
+ * connectors that make new data are refused where the log is ({@link
+ * PipelineTopology#checkDurable}).
  *
  * <p>Starts as the OpenTelemetry Collector does, so that nothing is sent to a part that is not
  * running: {@link #startExtensions}, then {@link #startPipelines}: exporters, processors,
@@ -161,8 +163,15 @@ public final class PipelineGraph {
         .forEach((id, spec) -> supports.put(id, ((ConnectorFactory<?>) spec.factory())::supports));
     topology = PipelineTopology.of(this.pipelines, supports);
     failures.register(settings.metrics());
-    routing = DurableRouting.of(this.pipelines, this::storageOf, topology, this::passesThrough);
-    topology.checkDurable(this::storageOf, this::passesThrough, this::notForLoggedRequests);
+    routing =
+        DurableRouting.of(
+            this.pipelines,
+            this::storageOf,
+            topology,
+            this::passesThrough,
+            this::saysWhatItMadeFrom);
+    topology.checkDurable(
+        this::storageOf, this::passesThrough, this::saysWhatItMadeFrom, this::notForLoggedRequests);
     for (ComponentId id : serviceExtensions) {
       extensions.put(id, extension(declared(ComponentKind.EXTENSION, id)));
     }
@@ -218,6 +227,12 @@ public final class PipelineGraph {
   /** Whether connector {@code id}'s type hands on the requests it is given as they are. */
   private boolean passesThrough(ComponentId id) {
     return ((ConnectorFactory<?>) declared(ComponentKind.CONNECTOR, id).factory()).passesThrough();
+  }
+
+  /** Whether connector {@code id}'s type makes data from each batch and says from which. */
+  private boolean saysWhatItMadeFrom(ComponentId id) {
+    return ((ConnectorFactory<?>) declared(ComponentKind.CONNECTOR, id).factory())
+        .saysWhatItMadeFrom();
   }
 
   /** Why connector {@code id}, as configured, may not take logged requests; null when it may. */
@@ -374,7 +389,12 @@ public final class PipelineGraph {
     }
     ConnectorPipelines output =
         new ConnectorPipelines(
-            instance.to(), stages, settings.budget(), failures, this::parkLogged);
+            instance.to(),
+            stages,
+            settings.budget(),
+            failures,
+            this::parkLogged,
+            routing.consumersBehind(instance));
     ConnectorFactory factory = (ConnectorFactory) component.factory();
     return factory.create(
         settings(component), component.config(), instance.from(), instance.to(), output);

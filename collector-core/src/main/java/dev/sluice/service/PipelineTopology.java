@@ -353,6 +353,33 @@ public final class PipelineTopology {
   }
 
   /**
+   * The pipelines that requests entering {@code pipeline} reach, as the same requests or as data
+   * made from them: as {@link #reachedThrough(String, Predicate)}, and through connectors of a type
+   * for which {@code saysWhatItMadeFrom} holds too, which make data and say from which requests.
+   */
+  public Set<String> reachedThrough(
+      String pipeline,
+      Predicate<ComponentId> passesThrough,
+      Predicate<ComponentId> saysWhatItMadeFrom) {
+    Set<String> reached = new LinkedHashSet<>();
+    ArrayDeque<String> next = new ArrayDeque<>();
+    next.add(pipeline);
+    while (!next.isEmpty()) {
+      String at = next.poll();
+      if (!reached.add(at)) {
+        continue;
+      }
+      for (Instance instance : instances) {
+        if (instance.feeding().contains(at)
+            && (passesThrough(instance, passesThrough) || saysWhatItMadeFrom.test(instance.id()))) {
+          next.addAll(instance.fed());
+        }
+      }
+    }
+    return reached;
+  }
+
+  /**
    * Whether {@code instance} hands on the requests it is given: one signal, a pass-through type.
    */
   static boolean passesThrough(Instance instance, Predicate<ComponentId> passesThrough) {
@@ -377,11 +404,26 @@ public final class PipelineTopology {
       Function<ComponentId, String> storageOf,
       Predicate<ComponentId> passesThrough,
       Function<ComponentId, String> notForLoggedRequests) {
+    checkDurable(storageOf, passesThrough, id -> false, notForLoggedRequests);
+  }
+
+  /**
+   * {@link #checkDurable(Function, Predicate, Function)}, where connectors of a type for which
+   * {@code saysWhatItMadeFrom} holds make data from each batch and say from which requests: they
+   * may end logged pipelines and feed durable ones, and what they make keeps the requests it was
+   * made from owed in the log. A pipeline is durable when its requests, or data made from them by
+   * such connectors, reach an exporter with {@code sending_queue.storage}.
+   */
+  public void checkDurable(
+      Function<ComponentId, String> storageOf,
+      Predicate<ComponentId> passesThrough,
+      Predicate<ComponentId> saysWhatItMadeFrom,
+      Function<ComponentId, String> notForLoggedRequests) {
     Map<String, String> durableBecause = new LinkedHashMap<>();
     Map<String, PipelineSpec> byName = new LinkedHashMap<>();
     pipelines.forEach(pipeline -> byName.put(pipeline.name(), pipeline));
     for (PipelineSpec pipeline : pipelines) {
-      for (String reached : reachedThrough(pipeline.name(), passesThrough)) {
+      for (String reached : reachedThrough(pipeline.name(), passesThrough, saysWhatItMadeFrom)) {
         for (ComponentId exporter : byName.get(reached).exporters()) {
           if (!isConnector(exporter) && storageOf.apply(exporter) != null) {
             durableBecause.putIfAbsent(
@@ -442,6 +484,9 @@ public final class PipelineTopology {
         }
         continue;
       }
+      if (saysWhatItMadeFrom.test(instance.id())) {
+        continue;
+      }
       for (String feeding : instance.feeding()) {
         String why = loggedBecause.get(feeding);
         if (why != null) {
@@ -458,9 +503,9 @@ public final class PipelineTopology {
                       + feeding
                       + " are logged in the write-ahead log ("
                       + why
-                      + "): data a connector makes is not logged, so a logged pipeline can end"
-                      + " only in connectors that pass requests on as they are (forward,"
-                      + " routing)"));
+                      + "): what it makes is not logged, so a logged pipeline can end only in"
+                      + " connectors that pass requests on as they are (forward, routing) or that"
+                      + " say which requests what they make was made from (count, spanmetrics)"));
         }
       }
       for (String fed : instance.fed()) {
@@ -475,8 +520,8 @@ public final class PipelineTopology {
                       + fed
                       + " takes data from connector \""
                       + instance.id()
-                      + "\", which makes new data, and data a connector makes is not logged in"
-                      + " the write-ahead log, so "
+                      + "\", which makes new data, and what it makes is not logged in the"
+                      + " write-ahead log nor says which logged requests it was made from, so "
                       + fed
                       + " cannot take part in sending_queue.storage: "
                       + why));

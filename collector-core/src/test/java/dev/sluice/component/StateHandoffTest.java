@@ -20,6 +20,31 @@ class StateHandoffTest {
   private static final class ScriptedOutput implements ConnectorOutput {
     final Queue<Admission> answers = new ArrayDeque<>();
     final List<OtlpIndex> offered = new ArrayList<>();
+    final List<Batch> held = new ArrayList<>();
+    final List<Integer> heldAtOffer = new ArrayList<>();
+    int releases;
+
+    @Override
+    public Sources sources() {
+      return new Sources() {
+        @Override
+        public void add(Batch batch) {
+          held.add(batch);
+        }
+
+        @Override
+        public void release() {
+          held.clear();
+          releases++;
+        }
+      };
+    }
+
+    @Override
+    public Admission consume(OtlpIndex request, Sources madeFrom) {
+      heldAtOffer.add(held.size());
+      return consume(request);
+    }
 
     @Override
     public Signal signal() {
@@ -98,5 +123,23 @@ class StateHandoffTest {
   void nothingToHandOnIsTakenWithoutAsking() {
     assertThat(handoff.handOn(() -> null)).isTrue();
     assertThat(output.offered).isEmpty();
+  }
+
+  @Test
+  void whatTheStateWasMadeFromGoesWithEachHandOffUntilOneIsTaken() {
+    output.answers.addAll(List.of(Admission.FULL, Admission.ACCEPTED, Admission.ACCEPTED));
+    handoff.madeFrom(new Batch(Signal.TRACES));
+    handoff.madeFrom(new Batch(Signal.TRACES));
+
+    assertThat(handoff.handOn(StateHandoffTest::request)).isFalse();
+    assertThat(output.held).hasSize(2); // refused: still owed with the state
+    assertThat(output.releases).isZero();
+    assertThat(handoff.handOn(StateHandoffTest::request)).isTrue();
+    assertThat(output.releases).isEqualTo(1);
+    handoff.madeFrom(new Batch(Signal.TRACES));
+    assertThat(handoff.handOn(StateHandoffTest::request)).isTrue();
+
+    assertThat(output.heldAtOffer).containsExactly(2, 2, 1);
+    assertThat(output.held).isEmpty();
   }
 }

@@ -164,6 +164,39 @@ class DurableRoutingTest {
         .forEach(instance -> assertThat(routing.consumersBehind(instance)).isZero());
   }
 
+  @Test
+  void aConnectorThatSaysWhatItMadeFromCarriesDurabilityButNotTheLoggedRequests() {
+    PipelineTopology topology =
+        PipelineTopology.of(
+            JOINED,
+            Map.of(
+                ComponentId.parse("link"), (from, to) -> from == to,
+                ComponentId.parse("link/deeper"), (from, to) -> from == to));
+    // Both connectors make data and say from which requests, as count does.
+    DurableRouting routing =
+        DurableRouting.of(
+            JOINED,
+            id -> id.toString().startsWith("d") ? "file_storage" : null,
+            topology,
+            id -> false,
+            id -> true);
+    assertThat(routing.layout().exportersOfPipeline())
+        .containsExactly(
+            Map.entry("traces/deep", List.of("d/deep")),
+            Map.entry("traces/in", List.of("d/out", "d/deep")),
+            Map.entry("traces/out", List.of("d/out", "d/deep")));
+    // r logs, where its requests enter; what reaches the pipelines behind is new data.
+    assertThat(routing.routing(ComponentId.parse("r"), Signal.TRACES)).isEqualTo(0b010);
+    assertThat(routing.loggedInto(joinedNamed("traces/in"))).isTrue();
+    assertThat(routing.loggedInto(joinedNamed("traces/out"))).isFalse();
+    Map<String, Integer> behind = new java.util.TreeMap<>();
+    topology
+        .instances()
+        .forEach(
+            instance -> behind.put(instance.id().toString(), routing.consumersBehind(instance)));
+    assertThat(behind).containsExactly(Map.entry("link", 0b11), Map.entry("link/deeper", 0b01));
+  }
+
   private static PipelineSpec joinedNamed(String name) {
     return JOINED.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
   }

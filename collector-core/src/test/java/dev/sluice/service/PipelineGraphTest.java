@@ -670,6 +670,181 @@ class PipelineGraphTest {
     assertThat(delivered(b)).containsExactlyElementsOf(all);
   }
 
+  /** A connector of type {@code build}: makes a request of its own from each it is handed. */
+  private ComponentSpec building(String id) {
+    return new ComponentSpec(
+        ComponentId.parse(id),
+        TestComponents.buildingConnectors(journal),
+        new TestComponents.NoConfig());
+  }
+
+  @Test
+  void aLoggedRequestStaysOwedUntilWhatAConnectorMadeFromItIsDelivered() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build"),
+            exporter("x", null),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("x", "build")),
+            traces("traces/out", List.of("build"), List.of(), List.of("d")));
+    RecordingExporter d = exporterFactory.recorder("d").close();
+    RecordingExporter x = exporterFactory.recorder("x");
+    PipelineGraph graph = started(components, pipelines, List.of("file_storage"));
+
+    // Logged at r although traces/in has no durable exporter: what build makes of it reaches d.
+    assertThat(tracesOf(graph, "r")).isInstanceOf(DurableEntry.class);
+    assertThat(sendLogged(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(x.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("build made its request", () -> consumed("connector build") == 1);
+    // x is done and build let go of the request; d still holds what was made from it.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    d.open();
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+    Await.until(
+        "done once what was made from it is delivered",
+        () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
+  void dataMadeFromDataMadeFromALoggedRequestKeepsItOwedUntilDelivered() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build/a"),
+            building("build/b"),
+            exporter("x", null),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("build/a")),
+            traces("traces/mid", List.of("build/a"), List.of(), List.of("x", "build/b")),
+            traces("traces/out", List.of("build/b"), List.of(), List.of("d")));
+    RecordingExporter d = exporterFactory.recorder("d").close();
+    RecordingExporter x = exporterFactory.recorder("x");
+    PipelineGraph graph = started(components, pipelines, List.of("file_storage"));
+
+    assertThat(sendLogged(graph, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(x.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("build/b made its request", () -> consumed("connector build/b") == 1);
+    // What build/a made is released by x and build/b; what build/b made from it, d holds.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    d.open();
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until(
+        "done once what was made last is delivered", () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
+  void aLoggedRequestFoldedIntoAConnectorsStateStaysOwedUntilAFlushOfItIsDelivered()
+      throws Exception {
+    TestComponents.FoldingConnectors folds = TestComponents.foldingConnectors(journal);
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            new ComponentSpec(ComponentId.parse("fold"), folds, new TestComponents.NoConfig()),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("fold")),
+            traces("traces/out", List.of("fold"), List.of(), List.of("d")));
+    RecordingExporter d = exporterFactory.recorder("d").close();
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    Await.until("fold took the request", () -> consumed("connector fold") == 1);
+    // Only in fold's state: still owed.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    // The state is lost with the stop; the request is folded in again after the restart.
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    d.open();
+    started(components, pipelines, List.of("file_storage"));
+    Await.until("fold took the replayed request", () -> consumed("connector fold") == 2);
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+
+    d.close();
+    assertThat(folds.flush("fold")).isEqualTo(Admission.ACCEPTED);
+    // The flush was taken, and d holds it: still owed.
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+    d.open();
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+    Await.until("done once the flush is delivered", () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
+  void aLoggedRequestIsMadeIntoDataAgainAfterARestartWhenWhatWasMadeWasNotDelivered()
+      throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build"),
+            exporter("d", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("build")),
+            traces("traces/out", List.of("build"), List.of(), List.of("d")));
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    assertThat(exporterFactory.recorder("d").awaitAttempts(1, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(gauge("sluice_wal_records_owed")).isEqualTo(1);
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    assertThat(consumed("connector build")).isEqualTo(1);
+
+    // Replayed into traces/in and made again by build, for d.
+    exporterFactory.recorder("d").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter d = exporterFactory.recorder("d");
+    assertThat(d.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    assertThat(delivered(d)).containsExactlyElementsOf(numbers(0));
+    assertThat(consumed("connector build")).isEqualTo(2);
+    Await.until("d done with the replayed request", () -> gauge("sluice_wal_records_owed") == 0);
+  }
+
+  @Test
+  void aReplayedRequestIsNotMadeIntoDataAgainWhenWhatWasMadeFromItWasDelivered() throws Exception {
+    List<ComponentSpec> components =
+        List.of(
+            receiver("r"),
+            building("build"),
+            exporter("d/in", "file_storage"),
+            exporter("d/out", "file_storage"),
+            storage("file_storage"));
+    List<PipelineSpec> pipelines =
+        List.of(
+            traces("traces/in", List.of("r"), List.of(), List.of("d/in", "build")),
+            traces("traces/out", List.of("build"), List.of(), List.of("d/out")));
+    exporterFactory.recorder("d/in").answerWith(batch -> ExportResult.retryable("down", 0));
+    PipelineGraph first = started(components, pipelines, List.of("file_storage"));
+    assertThat(sendLogged(first, "r", 0)).isEqualTo(Admission.ACCEPTED);
+    RecordingExporter out = exporterFactory.recorder("d/out");
+    assertThat(out.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    running.remove(first);
+    first.shutdown(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+    long builtBefore = consumed("connector build");
+
+    // Owed to d/in alone: build is not offered it, and d/out gets nothing again.
+    exporterFactory.recorder("d/in").answerWith(batch -> ExportResult.SUCCESS);
+    started(components, pipelines, List.of("file_storage"));
+    RecordingExporter in = exporterFactory.recorder("d/in");
+    assertThat(in.awaitDeliveredUnits(SPANS, 10, TimeUnit.SECONDS)).isTrue();
+    Await.until("d/in done with the replayed request", () -> gauge("sluice_wal_records_owed") == 0);
+    assertThat(consumed("connector build")).isEqualTo(builtBefore);
+    assertThat(delivered(out)).containsExactlyElementsOf(numbers(0));
+  }
+
   @Test
   void aConnectorThatMakesDataIsRefusedWhereTheLogIs() {
     ComponentSpec count =
@@ -692,9 +867,9 @@ class PipelineGraphTest {
         .isInstanceOf(PipelineTopology.TopologyException.class)
         .hasMessage(
             "pipeline traces/out takes data from connector \"count\", which makes new data, and"
-                + " data a connector makes is not logged in the write-ahead log, so traces/out"
-                + " cannot take part in sending_queue.storage: its exporter \"d\" has"
-                + " sending_queue.storage");
+                + " what it makes is not logged in the write-ahead log nor says which logged"
+                + " requests it was made from, so traces/out cannot take part in"
+                + " sending_queue.storage: its exporter \"d\" has sending_queue.storage");
     assertThatThrownBy(
             () ->
                 graph(
@@ -716,9 +891,10 @@ class PipelineGraphTest {
             "pipeline traces/in lists connector \"count\", which makes new data, and the requests"
                 + " that reach traces/in are logged in the write-ahead log (receiver \"r\" feeds"
                 + " traces/durable, where what it takes goes on to exporter \"d\" of"
-                + " traces/behind, which has sending_queue.storage): data a connector makes is"
-                + " not logged, so a logged pipeline can end only in connectors that pass"
-                + " requests on as they are (forward, routing)");
+                + " traces/behind, which has sending_queue.storage): what it makes is not logged,"
+                + " so a logged pipeline can end only in connectors that pass requests on as they"
+                + " are (forward, routing) or that say which requests what they make was made"
+                + " from (count, spanmetrics)");
   }
 
   @Test

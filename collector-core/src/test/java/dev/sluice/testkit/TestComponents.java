@@ -21,7 +21,10 @@ import dev.sluice.component.Receiver;
 import dev.sluice.component.ReceiverFactory;
 import dev.sluice.component.RequestConsumer;
 import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.MalformedOtlpException;
 import dev.sluice.pdata.Signal;
+import dev.sluice.pdata.codec.OtlpIndex;
+import dev.sluice.pdata.codec.OtlpIndexer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -299,6 +302,201 @@ public final class TestComponents {
   /** Connectors that say they make new data ({@code passesThrough()} false). */
   public static TestConnectors makingConnectors(Journal journal) {
     return new TestConnectors(journal, false);
+  }
+
+  /**
+   * Connectors of type {@code build} that make data from each batch as count does, and say so
+   * ({@link ConnectorFactory#saysWhatItMadeFrom()}): for each request a batch holds they build a
+   * request of their own with the same bytes and hand it on with the batch it was made from.
+   */
+  public static ConnectorFactory<NoConfig> buildingConnectors(Journal journal) {
+    return new BuildingConnectors(journal);
+  }
+
+  /**
+   * Makes connectors of type {@code fold} that fold the batches they take into a state, as
+   * spanmetrics does, and hand it on only when told ({@link FoldingConnectors#flush}): a request
+   * with the bytes of the last request taken, handed on with the {@link ConnectorOutput.Sources} of
+   * every batch taken since the last flush that was taken.
+   */
+  public static FoldingConnectors foldingConnectors(Journal journal) {
+    return new FoldingConnectors(journal);
+  }
+
+  public static final class FoldingConnectors implements ConnectorFactory<NoConfig> {
+    private final Journal journal;
+    private final Map<ComponentId, Folding> made = new ConcurrentHashMap<>();
+
+    FoldingConnectors(Journal journal) {
+      this.journal = journal;
+    }
+
+    @Override
+    public String type() {
+      return "fold";
+    }
+
+    @Override
+    public boolean saysWhatItMadeFrom() {
+      return true;
+    }
+
+    @Override
+    public Class<NoConfig> configType() {
+      return NoConfig.class;
+    }
+
+    @Override
+    public NoConfig defaultConfig() {
+      return new NoConfig();
+    }
+
+    @Override
+    public boolean supports(Signal from, Signal to) {
+      return from == to;
+    }
+
+    @Override
+    public Connector create(
+        ComponentSettings settings,
+        NoConfig config,
+        Signal from,
+        Signal to,
+        ConnectorOutput output) {
+      Folding folding = new Folding(journal, settings, output);
+      made.put(settings.id(), folding);
+      return folding;
+    }
+
+    /** Hands connector {@code id}'s state on; its answer (ACCEPTED when there is none). */
+    public Admission flush(String id) {
+      return made.get(ComponentId.parse(id)).flush();
+    }
+  }
+
+  private static final class Folding implements Connector {
+    private final Journal journal;
+    private final ComponentSettings settings;
+    private final ConnectorOutput output;
+    private ConnectorOutput.Sources sources;
+    private byte[] state;
+
+    Folding(Journal journal, ComponentSettings settings, ConnectorOutput output) {
+      this.journal = journal;
+      this.settings = settings;
+      this.output = output;
+      this.sources = output.sources();
+    }
+
+    @Override
+    public synchronized Admission consume(Batch batch) {
+      journal.add("consume", settings);
+      OtlpIndex request = batch.requestOf(batch.sliceCount() - 1);
+      byte[] bytes = new byte[request.sourceLength()];
+      request.readSource(
+          (source, offset, length) -> {
+            System.arraycopy(source, offset, bytes, 0, length);
+            return length;
+          });
+      state = bytes;
+      sources.add(batch);
+      batch.clear();
+      return Admission.ACCEPTED;
+    }
+
+    synchronized Admission flush() {
+      if (state == null) {
+        return Admission.ACCEPTED;
+      }
+      OtlpIndex request;
+      try {
+        request = new OtlpIndexer().index(output.signal(), state);
+      } catch (MalformedOtlpException e) {
+        throw new AssertionError(e);
+      }
+      Admission answer = output.consume(request, sources);
+      if (answer == Admission.ACCEPTED) {
+        sources.release();
+        state = null;
+      }
+      return answer;
+    }
+  }
+
+  private static final class BuildingConnectors implements ConnectorFactory<NoConfig> {
+    private final Journal journal;
+
+    BuildingConnectors(Journal journal) {
+      this.journal = journal;
+    }
+
+    @Override
+    public String type() {
+      return "build";
+    }
+
+    @Override
+    public boolean saysWhatItMadeFrom() {
+      return true;
+    }
+
+    @Override
+    public Class<NoConfig> configType() {
+      return NoConfig.class;
+    }
+
+    @Override
+    public NoConfig defaultConfig() {
+      return new NoConfig();
+    }
+
+    @Override
+    public boolean supports(Signal from, Signal to) {
+      return from == to;
+    }
+
+    @Override
+    public Connector create(
+        ComponentSettings settings,
+        NoConfig config,
+        Signal from,
+        Signal to,
+        ConnectorOutput output) {
+      return new Connector() {
+        @Override
+        public Admission consume(Batch batch) {
+          journal.add("consume", settings);
+          OtlpIndex previous = null;
+          for (int i = 0; i < batch.sliceCount(); i++) {
+            OtlpIndex request = batch.requestOf(i);
+            if (request == previous) {
+              continue;
+            }
+            previous = request;
+            Admission answer = output.consume(copy(request), batch);
+            if (answer != Admission.ACCEPTED) {
+              return answer;
+            }
+          }
+          batch.clear();
+          return Admission.ACCEPTED;
+        }
+      };
+    }
+
+    private static OtlpIndex copy(OtlpIndex request) {
+      byte[] bytes = new byte[request.sourceLength()];
+      request.readSource(
+          (source, offset, length) -> {
+            System.arraycopy(source, offset, bytes, 0, length);
+            return length;
+          });
+      try {
+        return new OtlpIndexer().index(request.signal(), bytes);
+      } catch (MalformedOtlpException e) {
+        throw new AssertionError(e);
+      }
+    }
   }
 
   /**

@@ -484,8 +484,8 @@ final class ConfigAssembler {
   /**
    * Joins the pipelines through their connectors as the collector will ({@link PipelineTopology}):
    * a connector used on one side only, with no pair of signals it supports, in a cycle, or one that
-   * makes new data where the write-ahead log is, is an error at the id in the pipeline's list that
-   * shows it.
+   * makes new data where the write-ahead log is (unless it says what it made from which requests,
+   * as count does), is an error at the id in the pipeline's list that shows it.
    */
   private void checkConnectors(List<PipelineConfig> pipelines) {
     Map<ComponentId, BiPredicate<Signal, Signal>> supports = new LinkedHashMap<>();
@@ -509,7 +509,11 @@ final class ConfigAssembler {
     }
     try {
       PipelineTopology topology = PipelineTopology.of(specs, supports);
-      topology.checkDurable(this::storageOf, this::passesThrough, this::notForLoggedRequests);
+      topology.checkDurable(
+          this::storageOf,
+          this::passesThrough,
+          this::saysWhatItMadeFrom,
+          this::notForLoggedRequests);
       checkConnectorKeys(topology);
     } catch (PipelineTopology.TopologyException e) {
       PipelineTopology.Problem problem = e.problem();
@@ -564,6 +568,14 @@ final class ConfigAssembler {
     return dcl != null
         && dcl.factory instanceof ConnectorFactory<?> factory
         && factory.passesThrough();
+  }
+
+  /** Whether connector {@code id}'s type makes data from each batch and says from which. */
+  private boolean saysWhatItMadeFrom(ComponentId id) {
+    Declared dcl = declared.get(ComponentKind.CONNECTOR).get(id);
+    return dcl != null
+        && dcl.factory instanceof ConnectorFactory<?> factory
+        && factory.saysWhatItMadeFrom();
   }
 
   /** An exporter's {@code sending_queue.storage}, or null. */

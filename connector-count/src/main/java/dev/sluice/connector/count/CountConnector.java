@@ -54,7 +54,7 @@ final class CountConnector implements Connector {
         batch.clear();
         return Admission.ACCEPTED;
       }
-      Admission answer = handOn(run);
+      Admission answer = handOn(run, batch);
       if (answer == Admission.ACCEPTED) {
         batch.clear();
       }
@@ -65,15 +65,17 @@ final class CountConnector implements Connector {
   }
 
   /**
-   * Claims the next interval and hands the counts on for it. One batch's counts at a time, so that
-   * they leave in the order of their intervals: a consumer accumulating the deltas of a series sees
-   * them in order. Counting, the costly part, is done before, on each caller's thread at once.
+   * Claims the next interval and hands the counts on for it, with the batch they were counted from:
+   * a logged request of it stays owed in the write-ahead log until its counts are delivered. One
+   * batch's counts at a time, so that they leave in the order of their intervals: a consumer
+   * accumulating the deltas of a series sees them in order. Counting, the costly part, is done
+   * before, on each caller's thread at once.
    */
-  private Admission handOn(CountRun run) {
+  private Admission handOn(CountRun run, Batch counted) {
     synchronized (handingOn) {
       Interval interval = clock.claim();
       OtlpIndex counts = run.build(interval.startNanos(), interval.endNanos());
-      return output.consume(counts);
+      return output.consume(counts, counted);
     }
   }
 

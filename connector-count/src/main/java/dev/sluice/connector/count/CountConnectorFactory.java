@@ -36,6 +36,15 @@ public final class CountConnectorFactory implements ConnectorFactory<CountConfig
     return to == Signal.METRICS;
   }
 
+  /**
+   * Counts go out with the batch they were counted from, which nothing is kept of: logged requests
+   * may be counted, and stay owed until their counts are delivered.
+   */
+  @Override
+  public boolean saysWhatItMadeFrom() {
+    return true;
+  }
+
   @Override
   public Connector create(
       ComponentSettings settings,

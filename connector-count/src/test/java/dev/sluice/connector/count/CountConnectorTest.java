@@ -135,6 +135,17 @@ class CountConnectorTest {
   }
 
   @Test
+  void handsTheCountsOnWithTheBatchTheyWereCountedFromStillHeld() throws Exception {
+    Connector connector = fixture.connector("{}\n", Signal.TRACES);
+    Resource shop = resource(kv("service.name", "shop"));
+    count(connector, batch(Signal.TRACES, traces(shop, span("a"), span("b"), span("c"))));
+
+    // The output learns what the counts were made from, while the batch still holds it.
+    assertThat(fixture.output.madeFromUnits()).containsExactly(3L);
+    assertThat(new CountConnectorFactory().saysWhatItMadeFrom()).isTrue();
+  }
+
+  @Test
   void blocksWithTheSameResourceAttributesInAnyOrderAreOneResource() throws Exception {
     Connector connector = fixture.connector("{}\n", Signal.TRACES);
     Batch batch =

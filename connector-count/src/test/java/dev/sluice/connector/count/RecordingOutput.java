@@ -19,6 +19,7 @@ final class RecordingOutput implements ConnectorOutput {
   private final List<ExportMetricsServiceRequest> accepted = new ArrayList<>();
   private Admission answer = Admission.ACCEPTED;
   private int refused;
+  private final List<Long> madeFromUnits = new ArrayList<>();
 
   /** Answers {@code answer} from now on. */
   RecordingOutput answer(Admission answer) {
@@ -32,6 +33,14 @@ final class RecordingOutput implements ConnectorOutput {
 
   int refused() {
     return refused;
+  }
+
+  /**
+   * For each request handed on with {@link #consume(OtlpIndex, Batch)}, how many items the batch it
+   * was made from held then.
+   */
+  List<Long> madeFromUnits() {
+    return madeFromUnits;
   }
 
   /** The one request accepted so far. */
@@ -78,6 +87,12 @@ final class RecordingOutput implements ConnectorOutput {
       throw new AssertionError("the connector built a request protobuf-java cannot parse", e);
     }
     return Admission.ACCEPTED;
+  }
+
+  @Override
+  public Admission consume(OtlpIndex request, Batch madeFrom) {
+    madeFromUnits.add(madeFrom.unitCount());
+    return consume(request);
   }
 
   @Override

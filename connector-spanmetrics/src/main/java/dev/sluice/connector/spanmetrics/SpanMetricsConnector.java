@@ -24,6 +24,12 @@ import java.util.logging.Logger;
  * connector counting what it cannot hand on. The next timer tick builds the request again from the
  * same state. A batch whose new resources do not fit beside those held is refused the same way.
  *
+ * <p><b>The write-ahead log.</b> Every batch counted is added to the sources of the next flush
+ * ({@link StateHandoff#madeFrom}), and each flush is handed on with them: logged spans stay owed in
+ * the log until a flush that counted them is delivered. Once a flush is taken (or dropped for good)
+ * they are let go of and a new interval's sources begin; a flush lost only because the collector
+ * stops leaves them owed, to be replayed and counted again after the restart.
+ *
  * <p><b>Threads.</b> Pipeline threads count under one lock; the flush runs on the scheduler's
  * thread under the same lock, from building the request to applying the pipelines' answer, so no
  * span is counted into a delta interval that is being closed.
@@ -92,6 +98,7 @@ final class SpanMetricsConnector implements Connector {
                 + " flush: refusing them until it");
         return Admission.FULL;
       }
+      handoff.madeFrom(batch);
     } finally {
       lock.unlock();
     }

@@ -44,6 +44,15 @@ public final class SpanMetricsConnectorFactory implements ConnectorFactory<SpanM
     return from == Signal.TRACES && to == Signal.METRICS;
   }
 
+  /**
+   * Each flush goes out with the sources of the spans it counted: logged spans may be counted, and
+   * stay owed until a flush that counted them is delivered.
+   */
+  @Override
+  public boolean saysWhatItMadeFrom() {
+    return true;
+  }
+
   @Override
   public Connector create(
       ComponentSettings settings,

@@ -125,6 +125,30 @@ final class Harness {
     volatile boolean throwNext;
     int offers;
 
+    /** What was done with the sources: {@code add <units>}, {@code consume}, {@code release}. */
+    final List<String> sourceEvents = new ArrayList<>();
+
+    @Override
+    public Sources sources() {
+      return new Sources() {
+        @Override
+        public void add(Batch batch) {
+          sourceEvents.add("add " + batch.unitCount());
+        }
+
+        @Override
+        public void release() {
+          sourceEvents.add("release");
+        }
+      };
+    }
+
+    @Override
+    public Admission consume(OtlpIndex request, Sources madeFrom) {
+      sourceEvents.add("consume");
+      return consume(request);
+    }
+
     @Override
     public Signal signal() {
       return Signal.METRICS;
