@@ -335,21 +335,7 @@ public final class PipelineTopology {
    * and so on. In the order found, {@code pipeline} first.
    */
   public Set<String> reachedThrough(String pipeline, Predicate<ComponentId> passesThrough) {
-    Set<String> reached = new LinkedHashSet<>();
-    ArrayDeque<String> next = new ArrayDeque<>();
-    next.add(pipeline);
-    while (!next.isEmpty()) {
-      String at = next.poll();
-      if (!reached.add(at)) {
-        continue;
-      }
-      for (Instance instance : instances) {
-        if (instance.feeding().contains(at) && passesThrough(instance, passesThrough)) {
-          next.addAll(instance.fed());
-        }
-      }
-    }
-    return reached;
+    return reachedThrough(pipeline, passesThrough, id -> false);
   }
 
   /**

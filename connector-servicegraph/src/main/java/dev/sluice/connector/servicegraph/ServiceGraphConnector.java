@@ -4,6 +4,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Connector;
 import dev.sluice.component.ConnectorOutput;
+import dev.sluice.component.RepeatingTimer;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.StateHandoff;
 import dev.sluice.component.telemetry.MetricRegistry;
@@ -41,10 +42,9 @@ final class ServiceGraphConnector implements Connector {
   private final Logger logger;
   private final StateHandoff handoff;
   private final ReentrantLock lock = new ReentrantLock();
-  private Scheduler.Timer flushTimer;
-  private Scheduler.Timer expirationTimer;
-  private Scheduler.Timer cacheTimer;
-  private boolean started;
+  private final RepeatingTimer flushTimer;
+  private final RepeatingTimer expirationTimer;
+  private final RepeatingTimer cacheTimer;
   private boolean stopped;
 
   /**
@@ -92,21 +92,31 @@ final class ServiceGraphConnector implements Connector {
     this.startUnixNanos = scheduler.nanoTime() + unixOffsetNanos;
     this.logger = settings.logger();
     this.handoff = new StateHandoff(output, logger, "the service graph metrics");
+    this.flushTimer =
+        flushIntervalNanos > 0
+            ? new RepeatingTimer(scheduler, flushIntervalNanos, lock, this::flush)
+            : null;
+    this.expirationTimer = new RepeatingTimer(scheduler, expirationLoopNanos, lock, this::expire);
+    this.cacheTimer =
+        new RepeatingTimer(
+            scheduler,
+            cacheLoopNanos,
+            lock,
+            () -> aggregator.series.removeStale(scheduler.nanoTime()));
   }
 
   @Override
   public void start() {
     lock.lock();
     try {
-      if (stopped || started) {
+      if (stopped) {
         return;
       }
-      started = true;
-      if (flushIntervalNanos > 0) {
-        flushTimer = scheduler.schedule(this::flushTick, flushIntervalNanos);
+      if (flushTimer != null) {
+        flushTimer.start();
       }
-      expirationTimer = scheduler.schedule(this::expirationTick, expirationLoopNanos);
-      cacheTimer = scheduler.schedule(this::cacheTick, cacheLoopNanos);
+      expirationTimer.start();
+      cacheTimer.start();
     } finally {
       lock.unlock();
     }
@@ -134,57 +144,10 @@ final class ServiceGraphConnector implements Connector {
     return Admission.ACCEPTED;
   }
 
-  private void flushTick() {
-    lock.lock();
-    try {
-      flushTimer = null;
-      if (stopped) {
-        return;
-      }
-      try {
-        flush();
-      } finally {
-        flushTimer = scheduler.schedule(this::flushTick, flushIntervalNanos);
-      }
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void expirationTick() {
-    lock.lock();
-    try {
-      expirationTimer = null;
-      if (stopped) {
-        return;
-      }
-      try {
-        aggregator.expire(scheduler.nanoTime());
-        if (flushIntervalNanos == 0 && handoff.refusing()) {
-          flush();
-        }
-      } finally {
-        expirationTimer = scheduler.schedule(this::expirationTick, expirationLoopNanos);
-      }
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void cacheTick() {
-    lock.lock();
-    try {
-      cacheTimer = null;
-      if (stopped) {
-        return;
-      }
-      try {
-        aggregator.series.removeStale(scheduler.nanoTime());
-      } finally {
-        cacheTimer = scheduler.schedule(this::cacheTick, cacheLoopNanos);
-      }
-    } finally {
-      lock.unlock();
+  private void expire() {
+    aggregator.expire(scheduler.nanoTime());
+    if (flushIntervalNanos == 0 && handoff.refusing()) {
+      flush();
     }
   }
 
@@ -202,15 +165,11 @@ final class ServiceGraphConnector implements Connector {
         return;
       }
       stopped = true;
-      for (Scheduler.Timer timer :
-          new Scheduler.Timer[] {flushTimer, expirationTimer, cacheTimer}) {
-        if (timer != null) {
-          timer.cancel();
-        }
+      if (flushTimer != null) {
+        flushTimer.stop();
       }
-      flushTimer = null;
-      expirationTimer = null;
-      cacheTimer = null;
+      expirationTimer.stop();
+      cacheTimer.stop();
       if (!flush()) {
         logger.warning("the metrics pipelines refused the last service graph metrics at shutdown");
       }

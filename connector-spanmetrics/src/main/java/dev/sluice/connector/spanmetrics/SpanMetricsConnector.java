@@ -4,6 +4,7 @@ import dev.sluice.component.Admission;
 import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.Connector;
 import dev.sluice.component.ConnectorOutput;
+import dev.sluice.component.RepeatingTimer;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.StateHandoff;
 import dev.sluice.component.telemetry.RateLimitedLog;
@@ -44,7 +45,7 @@ final class SpanMetricsConnector implements Connector {
   private final RateLimitedLog resourcesFull;
   private final StateHandoff handoff;
   private final ReentrantLock lock = new ReentrantLock();
-  private Scheduler.Timer timer;
+  private final RepeatingTimer timer;
   private boolean stopped;
 
   /**
@@ -67,18 +68,12 @@ final class SpanMetricsConnector implements Connector {
     this.logger = settings.logger();
     this.resourcesFull = new RateLimitedLog(logger, Level.WARNING, 10_000);
     this.handoff = new StateHandoff(output, logger, "the span metrics");
+    this.timer = new RepeatingTimer(scheduler, intervalNanos, lock, this::flush);
   }
 
   @Override
   public void start() {
-    lock.lock();
-    try {
-      if (!stopped && timer == null) {
-        timer = scheduler.schedule(this::tick, intervalNanos);
-      }
-    } finally {
-      lock.unlock();
-    }
+    timer.start();
   }
 
   @Override
@@ -106,23 +101,6 @@ final class SpanMetricsConnector implements Connector {
     return Admission.ACCEPTED;
   }
 
-  private void tick() {
-    lock.lock();
-    try {
-      timer = null;
-      if (stopped) {
-        return;
-      }
-      try {
-        flush();
-      } finally {
-        timer = scheduler.schedule(this::tick, intervalNanos);
-      }
-    } finally {
-      lock.unlock();
-    }
-  }
-
   /** Hands the state on; true when there was nothing to hand on or the pipelines took it. */
   private boolean flush() {
     long now = scheduler.nanoTime();
@@ -142,10 +120,7 @@ final class SpanMetricsConnector implements Connector {
         return;
       }
       stopped = true;
-      if (timer != null) {
-        timer.cancel();
-        timer = null;
-      }
+      timer.stop();
       if (!flush()) {
         logger.warning(
             "the metrics pipelines refused the last span metrics at shutdown; they are dropped");
