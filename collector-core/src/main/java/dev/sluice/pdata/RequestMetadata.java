@@ -19,6 +19,14 @@ public interface RequestMetadata {
   /** The values of {@code key} (any case), in the order they were sent; empty when it is absent. */
   List<String> values(String key);
 
+  /**
+   * Memory the metadata keeps reachable, about: counted with its request's bytes in the memory
+   * bound, so that a sender cannot hold more memory with large headers on small requests.
+   */
+  default long retainedBytes() {
+    return 0;
+  }
+
   /** The first value of {@code key} (any case), or null when it is absent. */
   default String first(String key) {
     List<String> values = values(key);
@@ -35,8 +43,29 @@ public interface RequestMetadata {
       copy.computeIfAbsent(header.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
           .addAll(header.getValue());
     }
+    long bytes = 0;
+    for (Map.Entry<String, List<String>> header : copy.entrySet()) {
+      bytes += ENTRY_BYTES + 2L * header.getKey().length();
+      for (String value : header.getValue()) {
+        bytes += ENTRY_BYTES + 2L * value.length();
+      }
+    }
     copy.replaceAll((k, v) -> List.copyOf(v));
     Map<String, List<String>> frozen = Map.copyOf(copy);
-    return key -> frozen.getOrDefault(key.toLowerCase(Locale.ROOT), List.of());
+    long retained = bytes;
+    return new RequestMetadata() {
+      @Override
+      public List<String> values(String key) {
+        return frozen.getOrDefault(key.toLowerCase(Locale.ROOT), List.of());
+      }
+
+      @Override
+      public long retainedBytes() {
+        return retained;
+      }
+    };
   }
+
+  /** What a key or a value costs beside its characters: its object, array and map entry. */
+  long ENTRY_BYTES = 64;
 }

@@ -176,6 +176,7 @@ class RoutingConnectorEndToEndTest {
               "    protocols:",
               "      grpc:",
               "        endpoint: 127.0.0.1:0",
+              "        include_metadata: true",
               "      http:",
               "        endpoint: 127.0.0.1:0",
               "        include_metadata: true",

@@ -173,7 +173,8 @@ public final class OtlpIndex {
 
   /**
    * Keeps {@code metadata} with the request: for the receiver that made it, before it hands the
-   * request on (the hand-off publishes it to the threads that read it).
+   * request on (the hand-off publishes it to the threads that read it), so before any pipeline
+   * accounts for its bytes ({@link #retainedBytes()} counts the metadata's).
    */
   public void metadata(RequestMetadata metadata) {
     this.metadata = java.util.Objects.requireNonNull(metadata, "metadata");
@@ -257,11 +258,12 @@ public final class OtlpIndex {
   }
 
   /**
-   * Bytes this index keeps reachable: the request and the index's own tables. What a pipeline
-   * holding slices of this request accounts for.
+   * Bytes this index keeps reachable: the request, the index's own tables and the metadata kept
+   * with it. What a pipeline holding slices of this request accounts for.
    */
   public long retainedBytes() {
-    return sourceLength
+    return metadata.retainedBytes()
+        + sourceLength
         + 4L * (resources.length + scopes.length + segments.length + items.length)
         + 4L * dataPoints.length
         + 8L * (resourceHashes.length + scopeHashes.length);

@@ -9,24 +9,19 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 
 /**
- * A call's gRPC metadata, kept with the request it carries, as the Collector's gRPC receivers leave
- * it readable to the components behind them (a routing connector's {@code request} context). Read
- * in place when asked, nothing copied per call: the call's {@link Metadata} is not changed once the
- * call has started.
+ * A call's gRPC metadata, kept with the request it carries when the receiver has {@code
+ * include_metadata: true}: the interceptor puts the call's {@link Metadata} in its context, and the
+ * export copies it into the request ({@link RequestMetadata#of}, counted in the memory bound).
  */
-final class GrpcMetadata implements RequestMetadata {
-  private static final Context.Key<GrpcMetadata> KEY = Context.key("sluice-request-metadata");
-  private static final String BINARY_SUFFIX = Metadata.BINARY_HEADER_SUFFIX;
+final class GrpcMetadata {
+  private static final Context.Key<Metadata> KEY = Context.key("sluice-request-metadata");
 
-  private final Metadata headers;
-
-  private GrpcMetadata(Metadata headers) {
-    this.headers = headers;
-  }
+  private GrpcMetadata() {}
 
   /** The interceptor that keeps each call's metadata in its context. */
   static ServerInterceptor interceptor() {
@@ -34,43 +29,34 @@ final class GrpcMetadata implements RequestMetadata {
       @Override
       public <Q, A> ServerCall.Listener<Q> interceptCall(
           ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-        Context context = Context.current().withValue(KEY, new GrpcMetadata(headers));
-        return Contexts.interceptCall(context, call, headers, next);
+        return Contexts.interceptCall(
+            Context.current().withValue(KEY, headers), call, headers, next);
       }
     };
   }
 
-  /** The metadata of the call being handled on this thread; none outside a call. */
+  /** A copy of the metadata of the call being handled on this thread; none outside a call. */
   static RequestMetadata current() {
-    GrpcMetadata metadata = KEY.get();
-    return metadata == null ? RequestMetadata.NONE : metadata;
-  }
-
-  @Override
-  public List<String> values(String key) {
-    String name = key.toLowerCase(Locale.ROOT);
-    if (name.isEmpty() || name.startsWith(":")) {
-      return List.of();
+    Metadata headers = KEY.get();
+    if (headers == null) {
+      return RequestMetadata.NONE;
     }
-    Iterable<?> values;
-    try {
-      values =
-          name.endsWith(BINARY_SUFFIX)
-              ? headers.getAll(Metadata.Key.of(name, Metadata.BINARY_BYTE_MARSHALLER))
-              : headers.getAll(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER));
-    } catch (IllegalArgumentException e) {
-      return List.of(); // not a valid metadata key: no call carries it
+    Map<String, List<String>> copy = new HashMap<>();
+    for (String name : headers.keys()) {
+      List<String> values = new ArrayList<>();
+      if (name.endsWith(Metadata.BINARY_HEADER_SUFFIX)) {
+        for (byte[] value :
+            headers.getAll(Metadata.Key.of(name, Metadata.BINARY_BYTE_MARSHALLER))) {
+          values.add(new String(value, StandardCharsets.UTF_8));
+        }
+      } else {
+        for (String value :
+            headers.getAll(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER))) {
+          values.add(value);
+        }
+      }
+      copy.put(name, values);
     }
-    if (values == null) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    for (Object value : values) {
-      out.add(
-          value instanceof byte[] bytes
-              ? new String(bytes, StandardCharsets.UTF_8)
-              : (String) value);
-    }
-    return List.copyOf(out);
+    return RequestMetadata.of(copy);
   }
 }

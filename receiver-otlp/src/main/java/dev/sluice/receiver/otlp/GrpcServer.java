@@ -5,6 +5,7 @@ import dev.sluice.component.tls.TlsLoader;
 import dev.sluice.component.tls.TlsMaterial;
 import dev.sluice.grpc.OtlpGrpc;
 import dev.sluice.grpc.ZstdCodec;
+import dev.sluice.pdata.RequestMetadata;
 import dev.sluice.pdata.Signal;
 import dev.sluice.pdata.codec.ByteArrays;
 import io.grpc.DecompressorRegistry;
@@ -123,7 +124,6 @@ final class GrpcServer {
             .maxInboundMetadataSize(MAX_HEADER_LIST_BYTES)
             .flowControlWindow(FLOW_CONTROL_WINDOW_BYTES)
             .handshakeTimeout(config.handshakeTimeout().toNanos(), TimeUnit.NANOSECONDS)
-            .intercept(GrpcMetadata.interceptor())
             .intercept(new GrpcAdmission(admission))
             .addStreamTracerFactory(
                 new GrpcInFlightTracer.Factory(
@@ -134,6 +134,9 @@ final class GrpcServer {
       builder.maxConcurrentCallsPerConnection(config.maxConcurrentStreams());
     }
     applyKeepalive(builder, config.keepalive());
+    if (config.includeMetadata()) {
+      builder.intercept(GrpcMetadata.interceptor());
+    }
     if (config.tls() != null) {
       tls = TlsLoader.server(config.tls(), configPath + ".tls", logger);
     }
@@ -242,7 +245,10 @@ final class GrpcServer {
       return;
     }
     handler.handle(
-        signal, request.body(), GrpcMetadata.current(), result -> answer(result, response));
+        signal,
+        request.body(),
+        config.includeMetadata() ? GrpcMetadata.current() : RequestMetadata.NONE,
+        result -> answer(result, response));
   }
 
   /** Answers a call; once, from the event loop or from a durable pipeline's writer thread. */

@@ -18,8 +18,8 @@ import java.time.Duration;
  * @param maxConcurrentStreams concurrent calls per connection, 100 by default (the OpenTelemetry
  *     Collector leaves it unlimited); 0 is no limit
  * @param keepalive HTTP/2 keepalive and connection ageing
- * @param includeMetadata accepted, as the Collector has it; a call's metadata is kept with its data
- *     either way (as the Collector's gRPC receiver leaves it readable to a routing connector)
+ * @param includeMetadata keep each call's metadata with its data (false), for a routing connector's
+ *     {@code request} context
  * @param maxConnections Sluice's own: open connections at most (1000); more are closed at accept
  * @param maxInFlightBytesMib Sluice's own: the bound on bytes of requests being received, in MiB
  *     (32); at or over it new calls are refused with UNAVAILABLE and RetryInfo
