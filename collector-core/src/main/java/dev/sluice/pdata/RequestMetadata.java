@@ -1,10 +1,10 @@
 package dev.sluice.pdata;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * What a request's sender said beside its data: the gRPC metadata or the HTTP headers the receiver
@@ -38,7 +38,7 @@ public interface RequestMetadata {
     if (headers.isEmpty()) {
       return NONE;
     }
-    Map<String, List<String>> copy = new TreeMap<>();
+    Map<String, List<String>> copy = new HashMap<>();
     for (Map.Entry<String, ? extends List<String>> header : headers.entrySet()) {
       copy.computeIfAbsent(header.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
           .addAll(header.getValue());

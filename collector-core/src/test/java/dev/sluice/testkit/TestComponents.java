@@ -221,13 +221,31 @@ public final class TestComponents {
     }
   }
 
+  /** The test connectors' common part: no configuration, data of one signal to the same signal. */
+  abstract static class SameSignalConnectors implements ConnectorFactory<NoConfig> {
+    @Override
+    public Class<NoConfig> configType() {
+      return NoConfig.class;
+    }
+
+    @Override
+    public NoConfig defaultConfig() {
+      return new NoConfig();
+    }
+
+    @Override
+    public boolean supports(Signal from, Signal to) {
+      return from == to;
+    }
+  }
+
   /**
    * Makes connectors that hand each batch on as it is (pipelines of one signal), and keeps the
    * output each was given, by id. Of type {@code link}, which says it passes requests on; or of
    * type {@code make} ({@link #makingConnectors}), which says it makes new data, as count does,
    * though it hands batches on all the same.
    */
-  public static final class TestConnectors implements ConnectorFactory<NoConfig> {
+  public static final class TestConnectors extends SameSignalConnectors {
     private final Journal journal;
     private final boolean passesThrough;
     private final Map<ComponentId, ConnectorOutput> outputs = new ConcurrentHashMap<>();
@@ -245,21 +263,6 @@ public final class TestComponents {
     @Override
     public boolean passesThrough() {
       return passesThrough;
-    }
-
-    @Override
-    public Class<NoConfig> configType() {
-      return NoConfig.class;
-    }
-
-    @Override
-    public NoConfig defaultConfig() {
-      return new NoConfig();
-    }
-
-    @Override
-    public boolean supports(Signal from, Signal to) {
-      return from == to;
     }
 
     @Override
@@ -323,7 +326,7 @@ public final class TestComponents {
     return new FoldingConnectors(journal);
   }
 
-  public static final class FoldingConnectors implements ConnectorFactory<NoConfig> {
+  public static final class FoldingConnectors extends SameSignalConnectors {
     private final Journal journal;
     private final Map<ComponentId, Folding> made = new ConcurrentHashMap<>();
 
@@ -339,21 +342,6 @@ public final class TestComponents {
     @Override
     public boolean saysWhatItMadeFrom() {
       return true;
-    }
-
-    @Override
-    public Class<NoConfig> configType() {
-      return NoConfig.class;
-    }
-
-    @Override
-    public NoConfig defaultConfig() {
-      return new NoConfig();
-    }
-
-    @Override
-    public boolean supports(Signal from, Signal to) {
-      return from == to;
     }
 
     @Override
@@ -391,14 +379,7 @@ public final class TestComponents {
     @Override
     public synchronized Admission consume(Batch batch) {
       journal.add("consume", settings);
-      OtlpIndex request = batch.requestOf(batch.sliceCount() - 1);
-      byte[] bytes = new byte[request.sourceLength()];
-      request.readSource(
-          (source, offset, length) -> {
-            System.arraycopy(source, offset, bytes, 0, length);
-            return length;
-          });
-      state = bytes;
+      state = BuildingConnectors.bytesOf(batch.requestOf(batch.sliceCount() - 1));
       sources.add(batch);
       batch.clear();
       return Admission.ACCEPTED;
@@ -408,13 +389,8 @@ public final class TestComponents {
       if (state == null) {
         return Admission.ACCEPTED;
       }
-      OtlpIndex request;
-      try {
-        request = new OtlpIndexer().index(output.signal(), state);
-      } catch (MalformedOtlpException e) {
-        throw new AssertionError(e);
-      }
-      Admission answer = output.consume(request, sources);
+      Admission answer =
+          output.consume(BuildingConnectors.indexed(output.signal(), state), sources);
       if (answer == Admission.ACCEPTED) {
         sources.release();
         state = null;
@@ -423,7 +399,7 @@ public final class TestComponents {
     }
   }
 
-  private static final class BuildingConnectors implements ConnectorFactory<NoConfig> {
+  private static final class BuildingConnectors extends SameSignalConnectors {
     private final Journal journal;
 
     BuildingConnectors(Journal journal) {
@@ -438,21 +414,6 @@ public final class TestComponents {
     @Override
     public boolean saysWhatItMadeFrom() {
       return true;
-    }
-
-    @Override
-    public Class<NoConfig> configType() {
-      return NoConfig.class;
-    }
-
-    @Override
-    public NoConfig defaultConfig() {
-      return new NoConfig();
-    }
-
-    @Override
-    public boolean supports(Signal from, Signal to) {
-      return from == to;
     }
 
     @Override
@@ -484,15 +445,24 @@ public final class TestComponents {
       };
     }
 
+    /** A request of its own with the bytes of {@code request}. */
     private static OtlpIndex copy(OtlpIndex request) {
+      return indexed(request.signal(), bytesOf(request));
+    }
+
+    static byte[] bytesOf(OtlpIndex request) {
       byte[] bytes = new byte[request.sourceLength()];
       request.readSource(
           (source, offset, length) -> {
             System.arraycopy(source, offset, bytes, 0, length);
             return length;
           });
+      return bytes;
+    }
+
+    static OtlpIndex indexed(Signal signal, byte[] bytes) {
       try {
-        return new OtlpIndexer().index(request.signal(), bytes);
+        return new OtlpIndexer().index(signal, bytes);
       } catch (MalformedOtlpException e) {
         throw new AssertionError(e);
       }
