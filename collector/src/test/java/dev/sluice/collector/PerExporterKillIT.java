@@ -41,9 +41,9 @@ class PerExporterKillIT {
       Path config = dir.resolve("sluice.yaml");
       Files.writeString(config, config(port, up.endpoint(), down.endpoint(), dir.resolve("wal")));
       Path firstLog = dir.resolve("sluice-0.log");
-      Process first = DurableKillIT.start(launcher, config, firstLog, "");
+      Process first = KillLoop.start(launcher, config, firstLog, "");
       try {
-        DurableKillIT.awaitListening(port, first, firstLog);
+        KillLoop.awaitListening(port, first, firstLog);
         send(port);
         assertThat(up.await(() -> up.spans() == SPANS, 30, TimeUnit.SECONDS)).isTrue();
         // Killed once the log's progress file says otlp/up is done with every request.
@@ -59,9 +59,9 @@ class PerExporterKillIT {
 
       Files.writeString(config, config(port, up.endpoint(), back.endpoint(), dir.resolve("wal")));
       Path secondLog = dir.resolve("sluice-1.log");
-      Process second = DurableKillIT.start(launcher, config, secondLog, "");
+      Process second = KillLoop.start(launcher, config, secondLog, "");
       try {
-        DurableKillIT.awaitListening(port, second, secondLog);
+        KillLoop.awaitListening(port, second, secondLog);
         assertThat(back.await(() -> back.spans() == SPANS, 30, TimeUnit.SECONDS)).isTrue();
       } finally {
         second.destroy();

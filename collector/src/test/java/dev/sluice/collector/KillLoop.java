@@ -1,0 +1,362 @@
+package dev.sluice.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.sluice.exporter.otlp.testkit.OtlpSink;
+import dev.sluice.testkit.SequencedSpans;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * The loop the durable crash tests share: {@code bin/sluice} with the test's configuration receives
+ * steady load from a client that records what was answered OK, and is killed with SIGKILL {@code
+ * kills} times, about half of them at chosen points of its write-ahead log (halfway through a
+ * write, before a force, just after a segment roll, before a progress write, just after a
+ * deletion), then restarted each time. The last run stops the load and waits until everything
+ * answered OK has arrived at the backend. Each test then checks what arrived its own way.
+ *
+ * @param kills the runs that end in a SIGKILL; one more run follows them
+ * @param seed of the random choices: crash points, refusals, how long each run lasts
+ * @param numbering what the load numbers, and how its requests are made
+ * @param backlog how the backend leaves data in the log at each kill
+ * @param config the daemon's configuration text
+ * @param arrived what the backend has so far, in the numbers of {@code numbering}
+ * @param arrivedAs the last run's assertion message, with the count answered OK as its argument
+ */
+record KillLoop(
+    int kills,
+    long seed,
+    Numbering numbering,
+    Backlog backlog,
+    ConfigText config,
+    Function<OtlpSink, BitSet> arrived,
+    String arrivedAs) {
+  static final int SPANS_PER_REQUEST = 50;
+  private static final String[] POINTS = {"torn-write", "force", "roll", "progress", "delete"};
+
+  /** The daemon's configuration, given its port, the backend's endpoint and the log's directory. */
+  @FunctionalInterface
+  interface ConfigText {
+    String of(int port, String sink, Path wal);
+  }
+
+  /** What the load numbers: what {@code sent} counts and {@code answered} holds. */
+  enum Numbering {
+    /** Spans; every request's spans have the service name {@code svc}. */
+    SPANS,
+    /**
+     * Requests (first span / {@value KillLoop#SPANS_PER_REQUEST}); each request's spans have a
+     * service name of their own, {@code svc-<first span>}.
+     */
+    REQUESTS;
+
+    /** How far one request advances the numbering. */
+    int step() {
+      return this == SPANS ? SPANS_PER_REQUEST : 1;
+    }
+
+    int firstSpan(int number) {
+      return this == SPANS ? number : number * SPANS_PER_REQUEST;
+    }
+
+    String service(int firstSpan) {
+      return this == SPANS ? "svc" : "svc-" + firstSpan;
+    }
+  }
+
+  /** How the backend leaves data in the log at each kill. */
+  enum Backlog {
+    /**
+     * In about a third of the runs the backend refuses its next two calls; the kill comes at a
+     * random moment, without waiting for what the run before left owed.
+     */
+    REFUSALS,
+    /**
+     * Deliveries at first, until what the run before left owed has arrived; then the backend stops
+     * answering, and the kill comes while the exporter waits on it with the log holding what it has
+     * not delivered.
+     */
+    HELD_CALLS
+  }
+
+  /**
+   * What a loop ended with: the kills made, the count sent and the numbers answered OK (in the
+   * loop's numbering), and when the loop started ({@link System#nanoTime()}).
+   */
+  record Result(int kills, int sent, BitSet answered, long startedNanos) {
+    /**
+     * Checks the spans that arrived at {@code sink}: only sent spans, and every span answered OK;
+     * then prints the summary line, led by {@code label}.
+     */
+    void assertEveryAnsweredSpanDelivered(String label, OtlpSink sink) {
+      List<Integer> arrived = BackpressureTest.spanNumbers(sink);
+      BitSet distinct = new BitSet();
+      int duplicates = 0;
+      for (int number : arrived) {
+        assertThat(number).as("only sent spans arrive").isBetween(0, sent - 1);
+        if (distinct.get(number)) {
+          duplicates++;
+        }
+        distinct.set(number);
+      }
+      BitSet missing = (BitSet) answered.clone();
+      missing.andNot(distinct);
+      assertThat(missing.cardinality()).as("answered spans never delivered: %s", missing).isZero();
+      System.out.printf(
+          "%s: %d kills, %d spans sent, %d answered OK, %d delivered, %d duplicates, %d s%n",
+          label,
+          kills,
+          sent,
+          answered.cardinality(),
+          distinct.cardinality(),
+          duplicates,
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos));
+    }
+  }
+
+  Result run(Path dir, OtlpSink sink) throws Exception {
+    Path launcher = Path.of("..", "bin", "sluice").toAbsolutePath().normalize();
+    Random random = new Random(seed);
+    BitSet answered = new BitSet();
+    int[] sent = {0};
+    int killed = 0;
+    int port = DaemonIT.freePort();
+    Path configFile = dir.resolve("sluice.yaml");
+    Files.writeString(configFile, config.of(port, sink.endpoint(), dir.resolve("wal")));
+    long started = System.nanoTime();
+    for (int run = 0; run <= kills; run++) {
+      boolean last = run == kills;
+      String crash = "";
+      if (!last && random.nextBoolean()) {
+        crash = POINTS[random.nextInt(POINTS.length)] + ":" + (1 + random.nextInt(20));
+      }
+      if (backlog == Backlog.REFUSALS && !last && random.nextInt(3) == 0) {
+        sink.failNext(KillLoop::unavailable, KillLoop::unavailable);
+      }
+      Path log = dir.resolve("sluice-" + run + ".log");
+      Process daemon = start(launcher, configFile, log, crash);
+      try {
+        awaitListening(port, daemon, log);
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread client = new Thread(() -> load(port, sent, answered, stop), "load");
+        client.start();
+        if (last) {
+          Thread.sleep(500);
+          stop.set(true);
+          client.join(30_000);
+          int expected = answered.cardinality();
+          assertThat(
+                  sink.await(
+                      () -> containsAll(arrived.apply(sink), answered), 60, TimeUnit.SECONDS))
+              .as(arrivedAs, expected)
+              .isTrue();
+          daemon.destroy();
+          assertThat(daemon.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        } else {
+          if (backlog == Backlog.HELD_CALLS) {
+            awaitArrived(sink, daemon, snapshot(answered));
+            runFor(daemon, 100 + random.nextInt(400));
+            sink.hold();
+            runFor(daemon, 200 + random.nextInt(600));
+          } else {
+            runFor(daemon, 300 + random.nextInt(1200));
+          }
+          daemon.destroyForcibly();
+          assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).isTrue();
+          if (backlog == Backlog.HELD_CALLS) {
+            sink.release();
+          }
+          killed++;
+          stop.set(true);
+          client.join(30_000);
+        }
+      } finally {
+        daemon.destroyForcibly();
+        if (backlog == Backlog.HELD_CALLS) {
+          sink.release();
+        }
+      }
+    }
+    return new Result(killed, sent[0], answered, started);
+  }
+
+  /** The spans that have arrived at {@code sink} so far. */
+  static BitSet deliveredSpans(OtlpSink sink) {
+    BitSet delivered = new BitSet();
+    for (int number : BackpressureTest.spanNumbers(sink)) {
+      delivered.set(number);
+    }
+    return delivered;
+  }
+
+  /**
+   * Each point of the metric {@code name} that reached {@code sink}, as {request, value}: the
+   * request from the service name {@code svc-<first span>} of {@link Numbering#REQUESTS}.
+   */
+  static List<long[]> requestPoints(OtlpSink sink, String name) {
+    List<long[]> points = new ArrayList<>();
+    for (ExportMetricsServiceRequest request : sink.metrics()) {
+      for (ResourceMetrics resource : request.getResourceMetricsList()) {
+        String service = null;
+        for (KeyValue attribute : resource.getResource().getAttributesList()) {
+          if (attribute.getKey().equals("service.name")) {
+            service = attribute.getValue().getStringValue();
+          }
+        }
+        for (ScopeMetrics scope : resource.getScopeMetricsList()) {
+          for (Metric metric : scope.getMetricsList()) {
+            if (!metric.getName().equals(name)) {
+              continue;
+            }
+            for (NumberDataPoint point : metric.getSum().getDataPointsList()) {
+              int first = Integer.parseInt(service.substring("svc-".length()));
+              points.add(new long[] {first / SPANS_PER_REQUEST, point.getAsInt()});
+            }
+          }
+        }
+      }
+    }
+    return points;
+  }
+
+  /** The requests of {request, value} pairs. */
+  static BitSet requests(List<long[]> counts) {
+    BitSet requests = new BitSet();
+    for (long[] count : counts) {
+      requests.set((int) count[0]);
+    }
+    return requests;
+  }
+
+  /**
+   * Waits until everything of {@code answered} has arrived, for at most 30 s, or until the daemon
+   * ends (a crash point reached): the kill test goes on either way.
+   */
+  private void awaitArrived(OtlpSink sink, Process daemon, BitSet answered)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (daemon.isAlive()
+        && System.nanoTime() - deadline < 0
+        && !sink.await(
+            () -> containsAll(arrived.apply(sink), answered), 100, TimeUnit.MILLISECONDS)) {
+      // Asked again while the daemon runs.
+    }
+  }
+
+  private static BitSet snapshot(BitSet answered) {
+    synchronized (answered) {
+      return (BitSet) answered.clone();
+    }
+  }
+
+  /** Lets the daemon run {@code millis}, or until it ends (a crash point reached). */
+  private static void runFor(Process daemon, long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    while (daemon.isAlive() && System.nanoTime() - deadline < 0) {
+      Thread.sleep(20);
+    }
+  }
+
+  private static boolean containsAll(BitSet arrived, BitSet answered) {
+    synchronized (answered) {
+      BitSet missing = (BitSet) answered.clone();
+      missing.andNot(arrived);
+      return missing.isEmpty();
+    }
+  }
+
+  private static StatusRuntimeException unavailable() {
+    return Status.UNAVAILABLE.asRuntimeException();
+  }
+
+  /**
+   * Sends requests of sequential spans until stopped; records what each answered OK numbered, in
+   * the loop's numbering.
+   */
+  private void load(int port, int[] sent, BitSet answered, AtomicBoolean stop) {
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    try {
+      while (!stop.get()) {
+        int number;
+        synchronized (sent) {
+          number = sent[0];
+          sent[0] += numbering.step();
+        }
+        int first = numbering.firstSpan(number);
+        try {
+          TraceServiceGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .export(SequencedSpans.request(numbering.service(first), first, SPANS_PER_REQUEST));
+          synchronized (answered) {
+            answered.set(number, number + numbering.step());
+          }
+        } catch (RuntimeException refusedOrKilled) {
+          if (stop.get()) {
+            return;
+          }
+          try {
+            Thread.sleep(20);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /**
+   * Starts {@code bin/sluice} with {@code config}, its output to {@code log}; a non-empty {@code
+   * crash} names the log's crash point ({@code point:count}).
+   */
+  static Process start(Path launcher, Path config, Path log, String crash) throws IOException {
+    ProcessBuilder builder =
+        new ProcessBuilder(launcher.toString(), "--config", config.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    if (!crash.isEmpty()) {
+      builder.environment().put("JAVA_TOOL_OPTIONS", "-Dsluice.wal.crash=" + crash);
+    }
+    return builder.start();
+  }
+
+  static void awaitListening(int port, Process daemon, Path log) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() - deadline < 0) {
+      if (!daemon.isAlive()) {
+        // A crash point reached while replaying: the next run goes on from there.
+        return;
+      }
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(50);
+      }
+    }
+    throw new AssertionError("the daemon did not listen in time:\n" + Files.readString(log));
+  }
+}
