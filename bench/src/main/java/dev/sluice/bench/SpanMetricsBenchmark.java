@@ -78,6 +78,13 @@ public class SpanMetricsBenchmark {
   @Param({"1000"})
   public int spans;
 
+  /**
+   * {@code http}: the default dimensions and the three above; {@code default}: the default
+   * dimensions only, as the scenario {@code traces-spanmetrics} has them.
+   */
+  @Param({"http", "default"})
+  public String dimensions;
+
   byte[] request;
   OtlpIndex index;
   Connector connector;
@@ -87,14 +94,15 @@ public class SpanMetricsBenchmark {
   public void setup() throws MalformedOtlpException {
     request = SpanShapes.requestBytes(SpanShapes.DEFAULT_SEED, spans);
     index = new OtlpIndexer().index(Signal.TRACES, request);
-    connector = connector();
-    naive = new NaiveSpanMetrics();
+    List<String> names = "http".equals(dimensions) ? DIMENSIONS : List.of();
+    connector = connector(ACCEPTING, names);
+    naive = new NaiveSpanMetrics(names);
   }
 
-  static SpanMetricsConfig config() {
+  static SpanMetricsConfig config(List<String> names) {
     SpanMetricsConfig d = SpanMetricsConfig.DEFAULT;
     List<SpanMetricsConfig.Dimension> dimensions = new ArrayList<>();
-    for (String name : DIMENSIONS) {
+    for (String name : names) {
       dimensions.add(new SpanMetricsConfig.Dimension(name, null));
     }
     return new SpanMetricsConfig(
@@ -123,8 +131,13 @@ public class SpanMetricsBenchmark {
     return connector(ACCEPTING);
   }
 
-  /** The connector, handing what it flushes to {@code output}. */
+  /** The connector with the {@link #DIMENSIONS}, handing what it flushes to {@code output}. */
   static Connector connector(ConnectorOutput output) {
+    return connector(output, DIMENSIONS);
+  }
+
+  /** The connector with the dimensions {@code names}, handing what it flushes to {@code output}. */
+  static Connector connector(ConnectorOutput output, List<String> names) {
     return new SpanMetricsConnectorFactory()
         .create(
             new ComponentSettings(
@@ -132,7 +145,7 @@ public class SpanMetricsBenchmark {
                 ComponentKind.CONNECTOR,
                 new MetricRegistry(),
                 NEVER),
-            config(),
+            config(names),
             Signal.TRACES,
             Signal.METRICS,
             output);
@@ -167,6 +180,15 @@ public class SpanMetricsBenchmark {
     }
 
     final Map<String, Map<String, Series>> resources = new HashMap<>();
+    final List<String> dimensions;
+
+    NaiveSpanMetrics() {
+      this(DIMENSIONS);
+    }
+
+    NaiveSpanMetrics(List<String> dimensions) {
+      this.dimensions = dimensions;
+    }
 
     int consume(ExportTraceServiceRequest request) {
       int counted = 0;
@@ -196,7 +218,7 @@ public class SpanMetricsBenchmark {
                     .append(span.getKind().name())
                     .append('\0')
                     .append(span.getStatus().getCode().name());
-            for (String name : DIMENSIONS) {
+            for (String name : dimensions) {
               AnyValue value = attributes.getOrDefault(name, resource.get(name));
               if (value != null) {
                 key.append('\0').append(name).append(':').append(text(value));
@@ -220,14 +242,14 @@ public class SpanMetricsBenchmark {
       return counted;
     }
 
-    private static Map<String, Object> attributes(
+    private Map<String, Object> attributes(
         String serviceName, Span span, Map<String, AnyValue> attributes) {
       Map<String, Object> out = new LinkedHashMap<>();
       out.put("service.name", serviceName);
       out.put("span.name", span.getName());
       out.put("span.kind", span.getKind().name());
       out.put("status.code", span.getStatus().getCode().name());
-      for (String name : DIMENSIONS) {
+      for (String name : dimensions) {
         AnyValue value = attributes.get(name);
         if (value != null) {
           out.put(name, text(value));
