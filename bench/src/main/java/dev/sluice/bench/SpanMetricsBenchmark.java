@@ -94,9 +94,13 @@ public class SpanMetricsBenchmark {
   public void setup() throws MalformedOtlpException {
     request = SpanShapes.requestBytes(SpanShapes.DEFAULT_SEED, spans);
     index = new OtlpIndexer().index(Signal.TRACES, request);
-    List<String> names = "http".equals(dimensions) ? DIMENSIONS : List.of();
-    connector = connector(ACCEPTING, names);
-    naive = new NaiveSpanMetrics(names);
+    connector = connector(ACCEPTING, dimensionNames());
+    naive = new NaiveSpanMetrics(dimensionNames());
+  }
+
+  /** The dimensions {@link #dimensions} names, beside the default ones. */
+  List<String> dimensionNames() {
+    return "http".equals(dimensions) ? DIMENSIONS : List.of();
   }
 
   static SpanMetricsConfig config(List<String> names) {

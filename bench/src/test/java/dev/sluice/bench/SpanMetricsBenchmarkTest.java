@@ -20,20 +20,24 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Both contenders of the spanmetrics benchmark make the same series of the same spans. */
 class SpanMetricsBenchmarkTest {
-  @Test
-  void sluiceAndProtobufJavaCountTheSameSeries() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"http", "default"})
+  void sluiceAndProtobufJavaCountTheSameSeries(String dimensions) throws Exception {
     SpanMetricsBenchmark benchmark = new SpanMetricsBenchmark();
     benchmark.spans = 500;
+    benchmark.dimensions = dimensions;
     benchmark.setup();
     assertThat(benchmark.sluice()).isEqualTo(Admission.ACCEPTED);
     assertThat(benchmark.protobufJava()).isEqualTo(500);
 
     List<ExportMetricsServiceRequest> flushed = new ArrayList<>();
-    Connector connector = SpanMetricsBenchmark.connector(recording(flushed));
+    Connector connector =
+        SpanMetricsBenchmark.connector(recording(flushed), benchmark.dimensionNames());
     assertThat(connector.consume(Batch.of(benchmark.index))).isEqualTo(Admission.ACCEPTED);
     connector.shutdown(System.nanoTime()); // flushes
 
