@@ -57,6 +57,13 @@ public interface ConnectorOutput {
     void add(Batch batch);
 
     /**
+     * Adds what {@code other} (of the same output) holds owed, which it keeps owed meanwhile: the
+     * caller may release {@code other} after this. For a connector that keeps several {@code
+     * Sources} (by age, say) and hands some of them on together.
+     */
+    void addAll(Sources other);
+
+    /**
      * Lets go of them: the data made from them was handed on ({@link #consume(OtlpIndex, Sources)}
      * took it, and keeps them owed until it is delivered) or dropped for good. Not called when it
      * is lost only because the collector stops: then they stay owed, and are replayed at the next
@@ -84,6 +91,9 @@ public interface ConnectorOutput {
       new Sources() {
         @Override
         public void add(Batch batch) {}
+
+        @Override
+        public void addAll(Sources other) {}
 
         @Override
         public void release() {}

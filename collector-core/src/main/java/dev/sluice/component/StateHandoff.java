@@ -49,6 +49,15 @@ public final class StateHandoff {
   }
 
   /**
+   * The state now holds data made from what {@code earlier} holds owed (sources of this output the
+   * connector kept apart, to hand on only now): it goes with the next hand-off. The caller may
+   * release {@code earlier} after this.
+   */
+  public void madeFrom(ConnectorOutput.Sources earlier) {
+    sources.addAll(earlier);
+  }
+
+  /**
    * Builds the request with {@code write} (which returns null when there is nothing to hand on) and
    * hands it on. True when the state it was built from is done with: the pipelines took the
    * request, or it can never be handed on (a pipeline failed on it, or it is larger than one

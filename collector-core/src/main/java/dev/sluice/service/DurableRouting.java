@@ -37,12 +37,12 @@ import java.util.function.Predicate;
  * </ul>
  *
  * <p>A connector that makes data and says which requests it made it from ({@link
- * dev.sluice.component.ConnectorFactory#saysWhatItMadeFrom()}: count, spanmetrics) counts as a way
- * through for the first two: what it makes from a logged request keeps that request owed to the
- * durable exporters behind it ({@link MadeFromLogged}), and a replayed request is made into data
- * again. The pipelines behind it are not logged into: what reaches them is new data. Other
- * connectors that make data are refused where logged requests reach them and where what they make
- * would reach a durable exporter ({@link PipelineTopology#checkDurable}).
+ * dev.sluice.component.ConnectorFactory#saysWhatItMadeFrom()}: count, spanmetrics, servicegraph)
+ * counts as a way through for the first two: what it makes from a logged request keeps that request
+ * owed to the durable exporters behind it ({@link MadeFromLogged}), and a replayed request is made
+ * into data again. The pipelines behind it are not logged into: what reaches them is new data.
+ * Other connectors that make data are refused where logged requests reach them and where what they
+ * make would reach a durable exporter ({@link PipelineTopology#checkDurable}).
  */
 final class DurableRouting {
   private final List<PipelineSpec> pipelines;

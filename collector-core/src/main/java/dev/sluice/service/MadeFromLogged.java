@@ -56,6 +56,15 @@ final class MadeFromLogged implements OtlpIndex.Releaser, ConnectorOutput.Source
     }
   }
 
+  @Override
+  public void addAll(ConnectorOutput.Sources other) {
+    if (other instanceof MadeFromLogged made) {
+      addAll(made);
+    } else if (other != ConnectorOutput.NO_SOURCES) {
+      throw new IllegalArgumentException("sources of another output: " + other);
+    }
+  }
+
   /** Pins again what {@code made} pins (which keeps them pinned meanwhile). */
   synchronized void addAll(MadeFromLogged made) {
     for (DurableRequest durable : made.pinned()) {

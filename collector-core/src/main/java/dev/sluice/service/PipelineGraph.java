@@ -63,9 +63,9 @@ import java.util.logging.Logger;
  * ConnectorPipelines}; it stands at the end of the pipelines that list it, beside their sending
  * chains ({@link Fanout}, or {@link DurableFanout} where logged requests reach). Requests are
  * logged once, where they are received: connectors that pass them on (forward, routing) carry them
- * to durable pipelines behind them; what a connector that says so (count, spanmetrics) makes from a
- * logged request keeps that request owed until it is delivered ({@link MadeFromLogged}); other
- * connectors that make new data are refused where the log is ({@link
+ * to durable pipelines behind them; what a connector that says so (count, spanmetrics,
+ * servicegraph) makes from a logged request keeps that request owed until it is delivered ({@link
+ * MadeFromLogged}); other connectors that make new data are refused where the log is ({@link
  * PipelineTopology#checkDurable}).
  *
  * <p>Starts as the OpenTelemetry Collector does, so that nothing is sent to a part that is not

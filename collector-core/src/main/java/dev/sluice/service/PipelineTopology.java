@@ -491,7 +491,8 @@ public final class PipelineTopology {
                       + why
                       + "): what it makes is not logged, so a logged pipeline can end only in"
                       + " connectors that pass requests on as they are (forward, routing) or that"
-                      + " say which requests what they make was made from (count, spanmetrics)"));
+                      + " say which requests what they make was made from (count, spanmetrics,"
+                      + " servicegraph)"));
         }
       }
       for (String fed : instance.fed()) {

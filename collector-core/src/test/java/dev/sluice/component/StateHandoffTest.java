@@ -33,6 +33,11 @@ class StateHandoffTest {
         }
 
         @Override
+        public void addAll(Sources other) {
+          throw new UnsupportedOperationException("one Sources per connector here");
+        }
+
+        @Override
         public void release() {
           held.clear();
           releases++;

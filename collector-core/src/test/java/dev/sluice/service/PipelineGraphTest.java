@@ -894,7 +894,7 @@ class PipelineGraphTest {
                 + " traces/behind, which has sending_queue.storage): what it makes is not logged,"
                 + " so a logged pipeline can end only in connectors that pass requests on as they"
                 + " are (forward, routing) or that say which requests what they make was made"
-                + " from (count, spanmetrics)");
+                + " from (count, spanmetrics, servicegraph)");
   }
 
   @Test

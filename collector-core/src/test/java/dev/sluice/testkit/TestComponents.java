@@ -320,7 +320,9 @@ public final class TestComponents {
    * Makes connectors of type {@code fold} that fold the batches they take into a state, as
    * spanmetrics does, and hand it on only when told ({@link FoldingConnectors#flush}): a request
    * with the bytes of the last request taken, handed on with the {@link ConnectorOutput.Sources} of
-   * every batch taken since the last flush that was taken.
+   * every batch taken since the last flush that was taken. The batches' sources are kept apart
+   * until a flush, which adds them to its own ({@link ConnectorOutput.Sources#addAll}), as a
+   * connector that keeps sources by age does.
    */
   public static FoldingConnectors foldingConnectors(Journal journal) {
     return new FoldingConnectors(journal);
@@ -366,13 +368,15 @@ public final class TestComponents {
     private final Journal journal;
     private final ComponentSettings settings;
     private final ConnectorOutput output;
-    private ConnectorOutput.Sources sources;
+    private final ConnectorOutput.Sources taken;
+    private final ConnectorOutput.Sources sources;
     private byte[] state;
 
     Folding(Journal journal, ComponentSettings settings, ConnectorOutput output) {
       this.journal = journal;
       this.settings = settings;
       this.output = output;
+      this.taken = output.sources();
       this.sources = output.sources();
     }
 
@@ -380,7 +384,7 @@ public final class TestComponents {
     public synchronized Admission consume(Batch batch) {
       journal.add("consume", settings);
       state = BuildingConnectors.bytesOf(batch.requestOf(batch.sliceCount() - 1));
-      sources.add(batch);
+      taken.add(batch);
       batch.clear();
       return Admission.ACCEPTED;
     }
@@ -389,6 +393,8 @@ public final class TestComponents {
       if (state == null) {
         return Admission.ACCEPTED;
       }
+      sources.addAll(taken);
+      taken.release();
       Admission answer =
           output.consume(BuildingConnectors.indexed(output.signal(), state), sources);
       if (answer == Admission.ACCEPTED) {

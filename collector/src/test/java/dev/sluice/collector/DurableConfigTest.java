@@ -182,6 +182,32 @@ class DurableConfigTest {
             "durable.yaml");
   }
 
+  @Test
+  void aLoggedPipelineMayEndInServicegraphAndServicegraphMayFeedADurablePipeline()
+      throws Exception {
+    new ConfigLoader()
+        .load(
+            withServicegraph(
+                """
+                traces: {receivers: [otlp], exporters: [otlp/durable, servicegraph]}
+                metrics: {receivers: [servicegraph], exporters: [debug]}
+                """),
+            "durable.yaml");
+    new ConfigLoader()
+        .load(
+            withServicegraph(
+                """
+                traces: {receivers: [otlp], exporters: [servicegraph]}
+                metrics: {receivers: [servicegraph], exporters: [otlp/durable]}
+                """),
+            "durable.yaml");
+  }
+
+  /** {@link #joined} with {@code servicegraph} declared in place of {@code spanmetrics}. */
+  private static String withServicegraph(String pipelines) {
+    return joined(pipelines).replace("  spanmetrics:\n", "  servicegraph:\n");
+  }
+
   /** A routing connector with {@code route} as its one route, in front of a durable pipeline. */
   private static String routing(String route) {
     return String.join(

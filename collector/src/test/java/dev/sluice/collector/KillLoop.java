@@ -2,6 +2,7 @@ package dev.sluice.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
@@ -9,15 +10,22 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,11 +77,63 @@ record KillLoop(
      * Requests (first span / {@value KillLoop#SPANS_PER_REQUEST}); each request's spans have a
      * service name of their own, {@code svc-<first span>}.
      */
-    REQUESTS;
+    REQUESTS,
+    /**
+     * Calls between two services, {@value KillLoop#SPANS_PER_REQUEST} per number, each in a trace
+     * of its own: a request with the client spans of them all (service {@code client-<number>}),
+     * then a request with their server spans ({@code server-<number>}). A number is answered OK
+     * when both requests are.
+     */
+    EDGES;
 
-    /** How far one request advances the numbering. */
+    /** How far one number advances the numbering. */
     int step() {
       return this == SPANS ? SPANS_PER_REQUEST : 1;
+    }
+
+    /** The requests of {@code number}, sent in order. */
+    List<ExportTraceServiceRequest> requests(int number) {
+      if (this != EDGES) {
+        int first = firstSpan(number);
+        return List.of(SequencedSpans.request(service(first), first, SPANS_PER_REQUEST));
+      }
+      return List.of(edgeHalf(number, true), edgeHalf(number, false));
+    }
+
+    private static ExportTraceServiceRequest edgeHalf(int number, boolean client) {
+      ScopeSpans.Builder scope = ScopeSpans.newBuilder();
+      for (int call = 0; call < SPANS_PER_REQUEST; call++) {
+        ByteBuffer trace = ByteBuffer.allocate(16).putLong(0x5e0000000000L).putInt(number);
+        trace.putInt(call);
+        ByteString clientSpan =
+            ByteString.copyFrom(ByteBuffer.allocate(8).putLong(2L * call + 1).array());
+        Span.Builder span =
+            Span.newBuilder()
+                .setTraceId(ByteString.copyFrom(trace.array()))
+                .setName("call")
+                .setStartTimeUnixNano(1_000_000L)
+                .setEndTimeUnixNano(2_000_000L);
+        if (client) {
+          span.setSpanId(clientSpan).setKind(Span.SpanKind.SPAN_KIND_CLIENT);
+        } else {
+          span.setSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(2L * call + 2).array()))
+              .setParentSpanId(clientSpan)
+              .setKind(Span.SpanKind.SPAN_KIND_SERVER);
+        }
+        scope.addSpans(span);
+      }
+      String service = (client ? "client-" : "server-") + number;
+      return ExportTraceServiceRequest.newBuilder()
+          .addResourceSpans(
+              ResourceSpans.newBuilder()
+                  .setResource(
+                      Resource.newBuilder()
+                          .addAttributes(
+                              KeyValue.newBuilder()
+                                  .setKey("service.name")
+                                  .setValue(AnyValue.newBuilder().setStringValue(service))))
+                  .addScopeSpans(scope))
+          .build();
     }
 
     int firstSpan(int number) {
@@ -304,11 +364,12 @@ record KillLoop(
           number = sent[0];
           sent[0] += numbering.step();
         }
-        int first = numbering.firstSpan(number);
         try {
-          TraceServiceGrpc.newBlockingStub(channel)
-              .withDeadlineAfter(5, TimeUnit.SECONDS)
-              .export(SequencedSpans.request(numbering.service(first), first, SPANS_PER_REQUEST));
+          for (ExportTraceServiceRequest request : numbering.requests(number)) {
+            TraceServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .export(request);
+          }
           synchronized (answered) {
             answered.set(number, number + numbering.step());
           }

@@ -24,7 +24,20 @@ import java.util.logging.Logger;
  * nothing: the next one carries the same counts and more. But until a flush is taken, every batch
  * of spans is refused ({@link Admission#FULL}) with nothing paired or counted, so that the state
  * does not grow past what the pipelines can take, and the senders retry later. With a flush after
- * every batch, a refused flush is offered again on each expiration tick.
+ * every batch, a refused flush is offered again on each expiration tick. Stale series are not
+ * cleaned up while flushes are refused, so no count is forgotten before a flush carries it.
+ *
+ * <p><b>The write-ahead log.</b> A logged request stays owed in the log until every edge its spans
+ * opened or filled is decided (paired and counted, dropped, or expired: counted as a virtual node's
+ * or only as expired) and a flush carrying those counts is delivered. Rather than tracking edges,
+ * it is bounded by time ({@link SourceGenerations}): batches consumed within one {@code
+ * store_expiration_loop} share a generation; a generation is handed on with the first flush after
+ * the store's expiration ran past its last batch plus {@code store.ttl}, when none of its edges can
+ * still be waiting. So a request stays owed for at most {@code store.ttl + 2 *
+ * store_expiration_loop + metrics_flush_interval} after it was consumed, plus the flush's delivery,
+ * and longer while flushes are refused (a refused flush keeps what it carried owed). A flush lost
+ * only because the collector stops, and the generations not yet handed on, leave their requests
+ * owed, to be replayed and paired again after the restart.
  *
  * <p><b>Threads.</b> Pipeline threads pair spans under one lock; the timers run on the scheduler's
  * thread under the same lock.
@@ -37,10 +50,14 @@ final class ServiceGraphConnector implements Connector {
   private final long expirationLoopNanos;
   private final long cacheLoopNanos;
   private final long timestampOffsetNanos;
+  private final long ttlNanos;
   private final long unixOffsetNanos;
   private final long startUnixNanos;
   private final Logger logger;
   private final StateHandoff handoff;
+  private final SourceGenerations generations;
+  // When the store's expiration last ran: no edge opened before this minus the ttl is left.
+  private long expiredThroughNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final RepeatingTimer flushTimer;
   private final RepeatingTimer expirationTimer;
@@ -91,18 +108,16 @@ final class ServiceGraphConnector implements Connector {
     this.unixOffsetNanos = unixOffsetNanos;
     this.startUnixNanos = scheduler.nanoTime() + unixOffsetNanos;
     this.logger = settings.logger();
+    this.ttlNanos = config.store().ttl().toNanos();
     this.handoff = new StateHandoff(output, logger, "the service graph metrics");
+    this.generations = new SourceGenerations(output, expirationLoopNanos);
+    this.expiredThroughNanos = scheduler.nanoTime();
     this.flushTimer =
         flushIntervalNanos > 0
             ? new RepeatingTimer(scheduler, flushIntervalNanos, lock, this::flush)
             : null;
     this.expirationTimer = new RepeatingTimer(scheduler, expirationLoopNanos, lock, this::expire);
-    this.cacheTimer =
-        new RepeatingTimer(
-            scheduler,
-            cacheLoopNanos,
-            lock,
-            () -> aggregator.series.removeStale(scheduler.nanoTime()));
+    this.cacheTimer = new RepeatingTimer(scheduler, cacheLoopNanos, lock, this::removeStaleSeries);
   }
 
   @Override
@@ -132,7 +147,9 @@ final class ServiceGraphConnector implements Connector {
       if (handoff.refusing()) {
         return Admission.FULL;
       }
-      aggregator.consume(batch, scheduler.nanoTime());
+      long now = scheduler.nanoTime();
+      aggregator.consume(batch, now);
+      generations.add(batch, now);
       if (flushIntervalNanos == 0) {
         // The spans are paired whatever the pipelines answer; a refusal shows on the next batch.
         flush();
@@ -145,14 +162,32 @@ final class ServiceGraphConnector implements Connector {
   }
 
   private void expire() {
-    aggregator.expire(scheduler.nanoTime());
-    if (flushIntervalNanos == 0 && handoff.refusing()) {
+    long now = scheduler.nanoTime();
+    aggregator.expire(now);
+    expiredThroughNanos = now;
+    if (flushIntervalNanos == 0
+        && (handoff.refusing() || generations.anyBefore(decidedBeforeNanos()))) {
       flush();
     }
   }
 
-  /** Hands the metrics on; true when there was nothing to hand on or the pipelines took them. */
+  private void removeStaleSeries() {
+    if (!handoff.refusing()) {
+      aggregator.series.removeStale(scheduler.nanoTime());
+    }
+  }
+
+  /** Batches consumed before this have no edge left in the store: theirs are all decided. */
+  private long decidedBeforeNanos() {
+    return expiredThroughNanos - ttlNanos;
+  }
+
+  /**
+   * Hands the metrics on, with the generations whose edges are all decided; true when there was
+   * nothing to hand on or the pipelines took them.
+   */
   private boolean flush() {
+    generations.handOver(decidedBeforeNanos(), handoff);
     long unixNow = scheduler.nanoTime() + unixOffsetNanos;
     return handoff.handOn(() -> writer.write(startUnixNanos, unixNow - timestampOffsetNanos));
   }
@@ -183,6 +218,16 @@ final class ServiceGraphConnector implements Connector {
     lock.lock();
     try {
       return handoff.refusing();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** For tests: the generations of sources not handed on yet. */
+  int sourceGenerations() {
+    lock.lock();
+    try {
+      return generations.size();
     } finally {
       lock.unlock();
     }

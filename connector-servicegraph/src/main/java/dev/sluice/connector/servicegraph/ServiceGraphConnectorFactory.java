@@ -31,6 +31,16 @@ public final class ServiceGraphConnectorFactory implements ConnectorFactory<Serv
     return from == Signal.TRACES && to == Signal.METRICS;
   }
 
+  /**
+   * Yes: each flush is handed on with the batches whose edges are all decided ({@link
+   * ServiceGraphConnector}), so logged requests stay owed while an edge of theirs waits in the
+   * store.
+   */
+  @Override
+  public boolean saysWhatItMadeFrom() {
+    return true;
+  }
+
   @Override
   public Connector create(
       ComponentSettings settings,

@@ -31,10 +31,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A {@code servicegraph} connector configured from YAML, on a manual clock, feeding an output that
@@ -91,7 +94,12 @@ final class Harness {
 
   /** Offers the request's spans; a refused batch is cleared here, as its sender would. */
   Admission send(ExportTraceServiceRequest request) {
-    Batch batch = batch(request);
+    return send(index(request));
+  }
+
+  /** {@link #send(ExportTraceServiceRequest)} of an indexed request, to ask after it later. */
+  Admission send(OtlpIndex request) {
+    Batch batch = Batch.of(request);
     Admission admission = connector.consume(batch);
     if (admission != Admission.ACCEPTED) {
       batch.clear();
@@ -100,8 +108,12 @@ final class Harness {
   }
 
   static Batch batch(ExportTraceServiceRequest request) {
+    return Batch.of(index(request));
+  }
+
+  static OtlpIndex index(ExportTraceServiceRequest request) {
     try {
-      return Batch.of(new OtlpIndexer().index(Signal.TRACES, request.toByteArray()));
+      return new OtlpIndexer().index(Signal.TRACES, request.toByteArray());
     } catch (MalformedOtlpException e) {
       throw new AssertionError(e);
     }
@@ -124,11 +136,76 @@ final class Harness {
     scheduler.advance(duration);
   }
 
-  /** Records what it is handed; answers {@link #answer}. */
+  /**
+   * Records what it is handed, and which requests each request taken was made from; answers {@link
+   * #answer}. The requests any of its {@link Sources} hold are those the connector keeps owed.
+   */
   static final class Output implements ConnectorOutput {
     final List<ExportMetricsServiceRequest> requests = new ArrayList<>();
+
+    /** For each request taken (as {@link #requests}), the requests it was made from. */
+    final List<Set<OtlpIndex>> madeFrom = new ArrayList<>();
+
+    final List<HeldSources> sources = new ArrayList<>();
     volatile Admission answer = Admission.ACCEPTED;
     int offers;
+
+    /** Sources that hold the requests of the batches added, by identity. */
+    final class HeldSources implements Sources {
+      final Set<OtlpIndex> held = Collections.newSetFromMap(new IdentityHashMap<>());
+
+      @Override
+      public void add(Batch batch) {
+        for (int i = 0; i < batch.sliceCount(); i++) {
+          held.add(batch.requestOf(i));
+        }
+      }
+
+      @Override
+      public void addAll(Sources other) {
+        held.addAll(((HeldSources) other).held);
+      }
+
+      @Override
+      public void release() {
+        held.clear();
+      }
+    }
+
+    @Override
+    public Sources sources() {
+      HeldSources made = new HeldSources();
+      sources.add(made);
+      return made;
+    }
+
+    /** Whether the connector keeps {@code request} owed: one of its sources holds it. */
+    boolean owed(OtlpIndex request) {
+      return sources.stream().anyMatch(s -> s.held.contains(request));
+    }
+
+    /** The requests taken that were made from {@code request}. */
+    List<ExportMetricsServiceRequest> madeFrom(OtlpIndex request) {
+      List<ExportMetricsServiceRequest> made = new ArrayList<>();
+      for (int i = 0; i < madeFrom.size(); i++) {
+        if (madeFrom.get(i).contains(request)) {
+          made.add(requests.get(i));
+        }
+      }
+      return made;
+    }
+
+    @Override
+    public Admission consume(OtlpIndex request, Sources from) {
+      int before = requests.size();
+      Admission answer = consume(request);
+      if (requests.size() > before) {
+        Set<OtlpIndex> copy = Collections.newSetFromMap(new IdentityHashMap<>());
+        copy.addAll(((HeldSources) from).held);
+        madeFrom.add(copy);
+      }
+      return answer;
+    }
 
     @Override
     public Signal signal() {
@@ -148,6 +225,9 @@ final class Harness {
     @Override
     public Admission consume(OtlpIndex request) {
       offers++;
+      while (madeFrom.size() < requests.size()) {
+        madeFrom.add(Set.of()); // handed on without sources
+      }
       if (answer != Admission.ACCEPTED) {
         return answer;
       }

@@ -80,6 +80,20 @@ class ServiceGraphBackpressureTest {
   }
 
   @Test
+  void seriesAreNotForgottenAsStaleWhileFlushesAreRefused() {
+    Harness h = new Harness("");
+    assertThat(h.send(aCall())).isEqualTo(Admission.ACCEPTED);
+    h.output.answer = Admission.FULL;
+    h.advance(java.time.Duration.ofMinutes(17)); // past the 15 minutes, with cache_loop ticks
+    assertThat(h.connector.refusing()).isTrue();
+
+    h.output.answer = Admission.ACCEPTED;
+    ExportMetricsServiceRequest taken = h.flush();
+    assertThat(metric(taken, RequestWriter.REQUEST_TOTAL).getSum().getDataPoints(0).getAsInt())
+        .isEqualTo(1);
+  }
+
+  @Test
   void shutdownFlushesOnceMoreAndThenRefusesAsClosed() {
     Harness h = new Harness("");
     h.send(aCall());

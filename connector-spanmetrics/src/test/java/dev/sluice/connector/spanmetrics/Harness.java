@@ -137,6 +137,11 @@ final class Harness {
         }
 
         @Override
+        public void addAll(Sources other) {
+          throw new UnsupportedOperationException("one Sources per connector here");
+        }
+
+        @Override
         public void release() {
           sourceEvents.add("release");
         }

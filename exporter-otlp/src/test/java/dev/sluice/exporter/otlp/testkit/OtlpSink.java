@@ -50,6 +50,7 @@ public final class OtlpSink implements AutoCloseable {
   private final List<Metadata> headers = new ArrayList<>();
   private final Deque<Supplier<StatusRuntimeException>> failures = new ArrayDeque<>();
   private volatile CountDownLatch gate = new CountDownLatch(0);
+  private volatile boolean forgetHeld;
   private long partialRejections;
   private int calls;
   private final List<Long> callNanos = new ArrayList<>();
@@ -124,6 +125,16 @@ public final class OtlpSink implements AutoCloseable {
 
   public OtlpSink release() {
     gate.countDown();
+    return this;
+  }
+
+  /**
+   * From now on, calls held by {@link #hold()} are answered UNAVAILABLE when released and not
+   * recorded: a backend that never took what it had not answered (a crash test releases them only
+   * once their client is dead).
+   */
+  public OtlpSink forgetHeldCalls() {
+    forgetHeld = true;
     return this;
   }
 
@@ -222,8 +233,10 @@ public final class OtlpSink implements AutoCloseable {
 
   /** Records the call; returns the error to answer with, or null to accept. */
   private StatusRuntimeException receive(Runnable record) {
+    CountDownLatch held = gate;
+    boolean holding = held.getCount() > 0;
     try {
-      gate.await();
+      held.await();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Status.CANCELLED.asRuntimeException();
@@ -232,6 +245,10 @@ public final class OtlpSink implements AutoCloseable {
       calls++;
       callNanos.add(System.nanoTime());
       headers.add(HEADERS.get());
+      if (holding && forgetHeld) {
+        notifyAll();
+        return Status.UNAVAILABLE.withDescription("held, then forgotten").asRuntimeException();
+      }
       Supplier<StatusRuntimeException> failure = failures.pollFirst();
       if (failure != null) {
         notifyAll();
