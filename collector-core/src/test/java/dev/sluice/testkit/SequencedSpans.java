@@ -37,6 +37,11 @@ public final class SequencedSpans {
               .setStartTimeUnixNano(i)
               .setEndTimeUnixNano(i + 1L));
     }
+    return request(service, scope);
+  }
+
+  /** A request of one resource, the service {@code service}, with the spans of {@code scope}. */
+  public static ExportTraceServiceRequest request(String service, ScopeSpans.Builder scope) {
     return ExportTraceServiceRequest.newBuilder()
         .addResourceSpans(
             ResourceSpans.newBuilder()

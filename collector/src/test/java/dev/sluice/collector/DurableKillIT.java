@@ -40,11 +40,7 @@ class DurableKillIT {
   private static String config(int port, String sink, Path wal) {
     return String.join(
         "\n",
-        "extensions:",
-        "  file_storage:",
-        "    directory: " + wal,
-        "    segment_size_mib: 1",
-        "    max_size_mib: 256",
+        KillLoop.fileStorage(wal),
         "receivers:",
         "  otlp:",
         "    protocols:",

@@ -12,14 +12,11 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
-import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
-import io.opentelemetry.proto.resource.v1.Resource;
-import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
@@ -122,18 +119,7 @@ record KillLoop(
         }
         scope.addSpans(span);
       }
-      String service = (client ? "client-" : "server-") + number;
-      return ExportTraceServiceRequest.newBuilder()
-          .addResourceSpans(
-              ResourceSpans.newBuilder()
-                  .setResource(
-                      Resource.newBuilder()
-                          .addAttributes(
-                              KeyValue.newBuilder()
-                                  .setKey("service.name")
-                                  .setValue(AnyValue.newBuilder().setStringValue(service))))
-                  .addScopeSpans(scope))
-          .build();
+      return SequencedSpans.request((client ? "client-" : "server-") + number, scope);
     }
 
     int firstSpan(int number) {
@@ -259,6 +245,36 @@ record KillLoop(
       }
     }
     return new Result(killed, sent[0], answered, started);
+  }
+
+  /** The configuration's {@code extensions:} section: the log in {@code wal}, in small segments. */
+  static String fileStorage(Path wal) {
+    return String.join(
+        "\n",
+        "extensions:",
+        "  file_storage:",
+        "    directory: " + wal,
+        "    segment_size_mib: 1",
+        "    max_size_mib: 256");
+  }
+
+  /**
+   * The {@code otlp} exporter to {@code sink}, under {@code exporters:}: its sending queue in the
+   * log, quick retries, and a timeout short enough that a held call is retried.
+   */
+  static String durableOtlpExporter(String sink) {
+    return String.join(
+        "\n",
+        "  otlp:",
+        "    endpoint: " + sink,
+        "    tls:",
+        "      insecure: true",
+        "    timeout: 1s",
+        "    retry_on_failure:",
+        "      initial_interval: 20ms",
+        "      max_interval: 100ms",
+        "    sending_queue:",
+        "      storage: file_storage");
   }
 
   /** The spans that have arrived at {@code sink} so far. */
