@@ -179,6 +179,27 @@ record KillLoop(
           duplicates,
           TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos));
     }
+
+    /**
+     * Checks that every number answered OK is among those {@code counted} by a connector behind the
+     * log, and that more were answered than the daemon was killed; then prints the summary line,
+     * led by {@code label}, with {@code recounts} (numbers counted again after a replay).
+     */
+    void assertEveryAnsweredCounted(String label, BitSet counted, int recounts) {
+      BitSet missing = (BitSet) answered.clone();
+      missing.andNot(counted);
+      assertThat(missing.cardinality()).as("answered numbers never counted: %s", missing).isZero();
+      System.out.printf(
+          "%s: %d kills, %d numbers sent, %d answered OK, %d counted, %d counted again, %d s%n",
+          label,
+          kills,
+          sent,
+          answered.cardinality(),
+          counted.cardinality(),
+          recounts,
+          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos));
+      assertThat(answered.cardinality()).isGreaterThan(kills);
+    }
   }
 
   Result run(Path dir, OtlpSink sink) throws Exception {

@@ -9,7 +9,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +43,6 @@ class SpanMetricsKillIT {
                   counted -> KillLoop.requests(counts(counted)),
                   "every answered request is counted in a flush; %d answered")
               .run(dir, sink);
-      BitSet answered = run.answered(); // by request: first span / SPANS_PER_REQUEST
       List<long[]> counts = counts(sink);
       BitSet distinct = new BitSet();
       int recounts = 0;
@@ -57,19 +55,7 @@ class SpanMetricsKillIT {
         recounts += (int) (count[1] / SPANS_PER_REQUEST) - 1;
         distinct.set(request);
       }
-      BitSet missing = (BitSet) answered.clone();
-      missing.andNot(distinct);
-      assertThat(missing.cardinality()).as("answered requests never counted: %s", missing).isZero();
-      System.out.printf(
-          "SpanMetricsKillIT: %d kills, %d requests sent, %d answered OK, %d counted, %d counted again,"
-              + " %d s%n",
-          run.kills(),
-          run.sent(),
-          answered.cardinality(),
-          distinct.cardinality(),
-          recounts,
-          TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - run.startedNanos()));
-      assertThat(answered.cardinality()).isGreaterThan(KILLS);
+      run.assertEveryAnsweredCounted("SpanMetricsKillIT", distinct, recounts);
     }
   }
 
