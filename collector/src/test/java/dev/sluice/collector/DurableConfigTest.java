@@ -8,6 +8,8 @@ import dev.sluice.config.ConfigException;
 import dev.sluice.config.ConfigLoader;
 import dev.sluice.config.ConfigProblem;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What validation says about file_storage and sending_queue.storage, before anything starts. */
 class DurableConfigTest {
@@ -123,6 +125,7 @@ class DurableConfigTest {
             "  forward:",
             "  count:",
             "  spanmetrics:",
+            "  servicegraph:",
             "service:",
             "  extensions: [file_storage]",
             "  pipelines:",
@@ -142,70 +145,28 @@ class DurableConfigTest {
             "durable.yaml");
   }
 
-  @Test
-  void aLoggedPipelineMayEndInCountAndCountMayFeedADurablePipeline() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"count", "spanmetrics", "servicegraph"})
+  void aLoggedPipelineMayEndInAConnectorThatSaysWhatItMadeFromAndItMayFeedADurablePipeline(
+      String connector) throws Exception {
     new ConfigLoader()
         .load(
             joined(
                 """
-                traces: {receivers: [otlp], exporters: [otlp/durable, count]}
-                metrics: {receivers: [count], exporters: [debug]}
-                """),
-            "durable.yaml");
-    new ConfigLoader()
-        .load(
-            joined(
+                traces: {receivers: [otlp], exporters: [otlp/durable, %1$s]}
+                metrics: {receivers: [%1$s], exporters: [debug]}
                 """
-                traces: {receivers: [otlp], exporters: [count]}
-                metrics: {receivers: [count], exporters: [otlp/durable]}
-                """),
-            "durable.yaml");
-  }
-
-  @Test
-  void aLoggedPipelineMayEndInSpanmetricsAndSpanmetricsMayFeedADurablePipeline() throws Exception {
-    new ConfigLoader()
-        .load(
-            joined(
-                """
-                traces: {receivers: [otlp], exporters: [otlp/durable, spanmetrics]}
-                metrics: {receivers: [spanmetrics], exporters: [debug]}
-                """),
+                    .formatted(connector)),
             "durable.yaml");
     new ConfigLoader()
         .load(
             joined(
                 """
-                traces: {receivers: [otlp], exporters: [spanmetrics]}
-                metrics: {receivers: [spanmetrics], exporters: [otlp/durable]}
-                """),
-            "durable.yaml");
-  }
-
-  @Test
-  void aLoggedPipelineMayEndInServicegraphAndServicegraphMayFeedADurablePipeline()
-      throws Exception {
-    new ConfigLoader()
-        .load(
-            withServicegraph(
+                traces: {receivers: [otlp], exporters: [%1$s]}
+                metrics: {receivers: [%1$s], exporters: [otlp/durable]}
                 """
-                traces: {receivers: [otlp], exporters: [otlp/durable, servicegraph]}
-                metrics: {receivers: [servicegraph], exporters: [debug]}
-                """),
+                    .formatted(connector)),
             "durable.yaml");
-    new ConfigLoader()
-        .load(
-            withServicegraph(
-                """
-                traces: {receivers: [otlp], exporters: [servicegraph]}
-                metrics: {receivers: [servicegraph], exporters: [otlp/durable]}
-                """),
-            "durable.yaml");
-  }
-
-  /** {@link #joined} with {@code servicegraph} declared in place of {@code spanmetrics}. */
-  private static String withServicegraph(String pipelines) {
-    return joined(pipelines).replace("  spanmetrics:\n", "  servicegraph:\n");
   }
 
   /** A routing connector with {@code route} as its one route, in front of a durable pipeline. */
