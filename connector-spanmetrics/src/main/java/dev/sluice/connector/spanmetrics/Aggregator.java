@@ -314,7 +314,7 @@ final class Aggregator {
       }
       Series series = state.duration.series(key, 0, durationHash, nowUnixNanos, nowNanos);
       if (bounds != null) {
-        series.observe(duration, bucket(duration), adjustedCount);
+        series.observe(duration, bucket(bounds, duration), adjustedCount);
       } else {
         series.observeExponential(duration, adjustedCount);
       }
@@ -423,7 +423,7 @@ final class Aggregator {
   }
 
   /** The explicit bucket of {@code value}: the first whose upper bound is at least it. */
-  private int bucket(double value) {
+  static int bucket(double[] bounds, double value) {
     int low = 0;
     int high = bounds.length;
     while (low < high) {
