@@ -5,13 +5,30 @@ import java.util.logging.Logger;
 
 /**
  * What every component is created with: its id, the collector's metrics, the service's clock and
- * timers, and a logger named for the component.
+ * timers, a logger named for the component, and the bound of what the pipelines may hold.
  *
  * @param scheduler where the component's timers run (flush timers, retry delays, deadlines); the
  *     collector's own, a manual one in tests
+ * @param pipelineMemoryBytes the collector's pipeline memory bound ({@code --max-pipeline-mib}),
+ *     for a component that holds data long (a tail sampler) to size its own share of it
  */
 public record ComponentSettings(
-    ComponentId id, ComponentKind kind, MetricRegistry metrics, Scheduler scheduler) {
+    ComponentId id,
+    ComponentKind kind,
+    MetricRegistry metrics,
+    Scheduler scheduler,
+    long pipelineMemoryBytes) {
+  /** The pipeline bound a collector takes by default: a third of the heap. */
+  public static long defaultPipelineMemoryBytes() {
+    return Runtime.getRuntime().maxMemory() / 3;
+  }
+
+  /** Settings with the default pipeline bound ({@link #defaultPipelineMemoryBytes()}). */
+  public ComponentSettings(
+      ComponentId id, ComponentKind kind, MetricRegistry metrics, Scheduler scheduler) {
+    this(id, kind, metrics, scheduler, defaultPipelineMemoryBytes());
+  }
+
   /**
    * Settings on the {@linkplain Scheduler#shared() shared scheduler}, for use outside a collector.
    */

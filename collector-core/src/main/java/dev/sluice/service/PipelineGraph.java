@@ -311,7 +311,11 @@ public final class PipelineGraph {
 
   private ComponentSettings settings(ComponentSpec component) {
     return new ComponentSettings(
-        component.id(), component.kind(), settings.metrics(), settings.scheduler());
+        component.id(),
+        component.kind(),
+        settings.metrics(),
+        settings.scheduler(),
+        settings.budget().maxBytes());
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

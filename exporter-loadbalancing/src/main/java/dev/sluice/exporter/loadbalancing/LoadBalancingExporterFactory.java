@@ -90,7 +90,8 @@ public final class LoadBalancingExporterFactory
         new ComponentId(id.type(), name),
         settings.kind(),
         settings.metrics(),
-        settings.scheduler());
+        settings.scheduler(),
+        settings.pipelineMemoryBytes());
   }
 
   /** Where the backends' exporters find the host once the load balancer is started. */

@@ -9,6 +9,10 @@ import dev.sluice.pdata.Signal;
  * Policies read it; only the processor changes it.
  */
 final class TraceData {
+  static final int WAITING = 0;
+  static final int SAMPLED = 1;
+  static final int NOT_SAMPLED = 2;
+
   final long traceIdHigh;
   final long traceIdLow;
   final Batch spans = new Batch(Signal.TRACES);
@@ -20,6 +24,16 @@ final class TraceData {
   long dueNanos;
   // The time of the decision being made (the scheduler's clock), for policies that keep rates.
   long nowNanos;
+  // WAITING, then the decision (the trace is then kept only to route its late spans).
+  int state = WAITING;
+  long decidedNanos;
+  // Links of the processor's lists (TraceList): arrival order, and the list of those waiting.
+  TraceData arrivedBefore;
+  TraceData arrivedAfter;
+  TraceData dueBefore;
+  TraceData dueAfter;
+  TraceList dueList;
+  boolean inTable;
 
   TraceData(long traceIdHigh, long traceIdLow, long arrivedNanos, long dueNanos) {
     this.traceIdHigh = traceIdHigh;
