@@ -58,6 +58,7 @@ record KillLoop(
     Function<OtlpSink, BitSet> arrived,
     String arrivedAs) {
   static final int SPANS_PER_REQUEST = 50;
+  static final int SPANS_PER_TRACE = 75;
   private static final String[] POINTS = {"torn-write", "force", "roll", "progress", "delete"};
 
   /** The daemon's configuration, given its port, the backend's endpoint and the log's directory. */
@@ -70,6 +71,12 @@ record KillLoop(
   enum Numbering {
     /** Spans; every request's spans have the service name {@code svc}. */
     SPANS,
+    /**
+     * Spans, as {@link #SPANS}, in traces of {@value KillLoop#SPANS_PER_TRACE} spans each (the
+     * trace ID holds the span number divided by it), so that a trace's spans come in two or three
+     * requests.
+     */
+    TRACES,
     /**
      * Requests (first span / {@value KillLoop#SPANS_PER_REQUEST}); each request's spans have a
      * service name of their own, {@code svc-<first span>}.
@@ -85,11 +92,14 @@ record KillLoop(
 
     /** How far one number advances the numbering. */
     int step() {
-      return this == SPANS ? SPANS_PER_REQUEST : 1;
+      return this == SPANS || this == TRACES ? SPANS_PER_REQUEST : 1;
     }
 
     /** The requests of {@code number}, sent in order. */
     List<ExportTraceServiceRequest> requests(int number) {
+      if (this == TRACES) {
+        return List.of(inTraces(number));
+      }
       if (this != EDGES) {
         int first = firstSpan(number);
         return List.of(SequencedSpans.request(service(first), first, SPANS_PER_REQUEST));
@@ -122,12 +132,31 @@ record KillLoop(
       return SequencedSpans.request((client ? "client-" : "server-") + number, scope);
     }
 
+    /**
+     * Spans {@code first} on, each in the trace of its number / {@value KillLoop#SPANS_PER_TRACE}.
+     */
+    private static ExportTraceServiceRequest inTraces(int first) {
+      ExportTraceServiceRequest.Builder request =
+          SequencedSpans.request("svc", first, SPANS_PER_REQUEST).toBuilder();
+      ScopeSpans.Builder scope = request.getResourceSpansBuilder(0).getScopeSpansBuilder(0);
+      for (int i = 0; i < scope.getSpansCount(); i++) {
+        int trace = (first + i) / SPANS_PER_TRACE;
+        scope
+            .getSpansBuilder(i)
+            .setTraceId(
+                ByteString.copyFrom(
+                    ByteBuffer.allocate(16).putLong(0x7a11L).putLong(trace).array()))
+            .setSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(first + i + 1L).array()));
+      }
+      return request.build();
+    }
+
     int firstSpan(int number) {
-      return this == SPANS ? number : number * SPANS_PER_REQUEST;
+      return this == SPANS || this == TRACES ? number : number * SPANS_PER_REQUEST;
     }
 
     String service(int firstSpan) {
-      return this == SPANS ? "svc" : "svc-" + firstSpan;
+      return this == SPANS || this == TRACES ? "svc" : "svc-" + firstSpan;
     }
   }
 
