@@ -221,8 +221,8 @@ class SpanPoliciesTest {
   }
 
   @Test
-  void probabilisticThresholdIsGosRoundedProductNotTheFloor() {
-    // (2^64 - 1) * 0.1 is 1844674407370955263.9; Go's big.Float keeps 64 bits, then truncates.
+  void probabilisticThresholdTruncatesTheProductAsGoDoes() {
+    // (2^64 - 1) * 0.1 (the double nearest 0.1) is 1844674407370955263.9...; Go truncates it.
     assertThat(Long.toUnsignedString(SpanPolicies.Probabilistic.threshold(0.1)))
         .isEqualTo("1844674407370955263");
     assertThat(SpanPolicies.Probabilistic.threshold(1.0)).isEqualTo(-1L);
