@@ -411,7 +411,7 @@ class SpanPoliciesTest {
 
   @Test
   void traceStateParsesKeysAndValuesWithW3cLimits() {
-    SpanPolicies.W3cTraceState parser = new SpanPolicies.W3cTraceState();
+    W3cTraceState parser = new W3cTraceState();
     String key256 = "a" + "b".repeat(255);
     String value256 = "v".repeat(256);
     assertThat(parser.parse(utf8(key256 + "=" + value256))).isTrue();
