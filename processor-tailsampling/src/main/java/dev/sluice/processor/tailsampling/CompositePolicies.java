@@ -142,10 +142,16 @@ final class CompositePolicies {
 
   static PolicyEvaluator compile(PolicyConfig policy) {
     return switch (policy.type()) {
-      case "and" -> new All(compileAll(andSubs(policy)), Decision.SAMPLED);
-      case "drop" -> new All(compileAll(dropSubs(policy)), Decision.DROPPED);
+      case "and" -> and(compileAll(andSubs(policy)));
+      case "drop" -> drop(compileAll(dropSubs(policy)));
       case "not" -> not(Policies.compileOne(policy.not().notSubPolicy()));
-      default -> compileComposite(composite(policy));
+      default -> {
+        PolicyConfig.Composite composite = composite(policy);
+        yield composite(
+            compileAll(composite.compositeSubPolicy()),
+            budgets(composite),
+            composite.maxTotalSpansPerSecond());
+      }
     };
   }
 
@@ -157,7 +163,18 @@ final class CompositePolicies {
     return evaluators;
   }
 
-  private static PolicyEvaluator not(PolicyEvaluator sub) {
+  /** Samples when every one of {@code subs}, asked in order, samples. */
+  static PolicyEvaluator and(PolicyEvaluator... subs) {
+    return new All(subs.clone(), Decision.SAMPLED);
+  }
+
+  /** {@link Decision#DROPPED} when every one of {@code subs}, asked in order, samples. */
+  static PolicyEvaluator drop(PolicyEvaluator... subs) {
+    return new All(subs.clone(), Decision.DROPPED);
+  }
+
+  /** {@code sub}'s sampled and not sampled swapped; its other answers unchanged. */
+  static PolicyEvaluator not(PolicyEvaluator sub) {
     return trace -> {
       Decision decision = sub.evaluate(trace);
       return switch (decision) {
@@ -166,6 +183,14 @@ final class CompositePolicies {
         default -> decision;
       };
     };
+  }
+
+  /**
+   * The first of {@code subs} that samples decides, within its spans per second ({@code budgets},
+   * in the same order) and {@code maxTotal}.
+   */
+  static PolicyEvaluator composite(PolicyEvaluator[] subs, long[] budgets, long maxTotal) {
+    return new Composite(subs.clone(), budgets.clone(), maxTotal);
   }
 
   /** {@code and} and {@code drop}: {@code allSample} when every sub-policy samples. */
@@ -183,12 +208,6 @@ final class CompositePolicies {
       }
       return allSample;
     }
-  }
-
-  private static PolicyEvaluator compileComposite(PolicyConfig.Composite composite) {
-    List<PolicyConfig> subs = composite.compositeSubPolicy();
-    long[] budgets = budgets(composite);
-    return new Composite(compileAll(subs), budgets, composite.maxTotalSpansPerSecond());
   }
 
   /**
