@@ -2,9 +2,10 @@ package dev.sluice.processor.tailsampling;
 
 /**
  * A policy's answer for one trace, as the OpenTelemetry Collector's policies give it. The final
- * decision over all policies follows the Collector's precedence ({@link Policies#decide}): {@link
- * #DROPPED} first, then {@link #INVERT_NOT_SAMPLED}, then {@link #SAMPLED}, then {@link
- * #INVERT_SAMPLED} when no policy answered {@link #NOT_SAMPLED}; otherwise not sampled.
+ * decision over all policies follows the Collector's precedence ({@code
+ * TailSamplingProcessor.evaluate}): {@link #DROPPED} first, then {@link #INVERT_NOT_SAMPLED}, then
+ * {@link #SAMPLED}, then {@link #INVERT_SAMPLED} when no policy answered {@link #NOT_SAMPLED};
+ * otherwise not sampled.
  */
 enum Decision {
   /** The policy does not sample the trace. */

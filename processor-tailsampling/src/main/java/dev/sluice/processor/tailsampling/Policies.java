@@ -79,7 +79,7 @@ final class Policies {
       return;
     }
     if (!allowed) {
-      problems.add("type", "a \"" + type + "\" policy cannot stand " + where(level));
+      problems.add("type", "the policy type \"" + type + "\" cannot stand " + where(level));
       return;
     }
     switch (type) {

@@ -73,21 +73,21 @@ class CompositeValidationTest {
                 """
                     .formatted(ottl("o"))))
         .containsExactlyInAnyOrder(
-            "policies[0].composite.composite_sub_policy[0].type: a \"composite\" policy cannot"
+            "policies[0].composite.composite_sub_policy[0].type: the policy type \"composite\" cannot"
                 + " stand under composite",
-            "policies[0].composite.composite_sub_policy[1].type: a \"not\" policy cannot stand"
+            "policies[0].composite.composite_sub_policy[1].type: the policy type \"not\" cannot stand"
                 + " under composite",
-            "policies[0].composite.composite_sub_policy[2].type: a \"drop\" policy cannot stand"
+            "policies[0].composite.composite_sub_policy[2].type: the policy type \"drop\" cannot stand"
                 + " under composite",
-            "policies[1].and.and_sub_policy[0].type: a \"and\" policy cannot stand under and or"
+            "policies[1].and.and_sub_policy[0].type: the policy type \"and\" cannot stand under and or"
                 + " drop",
-            "policies[1].and.and_sub_policy[1].type: a \"drop\" policy cannot stand under and or"
+            "policies[1].and.and_sub_policy[1].type: the policy type \"drop\" cannot stand under and or"
                 + " drop",
-            "policies[1].and.and_sub_policy[2].type: a \"composite\" policy cannot stand under and"
+            "policies[1].and.and_sub_policy[2].type: the policy type \"composite\" cannot stand under and"
                 + " or drop",
-            "policies[2].drop.drop_sub_policy[0].type: a \"and\" policy cannot stand under and or"
+            "policies[2].drop.drop_sub_policy[0].type: the policy type \"and\" cannot stand under and or"
                 + " drop",
-            "policies[3].not.not_sub_policy.type: a \"not\" policy cannot stand under not");
+            "policies[3].not.not_sub_policy.type: the policy type \"not\" cannot stand under not");
   }
 
   @Test
