@@ -47,7 +47,7 @@ final class BatchTraces {
     long low = span.traceIdLow();
     int trace = find(high, low);
     spans[trace]++;
-    bytes[trace] += item.length();
+    bytes[trace] += span.encodedLength();
     if (!span.hasParentSpanId()) {
       roots[trace] = true;
     }

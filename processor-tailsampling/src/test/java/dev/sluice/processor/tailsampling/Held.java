@@ -24,7 +24,7 @@ final class Held {
           SpanView span = item.span();
           id[0] = span.traceIdHigh();
           id[1] = span.traceIdLow();
-          bytes[0] += item.length();
+          bytes[0] += span.encodedLength();
         });
     TraceData trace = new TraceData(id[0], id[1], 0, 0);
     trace.spans.addAll(all);
