@@ -282,10 +282,11 @@ if [ "$which" = all ] || [ "$which" = tailsampling ]; then
   rm -f "$work"/*/tailsampling_*.json
   # The cases, as tailsampling.yaml names its processors (tail_sampling/<case>).
   ts_cases=($(sed -n 's/^  tail_sampling\/\([a-z_]*\):$/\1/p' "$cases_dir/tailsampling.yaml"))
-  # Known differences (see compare-tailsampling.py and the tail_sampling docs page): Sluice reads
-  # an attribute of another type than the policy's as no value (the Go collector as 0, "" or
-  # false), takes min_value 0 as 0 (the Go collector as no bound), and checks the latency bounds
-  # on the whole trace (the Go collector after each span, on the spans seen so far).
+  # Known differences, deliberate (see compare-tailsampling.py, and AttributePolicies and
+  # SpanPolicies in processor-tailsampling, which say why): Sluice reads an attribute of another
+  # type than the policy's as no value (the Go collector as 0, "" or false), takes min_value 0 as
+  # 0 (the Go collector as no bound), and checks the latency bounds on the whole trace (the Go
+  # collector after each span, on the spans seen so far).
   declare -A ts_known=(
     [latency_upper]=latency-prefix
     [numeric_attribute_max]=typed-values=app.level/int

@@ -13,7 +13,7 @@ gave it. It also says when a side kept a trace with fewer spans than were sent (
 before all its spans came) or wrote a span twice.
 
 A case may name known differences (CASE:typed-values=app.level/int,zero-bound=app.level; see
-KNOWN), deliberate ones that Sluice's tail sampling docs list: the traces such a difference
+KNOWN), deliberate ones (processor-tailsampling's policies say why): the traces such a difference
 touches are found in the input, and when every trace that differs is touched by one of the case's
 known differences, the case is reported as the same but for them (its differing traces are still
 listed) and does not count as differing.
