@@ -202,6 +202,11 @@ case("boolean_attribute_false", "app.debug false, on a span or its resource.", "
           key: app.debug
           value: false
 """)
+case("trace_flags", "A span with the W3C sampled flag.", """
+    policies:
+      - name: sampled_upstream
+        type: trace_flags
+""")
 case("ottl_condition_span", "OTTL conditions on spans (either holds).", """
     policies:
       - name: ottl_spans
@@ -373,7 +378,7 @@ w("""# The tail_sampling processor, one pipeline per policy case, that conforman
 # Each case's processor decides the traces 3 s after their first span (every span is sent well
 # within that) and writes the spans it keeps with the file exporter to
 # ${env:CONFORMANCE_OUT}/tailsampling_<case>.json. Left out: rate_limiting and bytes_limiting
-# (what they keep depends on when the traces are decided), and trace_flags (not in Sluice).
+# (what they keep depends on when the traces are decided).
 # Written by make-tailsampling-config.py; edit that and run it again.
 receivers:
   otlp:

@@ -14,7 +14,7 @@ whole milliseconds and a fraction over), a trace whose duration passes through t
 and beyond as its spans arrive, int, string, double and bool values of the numeric, string and
 bool attributes on spans and on resources (and the keys missing), empty strings, W3C tracestates
 with and without the key (valid, invalid, duplicate keys), span counts around a min and a max,
-span events, extreme trace IDs. And filler traces with random IDs (for the probabilistic policy's
+span events, span flags with and without the sampled bit, extreme trace IDs. And filler traces with random IDs (for the probabilistic policy's
 hash), random shapes and a few of the same attributes. A trace's spans are spread over several
 requests and resources, in an order that is part of the recording (the latency policy sees the
 spans in the order they arrived).
@@ -60,11 +60,12 @@ def attributes(d):
 
 
 def S(request, resource=0, start=0.0, dur=5.0, status=UNSET, attrs=None, state=None, events=None,
-      name="op", scope=0):
+      name="op", scope=0, flags=None):
     """One span: the request it is sent in, its resource, start (ms after the trace's base) and
-    duration (ms, fractions allowed), status code, span attributes, tracestate, events."""
+    duration (ms, fractions allowed), status code, span attributes, tracestate, events, flags."""
     return dict(request=request, resource=resource, start=start, dur=dur, status=status,
-                attrs=attrs or {}, state=state, events=events or [], name=name, scope=scope)
+                attrs=attrs or {}, state=state, events=events or [], name=name, scope=scope,
+                flags=flags)
 
 
 # The traces made to measure: (label, spans in the order they arrive). The label is only a help
@@ -175,6 +176,13 @@ MEASURED = [
     ("combo_slow_error", [S(3, dur=350, status=ERROR), S(5, 1)]),
     ("combo_slow_health", [S(4, dur=400, attrs={"app.route": "/health"})]),
     ("combo_long_health", [S(0, attrs={"app.route": "/health"}), S(2, 1), S(4)]),
+    # Span flags: the W3C sampled bit (0x1) alone, with the remote-parent bits (0x100, 0x200), or
+    # only those.
+    ("flags_sampled", [S(0, flags=0x1), S(2, 1)]),
+    ("flags_remote_sampled", [S(1, flags=0x301)]),
+    ("flags_remote_only", [S(2, flags=0x300)]),
+    ("flags_zero", [S(3, flags=0)]),
+    ("flags_later_span", [S(3, flags=0x100), S(5, 1, flags=0x101)]),
     # Extreme trace IDs.
     ("id_one", [S(1), S(4, 1)]),
     ("id_max", [S(2, status=ERROR)]),
@@ -247,6 +255,8 @@ def build():
                 out["parentSpanId"] = root
             else:
                 root = span_id
+            if s["flags"] is not None:
+                out["flags"] = s["flags"]
             if s["state"] is not None:
                 out["traceState"] = s["state"]
             if s["events"]:
