@@ -288,7 +288,7 @@ if [ "$which" = all ] || [ "$which" = tailsampling ]; then
   # 0 (the Go collector as no bound), and checks the latency bounds on the whole trace (the Go
   # collector after each span, on the spans seen so far).
   declare -A ts_known=(
-    [latency_upper]=latency-prefix
+    [latency_upper]=latency-prefix=100/500
     [numeric_attribute_max]=typed-values=app.level/int
     [numeric_attribute_zero_min]=typed-values=app.level/int,zero-bound=app.level
     [string_attribute_regex_empty]=typed-values=app.route/string

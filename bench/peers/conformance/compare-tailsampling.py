@@ -94,17 +94,19 @@ def zero_bound(argument, spans):
 
 
 def latency_prefix(argument, spans):
-    """latency-prefix: the Collector checks the latency bounds after each span, on the spans seen
-    so far (in the order they arrived), and samples at the first span where they hold; Sluice
-    checks the whole trace's duration once. Touches a trace whose duration in whole milliseconds
-    changes as its spans arrive."""
-    durations = set()
-    low, high = None, None
+    """latency-prefix=LOW/HIGH: the Collector checks threshold_ms LOW and upper_threshold_ms HIGH
+    after each span, on the spans seen so far (in the order they arrived), and samples at the
+    first span where they hold; Sluice checks the whole trace's duration once. Touches a trace
+    whose duration (whole milliseconds) was in the range after some of its spans and is not at
+    the end."""
+    low_ms, high_ms = (int(x) for x in argument.split("/"))
+    low, high, inside, duration = None, None, False, None
     for start, end, _, _ in spans:
         low = start if low is None else min(low, start)
         high = end if high is None else max(high, end)
-        durations.add(int((high - low) / 1_000_000))
-    return len(durations) > 1
+        duration = int((high - low) / 1_000_000)
+        inside = inside or low_ms < duration <= high_ms
+    return inside and not (duration is not None and low_ms < duration <= high_ms)
 
 
 KNOWN = {"typed-values": typed_values, "zero-bound": zero_bound,
