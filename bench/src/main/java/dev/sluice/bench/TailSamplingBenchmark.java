@@ -76,11 +76,9 @@ public class TailSamplingBenchmark {
   static final long SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
   static final String ROUTE = "/api/v1/search";
 
-  static final String CONFIG =
+  static final String POLICIES =
       String.join(
           "\n",
-          "decision_wait: 1s",
-          "num_traces: 1000",
           "policies:",
           "  - {name: errors, type: status_code, status_code: {status_codes: [ERROR]}}",
           "  - {name: slow, type: latency, latency: {threshold_ms: 300}}",
@@ -132,12 +130,19 @@ public class TailSamplingBenchmark {
     return request.build();
   }
 
-  static TailSamplingConfig config() throws ConfigException {
+  /** The benchmark's policies, {@code decision_wait: 1s}, and at most {@code numTraces} traces. */
+  static TailSamplingConfig config(long numTraces) throws ConfigException {
+    String yaml = "decision_wait: 1s\nnum_traces: " + numTraces + "\n" + POLICIES;
     return new ConfigBinder()
-        .bind(CONFIG, "tail_sampling.yaml", TailSamplingConfig.class, TailSamplingConfig.DEFAULT);
+        .bind(yaml, "tail_sampling.yaml", TailSamplingConfig.class, TailSamplingConfig.DEFAULT);
   }
 
   static Processor processor(Scheduler clock, BatchConsumer next) throws ConfigException {
+    return processor(clock, next, 1000);
+  }
+
+  static Processor processor(Scheduler clock, BatchConsumer next, long numTraces)
+      throws ConfigException {
     return new TailSamplingProcessorFactory()
         .create(
             new ComponentSettings(
@@ -145,7 +150,7 @@ public class TailSamplingBenchmark {
                 ComponentKind.PROCESSOR,
                 new MetricRegistry(),
                 clock),
-            config(),
+            config(numTraces),
             Signal.TRACES,
             next);
   }
