@@ -5,6 +5,7 @@
 #   bench/peers/conformance.sh            # every case; exits 1 when a case differs
 #   bench/peers/conformance.sh connectors # spanmetrics, count, forward only
 #   bench/peers/conformance.sh routing    # routing only
+#   bench/peers/conformance.sh tailsampling # the tail_sampling processor's policies only
 #
 # The input is bench/peers/conformance/traces.json, metrics.json and logs.json (made by
 # make-traces.py and make-metrics-logs.py there, committed), sent identically to both collectors
@@ -17,8 +18,13 @@
 #     (bench/peers/otelcol-routing), one routing connector per signal; every pipeline they feed
 #     exports with otlp to a sink (the v0.161.0 build with conformance/routing-sink.yaml) that
 #     writes one file per pipeline, one sink per collector.
+#   tailsampling: conformance/tailsampling.yaml, run as it is by Sluice and by the v0.161.0 build:
+#     one tail_sampling processor per policy case, each in a pipeline of its own writing the spans
+#     it keeps to a file; the input is conformance/tailsampling-traces.json (made by
+#     make-tailsampling-traces.py). conformance/compare-tailsampling.py compares, per case, the set
+#     of trace IDs kept and the spans per trace kept.
 #
-# Then conformance/compare.py compares each pair of files (timestamps aside) and prints "same" or
+# For connectors and routing, conformance/compare.py compares each pair of files (timestamps aside) and prints "same" or
 # the differences, per case; a case whose differences are all known ones (deliberate, listed in
 # the connector's docs page) says so and does not count as differing. Exits 1 when a case differs
 # otherwise. Everything is kept in bench/target/conformance/: sluice/ and otelcol/ (the files),
@@ -34,8 +40,8 @@ root="$(cd "$here/../.." && pwd)"
 cases_dir="$here/conformance"
 which="${1:-all}"
 case "$which" in
-  all|connectors|routing) ;;
-  *) echo "usage: bench/peers/conformance.sh [all|connectors|routing]" >&2; exit 2 ;;
+  all|connectors|routing|tailsampling) ;;
+  *) echo "usage: bench/peers/conformance.sh [all|connectors|routing|tailsampling]" >&2; exit 2 ;;
 esac
 
 if [ ! -f "$root/collector/target/sluice.jar" ]; then
@@ -45,7 +51,7 @@ if [ ! -f "$root/collector/target/sluice.jar" ]; then
 fi
 otelcol_0161="$("$here/build-otelcol.sh" otelcol-0.161 | tail -n 1)"
 otelcol_routing=""
-if [ "$which" != connectors ]; then
+if [ "$which" = all ] || [ "$which" = routing ]; then
   otelcol_routing="$("$here/build-otelcol.sh" otelcol-routing | tail -n 1)"
 fi
 
@@ -155,10 +161,37 @@ wait_quiet() {
   done
 }
 
+# spans_in FILE: the number of spans in a file of OTLP/JSON trace requests (0 if it is missing).
+spans_in() {
+  python3 - "$1" <<'EOF'
+import json, os, sys
+n = 0
+if os.path.exists(sys.argv[1]):
+    for line in open(sys.argv[1]):
+        if line.strip():
+            for rs in json.loads(line).get("resourceSpans", []):
+                for ss in rs.get("scopeSpans", []):
+                    n += len(ss.get("spans", []))
+print(n)
+EOF
+}
+
+# wait_spans FILE COUNT: waits until FILE holds COUNT spans (60 s at most).
+wait_spans() {
+  local deadline=$((SECONDS + 60))
+  while (($(spans_in "$1") < $2)); do
+    if ((SECONDS > deadline)); then
+      echo "conformance: $1 has fewer than $2 spans after 60 s" >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+}
+
 sluice=("$root/bin/sluice")
 status=0
 
-if [ "$which" != routing ]; then
+if [ "$which" = all ] || [ "$which" = connectors ]; then
   rm -f "$work"/*/spanmetrics_*.json "$work"/*/count_*.json "$work"/*/forward.json
   read -r sluice_port otelcol_port sluice_one otelcol_one < <(free_ports 4)
   start sluice-connectors env CONFORMANCE_PORT="$sluice_port" CONFORMANCE_PORT_ONE="$sluice_one" \
@@ -200,7 +233,7 @@ if [ "$which" != routing ]; then
     forward_logs --items forward_metrics || status=1
 fi
 
-if [ "$which" != connectors ]; then
+if [ "$which" = all ] || [ "$which" = routing ]; then
   rm -f "$work"/*/routing_*.json
   # The pipelines routing.yaml feeds (as routing-sink.yaml names them); metrics are compared
   # point by point (--items).
@@ -243,6 +276,52 @@ if [ "$which" != connectors ]; then
   stop "${run_pids[3]}" sink-routing-otelcol
   python3 "$cases_dir/compare.py" "$work/sluice" "$work/otelcol" \
     "${other_pipes[@]/#/routing_}" --items "${metric_pipes[@]/#/routing_}" || status=1
+fi
+
+if [ "$which" = all ] || [ "$which" = tailsampling ]; then
+  rm -f "$work"/*/tailsampling_*.json
+  # The cases, as tailsampling.yaml names its processors (tail_sampling/<case>).
+  ts_cases=($(sed -n 's/^  tail_sampling\/\([a-z_]*\):$/\1/p' "$cases_dir/tailsampling.yaml"))
+  # Known differences, deliberate (see compare-tailsampling.py, and AttributePolicies and
+  # SpanPolicies in processor-tailsampling, which say why): Sluice reads an attribute of another
+  # type than the policy's as no value (the Go collector as 0, "" or false), takes min_value 0 as
+  # 0 (the Go collector as no bound), and checks the latency bounds on the whole trace (the Go
+  # collector after each span, on the spans seen so far).
+  declare -A ts_known=(
+    [latency_upper]=latency-prefix=100/500
+    [numeric_attribute_max]=typed-values=app.level/int
+    [numeric_attribute_zero_min]=typed-values=app.level/int,zero-bound=app.level
+    [string_attribute_regex_empty]=typed-values=app.route/string
+    [boolean_attribute_false]=typed-values=app.debug/bool
+  )
+  ts_args=()
+  for name in "${ts_cases[@]}"; do
+    ts_args+=("$name${ts_known[$name]:+:${ts_known[$name]}}")
+  done
+  read -r sluice_port otelcol_port < <(free_ports 2)
+  start sluice-tailsampling env CONFORMANCE_PORT="$sluice_port" CONFORMANCE_OUT="$work/sluice" \
+    "${sluice[@]}" --config "$cases_dir/tailsampling.yaml"
+  sluice_pid=$started
+  start otelcol-tailsampling env CONFORMANCE_PORT="$otelcol_port" CONFORMANCE_OUT="$work/otelcol" \
+    "$otelcol_0161" --config "$cases_dir/tailsampling.yaml"
+  otelcol_pid=$started
+  wait_port "$sluice_pid" "$sluice_port" sluice-tailsampling
+  wait_port "$otelcol_pid" "$otelcol_port" otelcol-tailsampling
+  # Each collector gets every request within a second or so, well inside decision_wait (3 s),
+  # so that every trace is decided on all its spans.
+  python3 "$cases_dir/send.py" "$cases_dir/tailsampling-traces.json" "$otelcol_port"
+  python3 "$cases_dir/send.py" "$cases_dir/tailsampling-traces.json" "$sluice_port"
+  # Decided: always_sample has written every span sent, in both; then every file is left to
+  # settle (the decisions of all cases fall due together).
+  sent_spans="$(spans_in "$cases_dir/tailsampling-traces.json")"
+  for side in sluice otelcol; do
+    wait_spans "$work/$side/tailsampling_always_sample.json" "$sent_spans"
+  done
+  wait_quiet "$work"/sluice/tailsampling_*.json "$work"/otelcol/tailsampling_*.json
+  stop "$sluice_pid" sluice-tailsampling
+  stop "$otelcol_pid" otelcol-tailsampling
+  python3 "$cases_dir/compare-tailsampling.py" "$cases_dir/tailsampling-traces.json" \
+    "$work/sluice" "$work/otelcol" "${ts_args[@]}" || status=1
 fi
 
 echo "conformance: Sluice $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')" \

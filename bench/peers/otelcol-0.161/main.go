@@ -1,8 +1,8 @@
 // Command otelcol is the OpenTelemetry Collector at v0.161.0, kept beside the v0.165.0 peer
-// (../otelcol) for the contrib components that do not build at v0.165: the attributes, filter
-// and transform processors and the file exporter. validate-examples.sh checks the configurations
-// that use them with this build. Every collector module is pinned to one release (contrib
-// v0.161.0, core v0.161.0 / v1.67.0) in go.mod; see ../README.md.
+// (../otelcol) for the contrib components that do not build at v0.165: the attributes, filter,
+// tail_sampling and transform processors and the file exporter. validate-examples.sh checks the
+// configurations that use them with this build. Every collector module is pinned to one release
+// (contrib v0.161.0, core v0.161.0 / v1.67.0) in go.mod; see ../README.md.
 package main
 
 import (
@@ -32,6 +32,7 @@ import (
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/filterprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/probabilisticsamplerprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/resourceprocessor"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/tailsamplingprocessor"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/transformprocessor"
 )
 
@@ -57,6 +58,7 @@ func components() (otelcol.Factories, error) {
 		filterprocessor.NewFactory(),
 		transformprocessor.NewFactory(),
 		probabilisticsamplerprocessor.NewFactory(),
+		tailsamplingprocessor.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}
