@@ -71,20 +71,20 @@ import org.openjdk.jmh.annotations.Warmup;
     value = 1,
     jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class TailSamplingBenchmark {
-  static final int SPANS_PER_TRACE = 10;
+  static final int SPANS_PER_TRACE = 5;
   static final int REQUESTS = 64;
-  static final long SLOW_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
-  static final String ROUTE = "/api/v1/search";
+  static final long SLOW_MILLIS = 350;
+  static final String METHOD = "DELETE";
 
   static final String POLICIES =
       String.join(
           "\n",
           "policies:",
           "  - {name: errors, type: status_code, status_code: {status_codes: [ERROR]}}",
-          "  - {name: slow, type: latency, latency: {threshold_ms: 300}}",
-          "  - name: search",
+          "  - {name: slow, type: latency, latency: {threshold_ms: " + SLOW_MILLIS + "}}",
+          "  - name: deletes",
           "    type: string_attribute",
-          "    string_attribute: {key: http.route, values: [" + ROUTE + "]}",
+          "    string_attribute: {key: http.request.method, values: [" + METHOD + "]}",
           "");
 
   @Param({"1000"})
@@ -117,15 +117,23 @@ public class TailSamplingBenchmark {
     processor.shutdown(System.nanoTime());
   }
 
-  /** The spans of {@code seed}, in traces of {@link #SPANS_PER_TRACE} spread over the request. */
+  /**
+   * The spans of {@code seed}, in traces of {@link #SPANS_PER_TRACE} spread over the request: span
+   * {@code i} joins the trace of span {@code i % traces}, starting a millisecond after the trace's
+   * span before it, with its own duration.
+   */
   static ExportTraceServiceRequest request(long seed, int count) {
     ExportTraceServiceRequest.Builder request =
         SpanShapes.toRequest(SpanShapes.spans(seed, count)).toBuilder();
     ScopeSpans.Builder scope = request.getResourceSpansBuilder(0).getScopeSpansBuilder(0);
     int traces = Math.max(1, count / SPANS_PER_TRACE);
-    for (int i = 0; i < scope.getSpansCount(); i++) {
-      ByteString traceId = scope.getSpans(i % traces).getTraceId();
-      scope.getSpansBuilder(i).setTraceId(traceId);
+    for (int i = traces; i < scope.getSpansCount(); i++) {
+      Span first = scope.getSpans(i % traces);
+      Span.Builder span = scope.getSpansBuilder(i);
+      long start = first.getStartTimeUnixNano() + (i / traces) * 1_000_000L;
+      span.setTraceId(first.getTraceId())
+          .setEndTimeUnixNano(start + span.getEndTimeUnixNano() - span.getStartTimeUnixNano())
+          .setStartTimeUnixNano(start);
     }
     return request.build();
   }
@@ -219,21 +227,22 @@ public class TailSamplingBenchmark {
       long earliest = Long.MAX_VALUE;
       long latest = Long.MIN_VALUE;
       boolean error = false;
-      boolean route = false;
+      boolean method = false;
       for (ScopeSpans scope : trace.getScopeSpansList()) {
         for (Span span : scope.getSpansList()) {
           error |= span.getStatus().getCode() == Status.StatusCode.STATUS_CODE_ERROR;
           earliest = Math.min(earliest, span.getStartTimeUnixNano());
           latest = Math.max(latest, span.getEndTimeUnixNano());
           for (KeyValue attribute : span.getAttributesList()) {
-            if (attribute.getKey().equals("http.route")
-                && attribute.getValue().getStringValue().equals(ROUTE)) {
-              route = true;
+            if (attribute.getKey().equals("http.request.method")
+                && attribute.getValue().getStringValue().equals(METHOD)) {
+              method = true;
             }
           }
         }
       }
-      return error || latest - earliest >= SLOW_NANOS || route;
+      // As the Collector's latency policy: whole milliseconds, above the threshold.
+      return error || (latest - earliest) / 1_000_000 > SLOW_MILLIS || method;
     }
   }
 
