@@ -25,7 +25,6 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +75,8 @@ public class TailSamplingBenchmark {
   static final long SLOW_MILLIS = 350;
   static final String METHOD = "DELETE";
 
+  static final String ALWAYS = "policies: [{name: all, type: always_sample}]\n";
+
   static final String POLICIES =
       String.join(
           "\n",
@@ -90,12 +91,21 @@ public class TailSamplingBenchmark {
   @Param({"1000"})
   public int spans;
 
+  /**
+   * {@code three}: the three policies above; {@code always}: {@code always_sample} alone, for what
+   * holding and handing on cost without reading the spans for a decision. The naive path always
+   * decides by the three.
+   */
+  @Param({"three", "always"})
+  public String policies;
+
   byte[][] requests;
   OtlpIndex[] indexes;
   int next;
   ManualClock clock;
   Processor processor;
   Sink sink;
+  NaiveTailSampling naive;
 
   @Setup
   public void setup() throws Exception {
@@ -108,7 +118,8 @@ public class TailSamplingBenchmark {
     }
     clock = new ManualClock();
     sink = new Sink();
-    processor = processor(clock, sink);
+    naive = new NaiveTailSampling();
+    processor = processor(clock, sink, 1000, "always".equals(policies) ? ALWAYS : POLICIES);
     processor.start();
   }
 
@@ -138,18 +149,18 @@ public class TailSamplingBenchmark {
     return request.build();
   }
 
-  /** The benchmark's policies, {@code decision_wait: 1s}, and at most {@code numTraces} traces. */
-  static TailSamplingConfig config(long numTraces) throws ConfigException {
-    String yaml = "decision_wait: 1s\nnum_traces: " + numTraces + "\n" + POLICIES;
+  /** {@code policies}, {@code decision_wait: 1s}, and at most {@code numTraces} traces. */
+  static TailSamplingConfig config(long numTraces, String policies) throws ConfigException {
+    String yaml = "decision_wait: 1s\nnum_traces: " + numTraces + "\n" + policies;
     return new ConfigBinder()
         .bind(yaml, "tail_sampling.yaml", TailSamplingConfig.class, TailSamplingConfig.DEFAULT);
   }
 
   static Processor processor(Scheduler clock, BatchConsumer next) throws ConfigException {
-    return processor(clock, next, 1000);
+    return processor(clock, next, 1000, POLICIES);
   }
 
-  static Processor processor(Scheduler clock, BatchConsumer next, long numTraces)
+  static Processor processor(Scheduler clock, BatchConsumer next, long numTraces, String policies)
       throws ConfigException {
     return new TailSamplingProcessorFactory()
         .create(
@@ -158,7 +169,7 @@ public class TailSamplingBenchmark {
                 ComponentKind.PROCESSOR,
                 new MetricRegistry(),
                 clock),
-            config(numTraces),
+            config(numTraces, policies),
             Signal.TRACES,
             next);
   }
@@ -177,72 +188,118 @@ public class TailSamplingBenchmark {
   public long protobufJava() throws InvalidProtocolBufferException {
     ExportTraceServiceRequest request =
         ExportTraceServiceRequest.parseFrom(requests[next++ & (REQUESTS - 1)]);
-    return NaiveTailSampling.decide(request).getResourceSpansList().stream()
+    return naive.decide(request).getResourceSpansList().stream()
         .flatMap(r -> r.getScopeSpansList().stream())
         .mapToLong(ScopeSpans::getSpansCount)
         .sum();
   }
 
-  /** The Collector's way: traces regrouped into copies of their spans, decided over objects. */
+  /**
+   * The Collector's way over objects: each trace's spans copied into a {@code ResourceSpans} of
+   * their own, appended to the trace's entry in a map by trace ID that holds at most 1000 traces
+   * (the oldest forgotten first), as the Collector's {@code idToTrace} and its delete queue; the
+   * traces waiting are decided over their objects, and the sampled ones gathered in one request.
+   */
   static final class NaiveTailSampling {
-    private NaiveTailSampling() {}
+    static final class Trace {
+      final List<ResourceSpans> batches = new ArrayList<>();
+      long spanCount;
+      boolean decided;
+    }
 
-    static ExportTraceServiceRequest decide(ExportTraceServiceRequest request) {
-      Map<ByteString, ResourceSpans.Builder> traces = new LinkedHashMap<>();
+    final Map<ByteString, Trace> traces = new LinkedHashMap<>();
+    final List<Trace> waiting = new ArrayList<>();
+
+    /** Takes {@code request}'s spans, then decides every waiting trace. */
+    ExportTraceServiceRequest decide(ExportTraceServiceRequest request) {
       for (ResourceSpans resource : request.getResourceSpansList()) {
         for (ScopeSpans scope : resource.getScopeSpansList()) {
-          Map<ByteString, ScopeSpans.Builder> scopes = new HashMap<>();
+          Map<ByteString, ScopeSpans.Builder> copies = new LinkedHashMap<>();
           for (Span span : scope.getSpansList()) {
-            ScopeSpans.Builder copy =
-                scopes.computeIfAbsent(
+            copies
+                .computeIfAbsent(
                     span.getTraceId(),
-                    id -> {
-                      ResourceSpans.Builder trace =
-                          traces.computeIfAbsent(
-                              id,
-                              k ->
-                                  ResourceSpans.newBuilder()
-                                      .setResource(resource.getResource())
-                                      .setSchemaUrl(resource.getSchemaUrl()));
-                      return trace
-                          .addScopeSpansBuilder()
-                          .setScope(scope.getScope())
-                          .setSchemaUrl(scope.getSchemaUrl());
-                    });
-            copy.addSpans(span);
+                    id ->
+                        ScopeSpans.newBuilder()
+                            .setScope(scope.getScope())
+                            .setSchemaUrl(scope.getSchemaUrl()))
+                .addSpans(span);
           }
+          copies.forEach(
+              (id, copy) -> {
+                Trace trace = traces.get(id);
+                if (trace == null) {
+                  trace = new Trace();
+                  traces.put(id, trace);
+                  waiting.add(trace);
+                }
+                trace.spanCount += copy.getSpansCount();
+                trace.batches.add(
+                    ResourceSpans.newBuilder()
+                        .setResource(resource.getResource())
+                        .setSchemaUrl(resource.getSchemaUrl())
+                        .addScopeSpans(copy)
+                        .build());
+              });
         }
       }
       ExportTraceServiceRequest.Builder sampled = ExportTraceServiceRequest.newBuilder();
-      for (ResourceSpans.Builder trace : traces.values()) {
-        ResourceSpans built = trace.build();
-        if (sampled(built)) {
-          sampled.addResourceSpans(built);
+      for (Trace trace : waiting) {
+        trace.decided = true;
+        if (sampled(trace.batches)) {
+          sampled.addAllResourceSpans(trace.batches);
         }
+        trace.batches.clear();
+      }
+      waiting.clear();
+      var oldest = traces.entrySet().iterator();
+      while (traces.size() > 1000) {
+        oldest.next();
+        oldest.remove();
       }
       return sampled.build();
     }
 
-    static boolean sampled(ResourceSpans trace) {
+    static boolean sampled(List<ResourceSpans> batches) {
+      for (ResourceSpans batch : batches) {
+        if (sampled(batch)) {
+          return true;
+        }
+      }
+      return latency(batches) > SLOW_MILLIS;
+    }
+
+    /** The trace's duration in whole milliseconds, from its earliest start to its latest end. */
+    static long latency(List<ResourceSpans> batches) {
       long earliest = Long.MAX_VALUE;
       long latest = Long.MIN_VALUE;
-      boolean error = false;
-      boolean method = false;
-      for (ScopeSpans scope : trace.getScopeSpansList()) {
+      for (ResourceSpans batch : batches) {
+        for (ScopeSpans scope : batch.getScopeSpansList()) {
+          for (Span span : scope.getSpansList()) {
+            earliest = Math.min(earliest, span.getStartTimeUnixNano());
+            latest = Math.max(latest, span.getEndTimeUnixNano());
+          }
+        }
+      }
+      return (latest - earliest) / 1_000_000;
+    }
+
+    /** Whether a span of {@code batch} has the status ERROR or the method {@link #METHOD}. */
+    static boolean sampled(ResourceSpans batch) {
+      for (ScopeSpans scope : batch.getScopeSpansList()) {
         for (Span span : scope.getSpansList()) {
-          error |= span.getStatus().getCode() == Status.StatusCode.STATUS_CODE_ERROR;
-          earliest = Math.min(earliest, span.getStartTimeUnixNano());
-          latest = Math.max(latest, span.getEndTimeUnixNano());
+          if (span.getStatus().getCode() == Status.StatusCode.STATUS_CODE_ERROR) {
+            return true;
+          }
           for (KeyValue attribute : span.getAttributesList()) {
             if (attribute.getKey().equals("http.request.method")
                 && attribute.getValue().getStringValue().equals(METHOD)) {
-              method = true;
+              return true;
             }
           }
         }
       }
-      // As the Collector's latency policy: whole milliseconds, above the threshold.
-      return error || (latest - earliest) / 1_000_000 > SLOW_MILLIS || method;
+      return false;
     }
   }
 

@@ -23,7 +23,8 @@ public final class TailSamplingFootprint {
     int requests = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     TailSamplingBenchmark.ManualClock clock = new TailSamplingBenchmark.ManualClock();
     TailSamplingBenchmark.Sink sink = new TailSamplingBenchmark.Sink();
-    Processor processor = TailSamplingBenchmark.processor(clock, sink, 1_000_000);
+    Processor processor =
+        TailSamplingBenchmark.processor(clock, sink, 1_000_000, TailSamplingBenchmark.POLICIES);
     processor.start();
     // Made once before measuring, so that the classes and the indexer's buffers are counted out.
     byte[][] bytes = new byte[requests][];

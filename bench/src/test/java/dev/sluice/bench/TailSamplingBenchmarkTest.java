@@ -38,6 +38,8 @@ class TailSamplingBenchmarkTest {
     Processor processor = TailSamplingBenchmark.processor(clock, recording);
     processor.start();
     Set<ByteString> naive = new HashSet<>();
+    TailSamplingBenchmark.NaiveTailSampling naiveSampler =
+        new TailSamplingBenchmark.NaiveTailSampling();
     int all = 0;
     try {
       for (int i = 0; i < 4; i++) {
@@ -46,7 +48,7 @@ class TailSamplingBenchmarkTest {
         all += 1000;
         processor.consume(Batch.of(new OtlpIndexer().index(Signal.TRACES, request.toByteArray())));
         clock.advance(TimeUnit.SECONDS.toNanos(1));
-        spanIds(TailSamplingBenchmark.NaiveTailSampling.decide(request), naive);
+        spanIds(naiveSampler.decide(request), naive);
       }
     } finally {
       processor.shutdown(System.nanoTime());
