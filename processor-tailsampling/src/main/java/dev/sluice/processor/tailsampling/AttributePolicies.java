@@ -2,7 +2,6 @@ package dev.sluice.processor.tailsampling;
 
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.pdata.BatchItem;
-import dev.sluice.pdata.ItemVisitor;
 import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.pdata.view.AnyValueView;
 import dev.sluice.pdata.view.AttributeCursor;
@@ -75,7 +74,7 @@ final class AttributePolicies {
    * value found under the key counts, for a resource or for a span. Each resource block is looked
    * at once however many of the trace's spans it holds.
    */
-  abstract static class AttributeMatch implements PolicyEvaluator, ItemVisitor {
+  abstract static class AttributeMatch extends SpanWalk {
     private final byte[] key;
     private final boolean invertMatch;
     private final AttributeCursor attributes = new AttributeCursor();
@@ -92,14 +91,14 @@ final class AttributePolicies {
     abstract boolean matches(AnyValueView value, boolean onResource);
 
     @Override
-    public final Decision evaluate(TraceData trace) {
+    final void begin() {
       found = false;
       blockRequest = null;
-      try {
-        trace.spans().visit(this);
-      } finally {
-        blockRequest = null;
-      }
+    }
+
+    @Override
+    final Decision end(TraceData trace) {
+      blockRequest = null;
       if (invertMatch) {
         return found ? Decision.NOT_SAMPLED : Decision.SAMPLED;
       }

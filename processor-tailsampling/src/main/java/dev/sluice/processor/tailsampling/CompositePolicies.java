@@ -175,14 +175,24 @@ final class CompositePolicies {
 
   /** {@code sub}'s sampled and not sampled swapped; its other answers unchanged. */
   static PolicyEvaluator not(PolicyEvaluator sub) {
-    return trace -> {
+    return new Not(sub);
+  }
+
+  private record Not(PolicyEvaluator sub) implements PolicyEvaluator {
+    @Override
+    public Decision evaluate(TraceData trace) {
       Decision decision = sub.evaluate(trace);
       return switch (decision) {
         case SAMPLED -> Decision.NOT_SAMPLED;
         case NOT_SAMPLED -> Decision.SAMPLED;
         default -> decision;
       };
-    };
+    }
+
+    @Override
+    public void collectWalks(List<SpanWalk> into) {
+      sub.collectWalks(into);
+    }
   }
 
   /**
@@ -207,6 +217,13 @@ final class CompositePolicies {
         }
       }
       return allSample;
+    }
+
+    @Override
+    public void collectWalks(List<SpanWalk> into) {
+      for (PolicyEvaluator sub : subs) {
+        sub.collectWalks(into);
+      }
     }
   }
 
@@ -271,6 +288,13 @@ final class CompositePolicies {
         }
       }
       return Decision.NOT_SAMPLED;
+    }
+
+    @Override
+    public void collectWalks(List<SpanWalk> into) {
+      for (PolicyEvaluator sub : subs) {
+        sub.collectWalks(into);
+      }
     }
   }
 

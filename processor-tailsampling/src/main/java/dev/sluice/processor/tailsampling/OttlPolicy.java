@@ -9,7 +9,6 @@ import dev.sluice.ottl.OttlContext;
 import dev.sluice.ottl.OttlEvaluationException;
 import dev.sluice.ottl.OttlException;
 import dev.sluice.pdata.BatchItem;
-import dev.sluice.pdata.ItemVisitor;
 import dev.sluice.pdata.view.SpanEventView;
 import dev.sluice.pdata.view.SpanView;
 import java.util.ArrayList;
@@ -93,7 +92,7 @@ final class OttlPolicy {
   }
 
   /** The compiled conditions and the cursors they read through; one trace at a time. */
-  private static final class Evaluator implements PolicyEvaluator {
+  private static final class Evaluator extends SpanWalk {
     private final OttlCondition[] spanConditions;
     private final OttlCondition.Evaluator[] span;
     private final OttlCondition[] spanEventConditions;
@@ -102,7 +101,6 @@ final class OttlPolicy {
     private final RateLimitedLog log;
     private final EvalContext context = new EvalContext();
     private final SpanEventView events = new SpanEventView();
-    private final ItemVisitor visitor = this::visitSpan;
     private Decision decided;
 
     Evaluator(List<OttlCondition> span, List<OttlCondition> spanEvent, ErrorMode mode) {
@@ -116,18 +114,19 @@ final class OttlPolicy {
     }
 
     @Override
-    public Decision evaluate(TraceData trace) {
+    void begin() {
       decided = null;
-      try {
-        trace.spans().visit(visitor);
-      } finally {
-        // The context lets go of the trace's views; none is read after the call.
-        context.clear();
-      }
+    }
+
+    @Override
+    Decision end(TraceData trace) {
+      // The context lets go of the trace's views; none is read after the walk.
+      context.clear();
       return decided == null ? Decision.NOT_SAMPLED : decided;
     }
 
-    private void visitSpan(BatchItem item) {
+    @Override
+    public void visit(BatchItem item) {
       if (decided != null) {
         return;
       }

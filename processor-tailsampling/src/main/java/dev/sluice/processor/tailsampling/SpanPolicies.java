@@ -2,7 +2,6 @@ package dev.sluice.processor.tailsampling;
 
 import dev.sluice.component.ConfigProblems;
 import dev.sluice.pdata.BatchItem;
-import dev.sluice.pdata.ItemVisitor;
 import dev.sluice.pdata.view.SpanView;
 import dev.sluice.pdata.view.TextView;
 import java.math.BigInteger;
@@ -83,7 +82,7 @@ final class SpanPolicies {
    * duration then runs from 1970); Sluice leaves unset timestamps out, and a trace with no set
    * start or no set end has no duration and is not sampled.
    */
-  static final class Latency implements PolicyEvaluator, ItemVisitor {
+  static final class Latency extends SpanWalk {
     private final long thresholdMs;
     private final long upperThresholdMs;
     private long minStart;
@@ -95,10 +94,13 @@ final class SpanPolicies {
     }
 
     @Override
-    public Decision evaluate(TraceData trace) {
+    void begin() {
       minStart = 0;
       maxEnd = 0;
-      trace.spans().visit(this);
+    }
+
+    @Override
+    Decision end(TraceData trace) {
       if (minStart == 0 || maxEnd == 0) {
         return Decision.NOT_SAMPLED;
       }
@@ -279,7 +281,7 @@ final class SpanPolicies {
   }
 
   /** Samples a trace with a span whose status code is one of those given. */
-  static final class StatusCodes implements PolicyEvaluator, ItemVisitor {
+  static final class StatusCodes extends SpanWalk {
     private final int codeMask;
     private boolean found;
 
@@ -292,9 +294,12 @@ final class SpanPolicies {
     }
 
     @Override
-    public Decision evaluate(TraceData trace) {
+    void begin() {
       found = false;
-      trace.spans().visit(this);
+    }
+
+    @Override
+    Decision end(TraceData trace) {
       return found ? Decision.SAMPLED : Decision.NOT_SAMPLED;
     }
 
@@ -402,7 +407,7 @@ final class SpanPolicies {
    * trace.ParseTraceState} parses it: at most 32 members, no duplicate keys, every key and value
    * well-formed, or the span's tracestate counts as empty) and has the key with one of the values.
    */
-  static final class TraceStateMatch implements PolicyEvaluator, ItemVisitor {
+  static final class TraceStateMatch extends SpanWalk {
     private final byte[] key;
     private final byte[][] values;
     private final W3cTraceState parser = new W3cTraceState();
@@ -422,9 +427,12 @@ final class SpanPolicies {
     }
 
     @Override
-    public Decision evaluate(TraceData trace) {
+    void begin() {
       found = false;
-      trace.spans().visit(this);
+    }
+
+    @Override
+    Decision end(TraceData trace) {
       return found ? Decision.SAMPLED : Decision.NOT_SAMPLED;
     }
 
@@ -453,14 +461,17 @@ final class SpanPolicies {
   // ---- trace_flags
 
   /** Samples a trace with a span whose W3C trace flags have the sampled bit set. */
-  static final class TraceFlags implements PolicyEvaluator, ItemVisitor {
+  static final class TraceFlags extends SpanWalk {
     private static final int SAMPLED_FLAG = 0x01;
     private boolean found;
 
     @Override
-    public Decision evaluate(TraceData trace) {
+    void begin() {
       found = false;
-      trace.spans().visit(this);
+    }
+
+    @Override
+    Decision end(TraceData trace) {
       return found ? Decision.SAMPLED : Decision.NOT_SAMPLED;
     }
 
