@@ -138,6 +138,30 @@ class EditsSeenByViewsTest {
     batch.clear();
   }
 
+  @Test
+  void theSpanAskedForAgainInOneVisitReadsTheItemsCurrentBytes() throws Exception {
+    Batch batch = traces();
+    List<String> seen = new ArrayList<>();
+
+    batch.visit(
+        item -> {
+          // Asked for several times, as policies reading one span in turn ask for it: each read is
+          // of this item, and a typed edit made between two reads is seen by the second.
+          String first = item.span().name().asString();
+          long start = item.span().startTimeUnixNano();
+          item.editSpan().setName(first + "-renamed");
+          String second = item.span().name().asString();
+          seen.add(first + "/" + second + "/" + (item.span().startTimeUnixNano() == start));
+        });
+
+    assertThat(seen)
+        .containsExactly("a1/a1-renamed/true", "a2/a2-renamed/true", "b1/b1-renamed/true");
+    List<String> names = new ArrayList<>();
+    batch.visit(item -> names.add(item.span().name().asString()));
+    assertThat(names).containsExactly("a1-renamed", "a2-renamed", "b1-renamed");
+    batch.clear();
+  }
+
   private static Metric gauge(String name, int points) {
     Gauge.Builder gauge = Gauge.newBuilder();
     for (int i = 0; i < points; i++) {
