@@ -8,11 +8,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 
 /**
- * The memory a span waiting in {@code tail_sampling} takes: the heap in use (after a full
- * collection) once {@code requests} requests of 1000 {@link SpanShapes} spans, in traces of {@link
- * TailSamplingBenchmark#SPANS_PER_TRACE} spans spread over each request, are held waiting for their
- * decision, less the heap in use before they were made; divided by the spans held, and beside the
- * spans' own encoded bytes.
+ * The memory a span waiting in {@code tail_sampling} takes: {@code requests} requests of 1000
+ * {@link SpanShapes} spans, in traces of {@link TailSamplingBenchmark#SPANS_PER_TRACE} spans spread
+ * over each request, are encoded first; the heap in use (after a full collection) is measured
+ * before they are indexed and handed to the processor, and again once all wait there for their
+ * decision. The difference, per span, is what holding a span costs beyond the request bytes it came
+ * in (the index, the slices, the trace table); the request's bytes per span are printed beside it.
  *
  * <pre>java -cp bench/target/benchmarks.jar dev.sluice.bench.TailSamplingFootprint [requests]</pre>
  */
@@ -40,13 +41,15 @@ public final class TailSamplingFootprint {
       Batch batch = Batch.of(indexer.index(Signal.TRACES, bytes[i]));
       spans += batch.unitCount();
       wireBytes += bytes[i].length;
-      bytes[i] = null; // the processor's hold is what keeps it now
+      bytes[i] = null; // the processor's hold is what keeps them now
       processor.consume(batch);
     }
     long after = usedAfterGc();
+    double beyond = (after - before) / (double) spans;
+    double wire = wireBytes / (double) spans;
     System.out.printf(
-        "%d spans waiting: %.0f bytes of heap per span, of which %.0f are the request's bytes%n",
-        spans, (after - before) / (double) spans, wireBytes / (double) spans);
+        "%d spans waiting: %.0f bytes of heap per span: the request's %.0f bytes and %.0f more%n",
+        spans, wire + beyond, wire, beyond);
     processor.shutdown(System.nanoTime());
   }
 
