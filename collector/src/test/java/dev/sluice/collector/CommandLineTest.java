@@ -36,7 +36,7 @@ class CommandLineTest {
             "processors:",
             "  batch:",
             "    timeout: 5x",
-            "  tail_sampling:",
+            "  groupbytrace:",
             "exporters:",
             "  debug:",
             "service:",
@@ -54,7 +54,7 @@ class CommandLineTest {
         .contains(
             config
                 + ":7:5: processors.batch.timeout: expected a duration such as 5s or 200ms, found \"5x\"")
-        .contains("processor type \"tail_sampling\" is not available in this build")
+        .contains("processor type \"groupbytrace\" is not available in this build")
         .contains("references receiver \"otlp/2\" which is not configured");
   }
 

@@ -240,10 +240,10 @@ class ConfigLoaderTest {
     assertThat(
             problems(
                 withPipelines(
-                    MINIMAL_SECTIONS + "processors:\n  tail_sampling:\n    decision_wait: 10s\n",
+                    MINIMAL_SECTIONS + "processors:\n  groupbytrace:\n    wait_duration: 10s\n",
                     "traces: {receivers: [otlp], exporters: [debug]}")))
         .containsExactly(
-            "config.yaml:8:3: processors.tail_sampling: processor type \"tail_sampling\" is not"
+            "config.yaml:8:3: processors.groupbytrace: processor type \"groupbytrace\" is not"
                 + " available in this build");
   }
 

@@ -17,8 +17,8 @@ import java.util.List;
  * @param numTraces at most this many traces are held (waiting or remembered as decided)
  * @param maxBytes at most this many bytes of spans are held waiting; 0: half the collector's
  *     pipeline memory bound
- * @param blockOnOverflow the Collector's key: when full, wait instead of deciding early. Sluice
- *     refuses new traces (a retryable answer) instead of blocking its receivers
+ * @param blockOnOverflow accepted for the Collector's files: where the Collector would wait for
+ *     room, Sluice decides the oldest trace early (it never blocks its receivers)
  * @param expectedNewTracesPerSec a sizing hint for the trace table
  * @param policies the policies every trace is decided by
  * @param decisionCache how many decided trace IDs are remembered beyond {@code num_traces}
