@@ -62,7 +62,7 @@ public final class TailSamplingProcessor implements Processor {
   private final TraceList waitingForRoot = TraceList.due();
   private final DecisionCache sampledCache;
   private final DecisionCache notSampledCache;
-  private final BatchTraces incoming = new BatchTraces();
+  private final BatchTraces incoming;
   private final Batch discard = new Batch(Signal.TRACES);
   private TraceData[] touched = new TraceData[64];
   private Batch outgoing = new Batch(Signal.TRACES);
@@ -91,6 +91,7 @@ public final class TailSamplingProcessor implements Processor {
     this.walks = found.toArray(new SpanWalk[0]);
     this.decisionWaitNanos = config.decisionWait().toNanos();
     this.waitAfterRootNanos = config.decisionWaitAfterRootReceived().toNanos();
+    this.incoming = new BatchTraces(waitAfterRootNanos > 0);
     this.maxBytes = config.maxBytes() > 0 ? config.maxBytes() : settings.pipelineMemoryBytes() / 2;
     this.table =
         new TraceTable((int) Math.min(config.numTraces(), Math.max(1024, 2 * expected(config))));
