@@ -280,10 +280,33 @@ final class SpanPolicies {
     };
   }
 
-  /** Samples a trace with a span whose status code is one of those given. */
-  static final class StatusCodes extends SpanWalk {
-    private final int codeMask;
+  /** Samples a trace when one of its spans matches; the walk reads no span after that one. */
+  abstract static class AnySpan extends SpanWalk {
     private boolean found;
+
+    abstract boolean matches(BatchItem item);
+
+    @Override
+    final void begin() {
+      found = false;
+    }
+
+    @Override
+    final Decision end(TraceData trace) {
+      return found ? Decision.SAMPLED : Decision.NOT_SAMPLED;
+    }
+
+    @Override
+    public final void visit(BatchItem item) {
+      if (!found) {
+        found = matches(item);
+      }
+    }
+  }
+
+  /** Samples a trace with a span whose status code is one of those given. */
+  static final class StatusCodes extends AnySpan {
+    private final int codeMask;
 
     StatusCodes(List<String> codes) {
       int mask = 0;
@@ -294,23 +317,10 @@ final class SpanPolicies {
     }
 
     @Override
-    void begin() {
-      found = false;
-    }
-
-    @Override
-    Decision end(TraceData trace) {
-      return found ? Decision.SAMPLED : Decision.NOT_SAMPLED;
-    }
-
-    @Override
-    public void visit(BatchItem item) {
-      if (found) {
-        return;
-      }
+    boolean matches(BatchItem item) {
       int code = item.span().statusCode();
       // A code newer than ERROR is none of the three names, so matches nothing.
-      found = code >= 0 && code <= SpanView.STATUS_ERROR && (codeMask & (1 << code)) != 0;
+      return code >= 0 && code <= SpanView.STATUS_ERROR && (codeMask & (1 << code)) != 0;
     }
   }
 
@@ -407,11 +417,10 @@ final class SpanPolicies {
    * trace.ParseTraceState} parses it: at most 32 members, no duplicate keys, every key and value
    * well-formed, or the span's tracestate counts as empty) and has the key with one of the values.
    */
-  static final class TraceStateMatch extends SpanWalk {
+  static final class TraceStateMatch extends AnySpan {
     private final byte[] key;
     private final byte[][] values;
     private final W3cTraceState parser = new W3cTraceState();
-    private boolean found;
 
     TraceStateMatch(PolicyConfig.TraceState config) {
       this.key = utf8(config.key());
@@ -427,57 +436,33 @@ final class SpanPolicies {
     }
 
     @Override
-    void begin() {
-      found = false;
-    }
-
-    @Override
-    Decision end(TraceData trace) {
-      return found ? Decision.SAMPLED : Decision.NOT_SAMPLED;
-    }
-
-    @Override
-    public void visit(BatchItem item) {
-      if (found) {
-        return;
-      }
+    boolean matches(BatchItem item) {
       TextView traceState = item.span().traceState();
       if (traceState.isEmpty() || !parser.parse(traceState)) {
-        return;
+        return false;
       }
       int at = parser.find(key);
       if (at < 0) {
-        return;
+        return false;
       }
       for (byte[] value : values) {
         if (parser.valueEquals(at, value)) {
-          found = true;
-          return;
+          return true;
         }
       }
+      return false;
     }
   }
 
   // ---- trace_flags
 
   /** Samples a trace with a span whose W3C trace flags have the sampled bit set. */
-  static final class TraceFlags extends SpanWalk {
+  static final class TraceFlags extends AnySpan {
     private static final int SAMPLED_FLAG = 0x01;
-    private boolean found;
 
     @Override
-    void begin() {
-      found = false;
-    }
-
-    @Override
-    Decision end(TraceData trace) {
-      return found ? Decision.SAMPLED : Decision.NOT_SAMPLED;
-    }
-
-    @Override
-    public void visit(BatchItem item) {
-      found |= (item.span().flags() & SAMPLED_FLAG) != 0;
+    boolean matches(BatchItem item) {
+      return (item.span().flags() & SAMPLED_FLAG) != 0;
     }
   }
 }
