@@ -228,6 +228,27 @@ class TailSamplingProcessorTest {
   }
 
   @Test
+  void aDecisionCacheHoldsAtMostItsSizeAndForgetsTheLeastRecentlyUsed() {
+    TailSamplingConfig config = config("num_traces: 10\ndecision_cache: {sampled_cache_size: 2}\n");
+    start(config, fixed("all", Decision.SAMPLED));
+    send(mixed("1:a", "2:b"));
+    scheduler.advance(30, TimeUnit.SECONDS);
+    send(spans(1, "late-a")); // trace 1 used again: trace 2 is now the least recently used
+    send(spans(3, "c"));
+    scheduler.advance(30, TimeUnit.SECONDS); // trace 3 decided: the cache forgets trace 2
+    assertThat(downstream.names()).containsExactlyInAnyOrder("a", "b", "late-a", "c");
+    assertThat(processor.tracesHeld()).isZero();
+
+    send(mixed("1:late-a2", "2:late-b"));
+
+    // Trace 1 is remembered and its span goes out at once; trace 2's starts a new trace.
+    assertThat(downstream.names()).containsExactlyInAnyOrder("a", "b", "late-a", "c", "late-a2");
+    assertThat(processor.tracesHeld()).isEqualTo(1);
+    scheduler.advance(30, TimeUnit.SECONDS);
+    assertThat(downstream.names()).contains("late-b");
+  }
+
+  @Test
   void pastNumTracesTheOldestTraceIsDecidedEarlyNotDropped() {
     start(config("num_traces: 3\n"), fixed("all", Decision.SAMPLED));
     for (int trace = 1; trace <= 5; trace++) {
