@@ -1,6 +1,7 @@
 package dev.sluice.processor.tailsampling;
 
 import dev.sluice.component.ConfigProblems;
+import dev.sluice.component.attributeactions.GoPattern;
 import dev.sluice.pdata.BatchItem;
 import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.pdata.view.AnyValueView;
@@ -13,8 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The policies that decide from one attribute of the spans or their resources: {@code
@@ -222,17 +221,9 @@ final class AttributePolicies {
         at.add("", "a value is missing");
       } else if (string.enabledRegexMatching()) {
         try {
-          Pattern.compile(value);
-        } catch (PatternSyntaxException e) {
-          at.add(
-              "",
-              "invalid regular expression \""
-                  + value
-                  + "\": "
-                  + e.getDescription()
-                  + " near index "
-                  + e.getIndex()
-                  + " (Java's syntax)");
+          GoPattern.compile(value);
+        } catch (IllegalArgumentException e) {
+          at.add("", "invalid regular expression \"" + value + "\": " + e.getMessage());
         }
       } else if (value.isEmpty()) {
         // The Collector leaves empty values out of its set without a word.
@@ -247,14 +238,9 @@ final class AttributePolicies {
    * write {@code ^...$} for the whole value). An empty value on a span is never matched; on a
    * resource it is compared like any other (as the Collector does both).
    *
-   * <p>Regular expressions are Java's ({@link Pattern}), not Go's RE2. They agree on the common
-   * syntax (classes, {@code \d \w \s}, quantifiers, groups, alternation, {@code (?i)}, {@code
-   * \pL}). They differ in: Java has backreferences, lookaround and possessive quantifiers, which
-   * RE2 refuses (and matching time is then not linear in the value's length); Java refuses RE2's
-   * {@code (?P<name>...)} (write {@code (?<name>...)}); Java reads RE2's POSIX classes such as
-   * {@code [[:digit:]]} as a set of characters, not as digits (write {@code \p{Digit}}); Java's
-   * {@code $} also matches before a final line break, RE2's only at the very end (write {@code
-   * \z}). A pattern Java cannot compile is refused when the configuration is checked.
+   * <p>Regular expressions are in Go's RE2 syntax, as the Collector's, compiled by {@link
+   * GoPattern} (the attribute actions' compiler): what RE2 refuses (look-around, back-references)
+   * is refused when the configuration is checked.
    *
    * <p>Each value looked at is decoded into a {@code String} for the expressions, and the result
    * remembered in a least-recently-used map of {@code cache_max_size} entries (128 when 0), as the
@@ -271,7 +257,7 @@ final class AttributePolicies {
       List<Matcher> matchers = new ArrayList<>();
       if (config.enabledRegexMatching()) {
         for (String value : config.values()) {
-          matchers.add(Pattern.compile(value).matcher(""));
+          matchers.add(GoPattern.compile(value).pattern().matcher(""));
         }
         int size = config.cacheMaxSize() > 0 ? config.cacheMaxSize() : DEFAULT_CACHE_SIZE;
         this.results = new Lru(size);

@@ -208,6 +208,16 @@ class AttributePoliciesTest {
   }
 
   @Test
+  void stringRegexReadsGoSyntax() {
+    // RE2's POSIX classes and named groups, and its $ that matches only at the very end.
+    PolicyEvaluator policy =
+        string("{key: k, values: ['^(?P<id>[[:digit:]]+)$'], enabled_regex_matching: true}");
+    assertThat(decide(policy, onSpan(a -> a.put("k", "123")))).isEqualTo(Decision.SAMPLED);
+    assertThat(decide(policy, onSpan(a -> a.put("k", "12a")))).isEqualTo(Decision.NOT_SAMPLED);
+    assertThat(decide(policy, onSpan(a -> a.put("k", "123\n")))).isEqualTo(Decision.NOT_SAMPLED);
+  }
+
+  @Test
   void stringEmptyValueIsMatchedOnAResourceButNeverOnASpan() {
     PolicyEvaluator policy = string("{key: k, values: ['^$'], enabled_regex_matching: true}");
     assertThat(decide(policy, onResource(a -> a.put("k", "")))).isEqualTo(Decision.SAMPLED);
@@ -282,11 +292,12 @@ class AttributePoliciesTest {
   }
 
   @Test
-  void stringRefusesWhatCouldNeverMatchAndPatternsJavaCannotCompile() {
+  void stringRefusesWhatCouldNeverMatchAndPatternsRe2Refuses() {
     assertThat(
             problems(
                 "{name: p, type: string_attribute, string_attribute:"
-                    + " {key: k, values: ['(', 'ok', '(?P<name>x)'], enabled_regex_matching: true}}"))
+                    + " {key: k, values: ['(', 'ok', 'a(?=x)', '(?P<name>x)'], enabled_regex_matching:"
+                    + " true}}"))
         .extracting(ConfigProblem::path)
         .containsExactly(
             "policies[0].string_attribute.values[0]", "policies[0].string_attribute.values[2]");
