@@ -85,6 +85,21 @@ final class W3cTraceState {
     return false;
   }
 
+  /** The members of the list parsed last. */
+  int members() {
+    return members;
+  }
+
+  /** Member {@code member}'s key, copied (for tests). */
+  byte[] key(int member) {
+    return java.util.Arrays.copyOfRange(bytes, keyFrom[member], keyTo[member]);
+  }
+
+  /** Member {@code member}'s value, copied (for tests). */
+  byte[] valueBytes(int member) {
+    return java.util.Arrays.copyOfRange(bytes, valueFrom[member], valueTo[member]);
+  }
+
   /** The member with {@code key}, or -1. */
   int find(byte[] key) {
     for (int m = 0; m < members; m++) {
