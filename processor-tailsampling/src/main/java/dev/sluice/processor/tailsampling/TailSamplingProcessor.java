@@ -8,6 +8,7 @@ import dev.sluice.component.RepeatingTimer;
 import dev.sluice.component.Scheduler;
 import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.Batch;
+import dev.sluice.pdata.PartKey;
 import dev.sluice.pdata.Signal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -63,6 +64,7 @@ public final class TailSamplingProcessor implements Processor {
   private final DecisionCache sampledCache;
   private final DecisionCache notSampledCache;
   private final BatchTraces incoming;
+  private final PartKey partOfSpan;
   private final Batch discard = new Batch(Signal.TRACES);
   private TraceData[] touched = new TraceData[64];
   private Batch outgoing = new Batch(Signal.TRACES);
@@ -92,6 +94,7 @@ public final class TailSamplingProcessor implements Processor {
     this.decisionWaitNanos = config.decisionWait().toNanos();
     this.waitAfterRootNanos = config.decisionWaitAfterRootReceived().toNanos();
     this.incoming = new BatchTraces(waitAfterRootNanos > 0);
+    this.partOfSpan = incoming::part;
     this.maxBytes = config.maxBytes() > 0 ? config.maxBytes() : settings.pipelineMemoryBytes() / 2;
     this.table =
         new TraceTable((int) Math.min(config.numTraces(), Math.max(1024, 2 * expected(config))));
@@ -131,7 +134,7 @@ public final class TailSamplingProcessor implements Processor {
       for (int i = 1; i <= traces; i++) {
         parts[i] = route(i, now);
       }
-      batch.partitionInto(parts, incoming::part);
+      batch.partitionInto(parts, partOfSpan);
       batch.clear();
       discard.clear();
       afterAdding(traces, now);
