@@ -228,6 +228,36 @@ public final class SpanShapes {
         .build();
   }
 
+  /**
+   * {@code request} with the spans of each scope block in traces of {@code spansPerTrace}, spread
+   * over the block: of its {@code count} spans, the first {@code traces = max(1, count /
+   * spansPerTrace)} keep their trace IDs and times, and span {@code i} joins the trace of span
+   * {@code i % traces}, starting a millisecond after the trace's span before it, with its own
+   * duration. So a trace's spans lie {@code traces} spans apart and within a few milliseconds of
+   * each other, as a tail sampler sees a busy service's traces arrive.
+   */
+  public static ExportTraceServiceRequest inTraces(
+      ExportTraceServiceRequest request, int spansPerTrace) {
+    if (spansPerTrace <= 0) {
+      throw new IllegalArgumentException("spans per trace must be positive: " + spansPerTrace);
+    }
+    ExportTraceServiceRequest.Builder builder = request.toBuilder();
+    for (ResourceSpans.Builder resource : builder.getResourceSpansBuilderList()) {
+      for (ScopeSpans.Builder scope : resource.getScopeSpansBuilderList()) {
+        int traces = Math.max(1, scope.getSpansCount() / spansPerTrace);
+        for (int i = traces; i < scope.getSpansCount(); i++) {
+          Span first = scope.getSpans(i % traces);
+          Span.Builder span = scope.getSpansBuilder(i);
+          long start = first.getStartTimeUnixNano() + (i / traces) * 1_000_000L;
+          span.setTraceId(first.getTraceId())
+              .setEndTimeUnixNano(start + span.getEndTimeUnixNano() - span.getStartTimeUnixNano())
+              .setStartTimeUnixNano(start);
+        }
+      }
+    }
+    return builder.build();
+  }
+
   /** {@code toRequest(spans(seed, count)).toByteArray()}. */
   public static byte[] requestBytes(long seed, int count) {
     return toRequest(spans(seed, count)).toByteArray();

@@ -129,24 +129,11 @@ public class TailSamplingBenchmark {
   }
 
   /**
-   * The spans of {@code seed}, in traces of {@link #SPANS_PER_TRACE} spread over the request: span
-   * {@code i} joins the trace of span {@code i % traces}, starting a millisecond after the trace's
-   * span before it, with its own duration.
+   * The spans of {@code seed}, in traces of {@link #SPANS_PER_TRACE} ({@link SpanShapes#inTraces}).
    */
   static ExportTraceServiceRequest request(long seed, int count) {
-    ExportTraceServiceRequest.Builder request =
-        SpanShapes.toRequest(SpanShapes.spans(seed, count)).toBuilder();
-    ScopeSpans.Builder scope = request.getResourceSpansBuilder(0).getScopeSpansBuilder(0);
-    int traces = Math.max(1, count / SPANS_PER_TRACE);
-    for (int i = traces; i < scope.getSpansCount(); i++) {
-      Span first = scope.getSpans(i % traces);
-      Span.Builder span = scope.getSpansBuilder(i);
-      long start = first.getStartTimeUnixNano() + (i / traces) * 1_000_000L;
-      span.setTraceId(first.getTraceId())
-          .setEndTimeUnixNano(start + span.getEndTimeUnixNano() - span.getStartTimeUnixNano())
-          .setStartTimeUnixNano(start);
-    }
-    return request.build();
+    return SpanShapes.inTraces(
+        SpanShapes.toRequest(SpanShapes.spans(seed, count)), SPANS_PER_TRACE);
   }
 
   /** {@code policies}, {@code decision_wait: 1s}, and at most {@code numTraces} traces. */

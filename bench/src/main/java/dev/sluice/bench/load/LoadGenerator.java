@@ -394,7 +394,7 @@ public final class LoadGenerator {
 
   /** Request {@code n}; latency counts from {@code fromNanos}. */
   private void send(long n, long fromNanos, java.util.function.Consumer<Boolean> then) {
-    byte[] body = workload.requests().get((int) (n % workload.requests().size()));
+    byte[] body = workload.body(n);
     inFlight.incrementAndGet();
     transport.send(
         workload.signal(),
