@@ -95,10 +95,6 @@ public final class BatchItem {
 
   // Made at first use: most visitors read one or two kinds of view, or none.
   private SpanView spanView;
-  // Whether spanView wraps the item's current bytes, its scan of them kept: false from the moment
-  // the item's bytes are pointed anywhere (the next item, a replacement), so that a visitor asking
-  // for the span several times reads its fields with one scan, never a stale one.
-  private boolean spanViewCurrent;
 
   // Where a new trace_state goes in placedFor[placedStart, placedEnd), as the one span walk found
   // it
@@ -182,7 +178,6 @@ public final class BatchItem {
     }
     unbindHeaders();
     slice = null;
-    spanViewCurrent = false;
     array = null;
     childArray = null;
     lookedResourceRequest = null;
@@ -294,7 +289,6 @@ public final class BatchItem {
   private void frameMetric() {
     Overlay replaced = metricHeaderOverlay();
     if (replaced != null) {
-      spanViewCurrent = false;
       array = replaced.bytes();
       offset = replaced.metricOffset(item);
       length = replaced.metricLength(item);
@@ -334,7 +328,6 @@ public final class BatchItem {
     while (bytes[p++] < 0) {
       // the length's continuation bytes
     }
-    spanViewCurrent = false;
     array = bytes;
     offset = p;
     length = fieldEnd - p;
@@ -354,7 +347,6 @@ public final class BatchItem {
       value |= (b & 0x7F) << shift;
       shift += 7;
     } while (b < 0);
-    spanViewCurrent = false;
     array = bytes;
     offset = p;
     length = value;
@@ -401,10 +393,7 @@ public final class BatchItem {
     if (spanView == null) {
       spanView = new SpanView(this);
     }
-    if (!spanViewCurrent) {
-      spanView.wrapMessage(slice.index(), item, array, offset, offset + length);
-      spanViewCurrent = true;
-    }
+    spanView.wrapMessage(slice.index(), item, array, offset, offset + length);
     spanView.commonSpan = commonSpan;
     return spanView;
   }
@@ -749,7 +738,6 @@ public final class BatchItem {
     commonSpan = false;
     Overlay own = itemEdits().ownOverlay(slice);
     int payloadStart = own.reserveUnit(unit, point < 0 ? -1 : item, length);
-    spanViewCurrent = false;
     array = own.bytes();
     offset = payloadStart;
     this.length = length;
