@@ -3,7 +3,6 @@ package dev.sluice.processor.tailsampling;
 import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.BatchItem;
 import dev.sluice.pdata.ItemVisitor;
-import dev.sluice.pdata.view.SpanFieldScan;
 import dev.sluice.pdata.view.SpanView;
 import java.util.Arrays;
 
@@ -32,16 +31,6 @@ final class BatchTraces {
   private int asked;
 
   private final ItemVisitor read = this::read;
-  // The trace ID in one walk of the span's fields, without recording where each field is.
-  private final SpanFieldScan scan = new SpanFieldScan().traceFields();
-  private final boolean readRoots;
-
-  /**
-   * @param readRoots whether to tell which traces have their root span in the batch
-   */
-  BatchTraces(boolean readRoots) {
-    this.readRoots = readRoots;
-  }
 
   /** Reads the trace IDs of {@code batch}'s spans. */
   void read(Batch batch) {
@@ -54,19 +43,12 @@ final class BatchTraces {
 
   private void read(BatchItem item) {
     SpanView span = item.span();
-    long high;
-    long low;
-    if (scan.scan(span)) {
-      high = scan.traceIdHigh();
-      low = scan.traceIdLow();
-    } else {
-      high = span.traceIdHigh();
-      low = span.traceIdLow();
-    }
+    long high = span.traceIdHigh();
+    long low = span.traceIdLow();
     int trace = find(high, low);
     spans[trace]++;
     bytes[trace] += span.encodedLength();
-    if (readRoots && !span.hasParentSpanId()) {
+    if (!span.hasParentSpanId()) {
       roots[trace] = true;
     }
     if (spanCount == partOfSpan.length) {

@@ -188,11 +188,6 @@ final class CompositePolicies {
         default -> decision;
       };
     }
-
-    @Override
-    public void collectWalks(List<SpanWalk> into) {
-      sub.collectWalks(into);
-    }
   }
 
   /**
@@ -217,13 +212,6 @@ final class CompositePolicies {
         }
       }
       return allSample;
-    }
-
-    @Override
-    public void collectWalks(List<SpanWalk> into) {
-      for (PolicyEvaluator sub : subs) {
-        sub.collectWalks(into);
-      }
     }
   }
 
@@ -288,13 +276,6 @@ final class CompositePolicies {
         }
       }
       return Decision.NOT_SAMPLED;
-    }
-
-    @Override
-    public void collectWalks(List<SpanWalk> into) {
-      for (PolicyEvaluator sub : subs) {
-        sub.collectWalks(into);
-      }
     }
   }
 

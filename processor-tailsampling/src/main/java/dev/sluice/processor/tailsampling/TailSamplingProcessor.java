@@ -10,7 +10,6 @@ import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.PartKey;
 import dev.sluice.pdata.Signal;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +46,6 @@ public final class TailSamplingProcessor implements Processor {
   private final Scheduler scheduler;
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Policies.Named> policies;
-  // The policies, at any depth, that walk the spans: walked together, once per trace.
-  private final SpanWalk[] walks;
   private final long decisionWaitNanos;
   private final long waitAfterRootNanos;
   private final long maxBytes;
@@ -86,14 +83,9 @@ public final class TailSamplingProcessor implements Processor {
     this.next = next;
     this.scheduler = settings.scheduler();
     this.policies = policies;
-    List<SpanWalk> found = new ArrayList<>();
-    for (Policies.Named policy : policies) {
-      policy.evaluator().collectWalks(found);
-    }
-    this.walks = found.toArray(new SpanWalk[0]);
     this.decisionWaitNanos = config.decisionWait().toNanos();
     this.waitAfterRootNanos = config.decisionWaitAfterRootReceived().toNanos();
-    this.incoming = new BatchTraces(waitAfterRootNanos > 0);
+    this.incoming = new BatchTraces();
     this.partOfSpan = incoming::part;
     this.maxBytes = config.maxBytes() > 0 ? config.maxBytes() : settings.pipelineMemoryBytes() / 2;
     this.table =
@@ -267,16 +259,6 @@ public final class TailSamplingProcessor implements Processor {
    * which counts only when no policy answered not sampled.
    */
   private Decision evaluate(TraceData trace) {
-    if (walks.length < 2) {
-      return decide(trace);
-    }
-    // One walk for every policy that reads the spans: each span's view is read once.
-    Decision[] decision = new Decision[1];
-    SpanWalk.walkTogether(walks, trace, () -> decision[0] = decide(trace));
-    return decision[0];
-  }
-
-  private Decision decide(TraceData trace) {
     boolean invertNotSampled = false;
     boolean sampled = false;
     boolean invertSampled = false;
