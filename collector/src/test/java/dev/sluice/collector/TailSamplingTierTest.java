@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.component.ComponentId;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.receiver.otlp.OtlpReceiver;
+import dev.sluice.testkit.Await;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -18,6 +19,7 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -126,18 +128,13 @@ class TailSamplingTierTest {
       Set<String> errorTraces = send(grpcPort(agent));
 
       // Every trace is decided once at one sampler: wait for the decisions, then for the sinks.
-      assertThat(sinks.get(0).await(() -> decisions(samplers) >= TRACES, 60, TimeUnit.SECONDS))
-          .as("decisions on every trace; %d made", decisions(samplers))
-          .isTrue();
+      Await.until(
+          "a decision on every trace", Duration.ofSeconds(60), () -> decisions(samplers) >= TRACES);
       long sampledSpans = 3 * sampledTraces(samplers);
-      assertThat(
-              sinks
-                  .get(0)
-                  .await(
-                      () -> sinks.stream().mapToLong(OtlpSink::spans).sum() >= sampledSpans,
-                      60,
-                      TimeUnit.SECONDS))
-          .isTrue();
+      Await.until(
+          "the sampled spans at the sinks",
+          Duration.ofSeconds(60),
+          () -> sinks.stream().mapToLong(OtlpSink::spans).sum() >= sampledSpans);
 
       Map<String, Set<String>> servicesByTrace = new HashMap<>();
       Map<String, Integer> sinkByTrace = new HashMap<>();
