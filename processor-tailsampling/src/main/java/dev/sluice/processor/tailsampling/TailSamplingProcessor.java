@@ -338,16 +338,23 @@ public final class TailSamplingProcessor implements Processor {
 
   /** Offers the sampled spans to the next stage; kept, and offered again soon, when refused. */
   private void handOn() {
-    if (outgoing.isEmpty()) {
-      return;
-    }
-    long units = outgoing.unitCount();
-    if (next.consume(outgoing) == Admission.ACCEPTED) {
-      telemetry.outgoing(units);
-      outgoing = new Batch(Signal.TRACES);
-    } else if (retry == null && !stopped) {
+    if (!offerOutgoing() && retry == null && !stopped) {
       retry = scheduler.schedule(this::retry, BLOCKED_RETRY_NANOS);
     }
+  }
+
+  /** Offers the sampled spans once; true when none are left (taken, or there were none). */
+  private boolean offerOutgoing() {
+    if (outgoing.isEmpty()) {
+      return true;
+    }
+    long units = outgoing.unitCount();
+    if (next.consume(outgoing) != Admission.ACCEPTED) {
+      return false;
+    }
+    telemetry.outgoing(units);
+    outgoing = new Batch(Signal.TRACES);
+    return true;
   }
 
   private void retry() {
@@ -421,16 +428,7 @@ public final class TailSamplingProcessor implements Processor {
   }
 
   private void handOnUntil(long deadlineNanos) throws InterruptedException {
-    while (!outgoing.isEmpty()) {
-      long units = outgoing.unitCount();
-      if (next.consume(outgoing) == Admission.ACCEPTED) {
-        telemetry.outgoing(units);
-        outgoing = new Batch(Signal.TRACES);
-        return;
-      }
-      if (deadlineNanos - System.nanoTime() <= 0) {
-        return;
-      }
+    while (!offerOutgoing() && deadlineNanos - System.nanoTime() > 0) {
       lock.unlock();
       try {
         TimeUnit.NANOSECONDS.sleep(BLOCKED_RETRY_NANOS);

@@ -338,6 +338,21 @@ class TailSamplingProcessorTest {
   }
 
   @Test
+  void sampledSpansStillRefusedAtTheShutdownDeadlineAreCountedAsDropped()
+      throws InterruptedException {
+    start(config(), fixed("all", Decision.SAMPLED));
+    send(spans(1, "a", "b"));
+    downstream.refusals = Integer.MAX_VALUE;
+
+    processor.shutdown(System.nanoTime()); // the deadline has passed: one offer, refused
+    processor = null;
+
+    assertThat(downstream.names()).isEmpty();
+    assertThat(fixture.prometheus())
+        .contains("otelcol_processor_dropped_spans_total{processor=\"tail_sampling\"} 2");
+  }
+
+  @Test
   void theDecisionFollowsTheCollectorsPrecedence() {
     assertThat(decide(Decision.SAMPLED)).isEqualTo(Decision.SAMPLED);
     assertThat(decide(Decision.NOT_SAMPLED)).isEqualTo(Decision.NOT_SAMPLED);
