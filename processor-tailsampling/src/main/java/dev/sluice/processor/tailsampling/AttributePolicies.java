@@ -10,9 +10,7 @@ import dev.sluice.pdata.view.TextView;
 import dev.sluice.pdata.view.ValueType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 
 /**
@@ -37,6 +35,9 @@ import java.util.regex.Matcher;
 final class AttributePolicies {
   /** The Collector's LRU size for regular expression results when {@code cache_max_size} is 0. */
   static final int DEFAULT_CACHE_SIZE = 128;
+
+  /** Values longer than this, in UTF-8 bytes, are matched without the results cache. */
+  static final int MAX_CACHED_VALUE_BYTES = 256;
 
   private AttributePolicies() {}
 
@@ -244,12 +245,14 @@ final class AttributePolicies {
    *
    * <p>Each value looked at is decoded into a {@code String} for the expressions, and the result
    * remembered in a least-recently-used map of {@code cache_max_size} entries (128 when 0), as the
-   * Collector does; exact values are compared as UTF-8 bytes without decoding.
+   * Collector does, for values of at most {@link #MAX_CACHED_VALUE_BYTES} bytes: a longer one is
+   * matched each time, so that what clients send does not stay held by the cache. Exact values are
+   * compared as UTF-8 bytes without decoding.
    */
   static final class StringMatch extends AttributeMatch {
     private final byte[][] exact;
     private final Matcher[] regexes;
-    private final Lru results;
+    private final Lru<String, Boolean> results;
 
     StringMatch(PolicyConfig.StringAttribute config) {
       super(config.key(), config.invertMatch());
@@ -260,7 +263,7 @@ final class AttributePolicies {
           matchers.add(GoPattern.compile(value).pattern().matcher(""));
         }
         int size = config.cacheMaxSize() > 0 ? config.cacheMaxSize() : DEFAULT_CACHE_SIZE;
-        this.results = new Lru(size);
+        this.results = new Lru<>(size);
       } else {
         for (String value : config.values()) {
           if (!value.isEmpty()) {
@@ -291,40 +294,30 @@ final class AttributePolicies {
         return false;
       }
       String s = text.asString();
+      if (text.length() > MAX_CACHED_VALUE_BYTES) {
+        return anyFinds(s);
+      }
       Boolean known = results.get(s);
       if (known != null) {
         return known;
       }
-      boolean matched = false;
-      for (Matcher regex : regexes) {
-        if (regex.reset(s).find()) {
-          matched = true;
-          break;
-        }
-      }
+      boolean matched = anyFinds(s);
       results.put(s, matched);
       return matched;
+    }
+
+    private boolean anyFinds(String value) {
+      for (Matcher regex : regexes) {
+        if (regex.reset(value).find()) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /** Entries in the regular expressions' result cache (for tests). */
     int cachedResults() {
       return results == null ? 0 : results.size();
-    }
-  }
-
-  /** A map that forgets its least recently used entry once it holds more than its bound. */
-  static final class Lru extends LinkedHashMap<String, Boolean> {
-    private static final long serialVersionUID = 1L;
-    private final int maxEntries;
-
-    Lru(int maxEntries) {
-      super(16, 0.75f, true);
-      this.maxEntries = maxEntries;
-    }
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-      return size() > maxEntries;
     }
   }
 }

@@ -1,8 +1,5 @@
 package dev.sluice.processor.tailsampling;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /**
  * The trace IDs decided recently, one cache for the sampled and one for the others ({@code
  * decision_cache}): at most {@code size} IDs, the least recently used forgotten first, as the
@@ -15,17 +12,11 @@ final class DecisionCache {
   private record Key(long high, long low) {}
 
   private final int size;
-  private final Map<Key, Boolean> ids;
+  private final Lru<Key, Boolean> ids;
 
   DecisionCache(int size) {
     this.size = size;
-    this.ids =
-        new LinkedHashMap<>(16, 0.75f, true) {
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<Key, Boolean> eldest) {
-            return size() > DecisionCache.this.size;
-          }
-        };
+    this.ids = new Lru<>(size);
   }
 
   boolean enabled() {

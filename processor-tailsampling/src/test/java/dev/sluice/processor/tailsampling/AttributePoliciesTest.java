@@ -282,8 +282,20 @@ class AttributePoliciesTest {
   }
 
   @Test
+  void stringRegexDoesNotCacheLongValues() {
+    // A client's long values would otherwise stay in the cache long after their requests.
+    PolicyEvaluator policy =
+        string("{key: k, values: ['x$'], enabled_regex_matching: true, cache_max_size: 4}");
+    String longValue = "v".repeat(AttributePolicies.MAX_CACHED_VALUE_BYTES) + "x";
+    assertThat(decide(policy, onSpan(a -> a.put("k", longValue)))).isEqualTo(Decision.SAMPLED);
+    assertThat(((AttributePolicies.StringMatch) policy).cachedResults()).isZero();
+    assertThat(decide(policy, onSpan(a -> a.put("k", "short-x")))).isEqualTo(Decision.SAMPLED);
+    assertThat(((AttributePolicies.StringMatch) policy).cachedResults()).isEqualTo(1);
+  }
+
+  @Test
   void lruForgetsTheLeastRecentlyUsedEntry() {
-    AttributePolicies.Lru lru = new AttributePolicies.Lru(2);
+    Lru<String, Boolean> lru = new Lru<>(2);
     lru.put("a", true);
     lru.put("b", false);
     assertThat(lru.get("a")).isTrue();
