@@ -58,7 +58,9 @@ class TailSamplingTierTest {
         "        endpoint: 127.0.0.1:0",
         "processors:",
         "  tail_sampling:",
-        "    decision_wait: 2s",
+        // Each service's SDK exports on its own thread: a trace's three spans may arrive a while
+        // apart on a slow machine, and all must be in before the decision.
+        "    decision_wait: 5s",
         "    policies:",
         "      - {name: errors, type: status_code, status_code: {status_codes: [ERROR]}}",
         "      - name: some",
