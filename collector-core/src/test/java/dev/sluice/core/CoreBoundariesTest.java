@@ -39,10 +39,11 @@ import org.junit.jupiter.api.Test;
 /**
  * The parts of {@code collector-core} and what each may depend on: the data model and the
  * write-ahead log on nothing of Sluice's (within the data model, the builders on the rest of it and
- * nothing of it on them), the component API on the data model, OTTL on the data model and the
- * component API, the service on all of those, the gRPC and Kafka support on the data model and the
- * component API. A part that reaches past its line fails here, at build time. Within the service,
- * the pipelines are wired in one place, the pipeline graph.
+ * nothing of it on them), the component API on the data model, the Prometheus name translation on
+ * the data model's face, OTTL on the data model and the component API, the service on all of those,
+ * the gRPC and Kafka support on the data model and the component API. A part that reaches past its
+ * line fails here, at build time. Within the service, the pipelines are wired in one place, the
+ * pipeline graph.
  */
 class CoreBoundariesTest {
   private static JavaClasses core;
@@ -193,6 +194,22 @@ class CoreBoundariesTest {
         }
       }
     };
+  }
+
+  @Test
+  void thePrometheusNamesStandOnTheFaceOfTheDataModel() {
+    String[] packages = new String[FACE.length + 2];
+    packages[0] = "dev.sluice.prometheus..";
+    packages[1] = "java..";
+    System.arraycopy(FACE, 0, packages, 2, FACE.length);
+    classes()
+        .that()
+        .resideInAPackage("dev.sluice.prometheus..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(packages)
+        .because("the exporters' name translation reads metrics the way a component does")
+        .check(core);
   }
 
   @Test
