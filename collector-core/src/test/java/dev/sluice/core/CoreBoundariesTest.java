@@ -156,6 +156,7 @@ class CoreBoundariesTest {
                       "dev.sluice.pdata.view.LogRecordView",
                       "dev.sluice.pdata.view.MetricView",
                       "dev.sluice.pdata.view.DataPointView",
+                      "dev.sluice.pdata.view.ExemplarView",
                       "dev.sluice.pdata.edit.SpanEditor$AddedEvent",
                       "dev.sluice.pdata.edit.SpanEditor$AddedLink")
                   .contains(c.getName()));
