@@ -110,7 +110,7 @@ public final class HttpClient {
   /** Names and values are checked (no CR or LF that would start another header, say). */
   private static final HttpHeadersFactory VALIDATED = DefaultHttpHeadersFactory.headersFactory();
 
-  /** Per-request headers are copies of a validated template: no need to validate them again. */
+  /** A request's headers that are a copy of a route's, validated once, need no second check. */
   private static final HttpHeadersFactory UNVALIDATED =
       DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
@@ -241,12 +241,20 @@ public final class HttpClient {
     /**
      * A POST of {@code body[offset, offset + length)}, not copied, with the route's headers, then
      * {@code extra} ones, which replace those of the same name.
+     *
+     * @throws IllegalArgumentException when an extra header's name or value is not allowed
      */
     private FullHttpRequest request(
         byte[] body, int offset, int length, Map<String, String> extra) {
-      HttpHeaders all = UNVALIDATED.newHeaders();
-      all.set(headers);
-      extra.forEach(all::set);
+      HttpHeaders all;
+      if (extra.isEmpty()) {
+        all = UNVALIDATED.newHeaders();
+        all.set(headers);
+      } else {
+        all = VALIDATED.newHeaders();
+        all.set(headers);
+        extra.forEach(all::set);
+      }
       all.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
       ByteBuf content = Unpooled.wrappedBuffer(body, offset, length);
       return new DefaultFullHttpRequest(
@@ -339,6 +347,8 @@ public final class HttpClient {
    * @return the answer, whatever its status
    * @throws TimeoutException when no answer came before the deadline (the connection is closed)
    * @throws ResponseTooLargeException when the answer's body is over the client's bound
+   * @throws IllegalArgumentException when a header of {@code headers} has a name or value HTTP does
+   *     not allow (a line break, say); nothing is sent
    * @throws IOException when the connection could not be made or broke
    * @throws InterruptedException when the thread was interrupted while waiting (the connection is
    *     closed)

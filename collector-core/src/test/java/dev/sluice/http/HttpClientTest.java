@@ -380,6 +380,28 @@ class HttpClientTest {
   }
 
   @Test
+  void aPerRequestHeaderThatWouldStartAnotherIsRefusedAndNothingIsSent() throws Exception {
+    ScriptedHttpServer server = server(ScriptedHttpServer.Exchange::ok);
+    HttpClient client = client();
+    HttpClient.Route route = route(client, server, "/");
+    byte[] body = utf8("x");
+
+    assertThatThrownBy(
+            () ->
+                client.post(
+                    route,
+                    body,
+                    0,
+                    body.length,
+                    Map.of("Authorization", "Bearer t\r\nX-Injected: 1"),
+                    inSeconds(5)))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(post(client, route, body).status()).isEqualTo(200);
+
+    assertThat(server.requests()).isEqualTo(1);
+  }
+
+  @Test
   void anHttpsRouteNeedsTlsSettings() throws Exception {
     HttpClient client = client();
 

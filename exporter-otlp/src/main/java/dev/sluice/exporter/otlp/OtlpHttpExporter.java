@@ -132,6 +132,10 @@ final class OtlpHttpExporter implements Exporter {
       return HttpAnswers.byStatus(e.status(), e.getMessage(), Optional.ofNullable(e.retryAfter()));
     } catch (IOException e) {
       return ExportResult.retryable("cannot reach " + urls.get(batch.signal()) + ": " + e, 0);
+    } catch (IllegalArgumentException e) {
+      // Nothing was sent. Not the exception's message: it quotes the value, a credential.
+      return ExportResult.retryable(
+          "the authenticator's request headers hold characters HTTP does not allow", 0);
     } finally {
       context.release();
       if (compressor != null) {
