@@ -41,9 +41,9 @@ import org.junit.jupiter.api.Test;
  * write-ahead log on nothing of Sluice's (within the data model, the builders on the rest of it and
  * nothing of it on them), the component API on the data model, the Prometheus name translation on
  * the data model's face, OTTL on the data model and the component API, the service on all of those,
- * the gRPC and Kafka support on the data model and the component API. A part that reaches past its
- * line fails here, at build time. Within the service, the pipelines are wired in one place, the
- * pipeline graph.
+ * the gRPC and Kafka support on the data model and the component API, the HTTP client on the
+ * component API. A part that reaches past its line fails here, at build time. Within the service,
+ * the pipelines are wired in one place, the pipeline graph.
  */
 class CoreBoundariesTest {
   private static JavaClasses core;
@@ -157,6 +157,7 @@ class CoreBoundariesTest {
                       "dev.sluice.pdata.view.LogRecordView",
                       "dev.sluice.pdata.view.MetricView",
                       "dev.sluice.pdata.view.DataPointView",
+                      "dev.sluice.pdata.view.ExemplarView",
                       "dev.sluice.pdata.edit.SpanEditor$AddedEvent",
                       "dev.sluice.pdata.edit.SpanEditor$AddedLink")
                   .contains(c.getName()));
@@ -241,6 +242,11 @@ class CoreBoundariesTest {
         "dev.sluice.component..",
         "org.apache.kafka..",
         "org.slf4j..");
+  }
+
+  @Test
+  void theHttpClientDependsOnTheComponentApi() {
+    part("http", "dev.sluice.component..", "io.netty..");
   }
 
   @Test

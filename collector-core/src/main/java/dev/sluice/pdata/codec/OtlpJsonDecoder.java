@@ -12,6 +12,7 @@ import dev.sluice.pdata.MalformedOtlpException.Kind;
 import dev.sluice.pdata.Signal;
 import dev.sluice.pdata.internal.FieldKind;
 import dev.sluice.pdata.internal.FieldSchema;
+import dev.sluice.pdata.internal.Hex;
 import dev.sluice.pdata.internal.IndexLimits;
 import dev.sluice.pdata.internal.Internal;
 import dev.sluice.pdata.internal.MessageSchema;

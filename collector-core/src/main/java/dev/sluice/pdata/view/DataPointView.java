@@ -17,8 +17,8 @@ import dev.sluice.pdata.internal.ViewWire;
 /**
  * A cursor over the data points a {@link MetricView} covers, reading the current one in place. One
  * class serves the four kinds of data point: the accessors of other kinds give defaults (0, false,
- * empty). Made once by the caller (or handed over by {@link BatchView#forEachDataPoint}); valid as
- * long as the metric view that pointed it.
+ * empty). Exemplars are walked with an {@link ExemplarView}. Made once by the caller (or handed
+ * over by {@link BatchView#forEachDataPoint}); valid as long as the metric view that pointed it.
  *
  * <p>Repeated scalars ({@code bucket_counts}, {@code explicit_bounds}) are read by index without
  * copying: constant time when packed in one run, as every SDK sends them. Bucket counts of
@@ -244,6 +244,28 @@ public final class DataPointView extends MessageView {
     return bucketsAt(ExponentialHistogramDataPoint.NEGATIVE, index);
   }
 
+  // Exemplars (of number, histogram and exponential histogram points).
+
+  /** Exemplars of the data point (0 for a summary's, which has none); walks them. */
+  public int exemplarCount() {
+    int field = exemplarsField();
+    return field > 0 ? messageCount(field) : 0;
+  }
+
+  /**
+   * Points {@code exemplars} before the data point's first exemplar; {@code exemplars.next()} walks
+   * them. The cursor reads the point as this view does, an edited point's new bytes included.
+   */
+  public ExemplarView exemplars(ExemplarView exemplars) {
+    int field = exemplarsField();
+    if (field > 0) {
+      exemplars.point(bytes, start, end, field);
+    } else {
+      exemplars.point(bytes, end, end, NumberDataPoint.EXEMPLARS);
+    }
+    return exemplars;
+  }
+
   // Summaries.
 
   public int quantileValuesCount() {
@@ -279,6 +301,21 @@ public final class DataPointView extends MessageView {
         return SummaryDataPoint.ATTRIBUTES;
       default:
         return NumberDataPoint.ATTRIBUTES;
+    }
+  }
+
+  /** The field number of {@code exemplars}, or 0 where there is none. */
+  private int exemplarsField() {
+    switch (type) {
+      case GAUGE:
+      case SUM:
+        return NumberDataPoint.EXEMPLARS;
+      case HISTOGRAM:
+        return HistogramDataPoint.EXEMPLARS;
+      case EXPONENTIAL_HISTOGRAM:
+        return ExponentialHistogramDataPoint.EXEMPLARS;
+      default:
+        return 0;
     }
   }
 

@@ -10,6 +10,7 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.opentelemetry.proto.metrics.v1.Exemplar;
 import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
@@ -307,7 +308,8 @@ final class ProtoText {
       value = " i=" + p.getAsInt();
     }
     return head(p.getStartTimeUnixNano(), p.getTimeUnixNano(), p.getFlags(), p.getAttributesList())
-        + value;
+        + value
+        + exemplars(p.getExemplarsList());
   }
 
   static String histogram(HistogramDataPoint p) {
@@ -327,7 +329,7 @@ final class ProtoText {
     text.append("]")
         .append(p.hasMin() ? " min=" + p.getMin() : "")
         .append(p.hasMax() ? " max=" + p.getMax() : "");
-    return text.toString();
+    return text.append(exemplars(p.getExemplarsList())).toString();
   }
 
   static String exponential(ExponentialHistogramDataPoint p) {
@@ -355,7 +357,7 @@ final class ProtoText {
     text.append("]")
         .append(p.hasMin() ? " min=" + p.getMin() : "")
         .append(p.hasMax() ? " max=" + p.getMax() : "");
-    return text.toString();
+    return text.append(exemplars(p.getExemplarsList())).toString();
   }
 
   static String summary(SummaryDataPoint p) {
@@ -371,7 +373,39 @@ final class ProtoText {
     for (SummaryDataPoint.ValueAtQuantile q : p.getQuantileValuesList()) {
       text.append(q.getQuantile()).append(":").append(q.getValue()).append(",");
     }
-    return text.append("]").toString();
+    return text.append("]").append(exemplars(List.of())).toString();
+  }
+
+  /** A trace or span ID's hex when it has its length and is not all zeros, else "". */
+  static String id(ByteString id, int length) {
+    boolean zero = true;
+    for (int i = 0; i < id.size(); i++) {
+      zero &= id.byteAt(i) == 0;
+    }
+    return id.size() == length && !zero ? hex(id) : "";
+  }
+
+  static String exemplars(List<Exemplar> exemplars) {
+    StringBuilder text = new StringBuilder(" exemplars=[");
+    for (Exemplar e : exemplars) {
+      String trace = id(e.getTraceId(), 16);
+      String span = id(e.getSpanId(), 8);
+      text.append(e.getTimeUnixNano())
+          .append(e.getValueCase() == Exemplar.ValueCase.AS_DOUBLE ? " d=" + e.getAsDouble() : "")
+          .append(e.getValueCase() == Exemplar.ValueCase.AS_INT ? " i=" + e.getAsInt() : "")
+          .append(" trace=")
+          .append(trace)
+          .append("/")
+          .append(trace)
+          .append(" span=")
+          .append(span)
+          .append("/")
+          .append(span)
+          .append(" ")
+          .append(attributes(e.getFilteredAttributesList()))
+          .append("; ");
+    }
+    return text.append("#").append(exemplars.size()).append("]").toString();
   }
 
   static String attributes(List<KeyValue> attributes) {

@@ -14,6 +14,7 @@ import dev.sluice.pdata.view.AnyValueView;
 import dev.sluice.pdata.view.ArrayCursor;
 import dev.sluice.pdata.view.AttributeCursor;
 import dev.sluice.pdata.view.DataPointView;
+import dev.sluice.pdata.view.ExemplarView;
 import dev.sluice.pdata.view.LogRecordView;
 import dev.sluice.pdata.view.MetricView;
 import dev.sluice.pdata.view.ResourceView;
@@ -59,6 +60,8 @@ class ViewAllocationTest {
     final ArrayCursor elements = new ArrayCursor();
     final SpanEventView events = new SpanEventView();
     final SpanLinkView links = new SpanLinkView();
+    final ExemplarView exemplars = new ExemplarView();
+    final StringBuilder ids = new StringBuilder(64);
     final byte[] traceId = new byte[SpanView.TRACE_ID_BYTES];
     final byte[] keyBuffer = new byte[256];
     long sum;
@@ -106,6 +109,17 @@ class ViewAllocationTest {
         sum += (long) point.quantileValue(i);
       }
       readAll(point.attributes(attributes));
+      sum += point.exemplarCount();
+      point.exemplars(exemplars);
+      while (exemplars.next()) {
+        sum += exemplars.timeUnixNano() + (long) exemplars.doubleValue() + exemplars.intValue();
+        sum += exemplars.traceIdHigh() + exemplars.traceIdLow() + exemplars.spanIdLong();
+        ids.setLength(0);
+        exemplars.traceIdHex(ids);
+        exemplars.spanIdHex(ids);
+        sum += ids.length() + (exemplars.hasSpanId() ? 1 : 0) + (exemplars.hasTraceId() ? 1 : 0);
+        readAll(exemplars.filteredAttributes(attributes));
+      }
     }
 
     private void headers(ResourceView resource, ScopeView scope) {

@@ -6,6 +6,7 @@ import dev.sluice.pdata.view.AnyValueView;
 import dev.sluice.pdata.view.ArrayCursor;
 import dev.sluice.pdata.view.AttributeCursor;
 import dev.sluice.pdata.view.DataPointView;
+import dev.sluice.pdata.view.ExemplarView;
 import dev.sluice.pdata.view.LogRecordView;
 import dev.sluice.pdata.view.MetricView;
 import dev.sluice.pdata.view.ResourceView;
@@ -283,7 +284,31 @@ final class ViewText {
       default:
         break;
     }
-    return text.toString();
+    return text.append(exemplars(point)).toString();
+  }
+
+  /** The exemplars, ending in their count: " exemplars=[...#n]". */
+  private static String exemplars(DataPointView point) {
+    StringBuilder text = new StringBuilder(" exemplars=[");
+    ExemplarView exemplars = point.exemplars(new ExemplarView());
+    while (exemplars.next()) {
+      text.append(exemplars.timeUnixNano())
+          .append(exemplars.isDouble() ? " d=" + exemplars.doubleValue() : "")
+          .append(exemplars.isInt() ? " i=" + exemplars.intValue() : "")
+          .append(" trace=");
+      exemplars.traceIdHex(text);
+      text.append(
+              exemplars.hasTraceId()
+                  ? String.format("/%016x%016x", exemplars.traceIdHigh(), exemplars.traceIdLow())
+                  : "/")
+          .append(" span=");
+      exemplars.spanIdHex(text);
+      text.append(exemplars.hasSpanId() ? String.format("/%016x", exemplars.spanIdLong()) : "/")
+          .append(" ")
+          .append(attributes(exemplars.filteredAttributes(new AttributeCursor())))
+          .append("; ");
+    }
+    return text.append("#").append(point.exemplarCount()).append("]").toString();
   }
 
   private static String minMax(DataPointView point) {

@@ -5,13 +5,12 @@ import dev.sluice.component.ComponentSettings;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.Host;
+import dev.sluice.http.HttpClient;
 import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.Signal;
 import dev.sluice.pdata.codec.MarshalContext;
 import dev.sluice.pdata.codec.OtlpJsonEncoder;
 import dev.sluice.pdata.codec.OtlpMarshaler;
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.FullHttpRequest;
 import java.io.IOException;
 import java.net.URI;
 import java.util.EnumMap;
@@ -21,11 +20,12 @@ import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Sends batches over OTLP/HTTP (HTTP/1.1) with {@link NettyHttpClient}: kept-alive connections, one
- * request in flight on each, so each of the queue's consumers that sends at the same time has a
- * connection of its own. Bodies are marshaled by the stateless marshaler (or the JSON encoder) and
- * compressed on the sending thread into buffers that thread reuses, and Netty writes them from
- * there without a copy on the heap: {@link #export} returns only once Netty is done with them.
+ * Sends batches over OTLP/HTTP (HTTP/1.1) with the core's {@link HttpClient}: kept-alive
+ * connections, one request in flight on each, so each of the queue's consumers that sends at the
+ * same time has a connection of its own. Bodies are marshaled by the stateless marshaler (or the
+ * JSON encoder) and compressed on the sending thread into buffers that thread reuses, and Netty
+ * writes them from there without a copy on the heap: {@link #export} returns only once Netty is
+ * done with them.
  */
 final class OtlpHttpExporter implements Exporter {
   private final ComponentSettings settings;
@@ -41,7 +41,7 @@ final class OtlpHttpExporter implements Exporter {
   private volatile ClientAuthenticator authenticator;
 
   /** The client and, by signal ordinal, each signal's route; made by {@link #start}. */
-  private record Client(NettyHttpClient http, NettyHttpClient.Route[] routes) {}
+  private record Client(HttpClient http, HttpClient.Route[] routes) {}
 
   OtlpHttpExporter(ComponentSettings settings, OtlpHttpExporterConfig config) {
     this.settings = settings;
@@ -71,15 +71,15 @@ final class OtlpHttpExporter implements Exporter {
       authenticator = host.clientAuthenticator(config.auth());
     }
     boolean https = urls.values().stream().anyMatch(u -> "https".equals(u.getScheme()));
-    NettyHttpClient http =
-        new NettyHttpClient(
+    HttpClient http =
+        new HttpClient(
             "sluice-exporter-" + settings.id() + "-io",
             https ? config.tls() : null,
             "exporters." + settings.id() + ".tls",
             settings.logger(),
             config.timeout(),
-            NettyHttpClient.MAX_RESPONSE_BYTES,
-            NettyHttpClient.IDLE_TIMEOUT);
+            HttpClient.MAX_RESPONSE_BYTES,
+            HttpClient.IDLE_TIMEOUT);
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("User-Agent", "Sluice");
     headers.put("Content-Type", json ? "application/json" : "application/x-protobuf");
@@ -87,7 +87,7 @@ final class OtlpHttpExporter implements Exporter {
       headers.put("Content-Encoding", compression);
     }
     headers.putAll(config.headers());
-    NettyHttpClient.Route[] routes = new NettyHttpClient.Route[Signal.values().length];
+    HttpClient.Route[] routes = new HttpClient.Route[Signal.values().length];
     for (Signal signal : Signal.values()) {
       routes[signal.ordinal()] = http.route(urls.get(signal), headers);
     }
@@ -117,24 +117,25 @@ final class OtlpHttpExporter implements Exporter {
       length = compressor.compress(body, 0, length);
       body = compressor.output();
     }
-    // No copy: the buffer is this thread's, and send() returns once Netty is done with it.
-    NettyHttpClient.Route route = current.routes()[batch.signal().ordinal()];
-    NettyHttpClient.Response response;
-    FullHttpRequest request = route.post(Unpooled.wrappedBuffer(body, 0, length));
+    // No copy: the buffer is this thread's, and post() returns once Netty is done with it.
+    HttpClient.Route route = current.routes()[batch.signal().ordinal()];
     ClientAuthenticator auth = authenticator;
-    if (auth != null) {
-      auth.requestHeaders().forEach(request.headers()::set);
-    }
+    Map<String, String> authHeaders = auth != null ? auth.requestHeaders() : Map.of();
+    HttpClient.Response response;
     try {
-      response = current.http().send(route, request, deadlineNanos);
+      response = current.http().post(route, body, 0, length, authHeaders, deadlineNanos);
     } catch (TimeoutException e) {
       return ExportResult.retryable("no answer before the deadline", 0);
-    } catch (NettyHttpClient.ResponseTooLargeException e) {
+    } catch (HttpClient.ResponseTooLargeException e) {
       // The status decides, as for any answer: resending data a 2xx accepted would duplicate it,
       // and resending what a 400 refused would fail again. Only the body's details are lost.
       return HttpAnswers.byStatus(e.status(), e.getMessage(), Optional.ofNullable(e.retryAfter()));
     } catch (IOException e) {
       return ExportResult.retryable("cannot reach " + urls.get(batch.signal()) + ": " + e, 0);
+    } catch (IllegalArgumentException e) {
+      // Nothing was sent. Not the exception's message: it quotes the value, a credential.
+      return ExportResult.retryable(
+          "the authenticator's request headers hold characters HTTP does not allow", 0);
     } finally {
       context.release();
       if (compressor != null) {

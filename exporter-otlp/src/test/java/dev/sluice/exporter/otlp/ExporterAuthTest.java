@@ -159,6 +159,23 @@ class ExporterAuthTest {
   }
 
   @Test
+  void theHttpExporterSendsNoCredentialThatWouldStartAnotherHeader() throws Exception {
+    Exporter exporter = httpExporter(CLIENT_AUTH);
+    signer.headers = Map.of("x-api-key", "key-1\r\nX-Injected: 1");
+
+    ExportResult refused = send(exporter);
+    signer.headers = Map.of("x-api-key", "key-1");
+    ExportResult renewed = send(exporter);
+
+    assertThat(refused)
+        .isEqualTo(
+            ExportResult.retryable(
+                "the authenticator's request headers hold characters HTTP does not allow", 0));
+    assertThat(renewed.outcome()).isEqualTo(ExportResult.Outcome.SUCCESS);
+    assertThat(received).hasSize(1);
+  }
+
+  @Test
   void exportersWithoutAnAuthenticatorAreRefused() throws Exception {
     assertThat(send(grpcExporter(null)).outcome()).isNotEqualTo(ExportResult.Outcome.SUCCESS);
     assertThat(send(httpExporter(null)).outcome()).isNotEqualTo(ExportResult.Outcome.SUCCESS);

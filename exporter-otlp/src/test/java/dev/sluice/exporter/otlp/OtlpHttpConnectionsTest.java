@@ -4,26 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.TlsClientConfig;
+import dev.sluice.http.HttpClient;
+import dev.sluice.http.testkit.ScriptedHttpServer;
 import dev.sluice.pdata.Batch;
 import dev.sluice.testkit.Await;
 import dev.sluice.testkit.SequencedSpans;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.ByteArrayInputStream;
-import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterEach;
@@ -32,9 +24,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The otlphttp exporter's connections, against {@link ScriptedHttpServer}: kept alive and reused,
- * one per concurrent export, discarded when the server closes them, when an answer is too large or
- * late, and closed by shutdown.
+ * The otlphttp exporter over the core's {@link HttpClient}, against {@link ScriptedHttpServer}: one
+ * kept-alive connection for sequential exports from the exporter's reused buffers, what an answer
+ * too large or too late means for a batch, the signal's path and headers, and shutdown. How the
+ * client keeps, shares and discards connections is {@code HttpClientTest}'s, in collector-core.
  */
 class OtlpHttpConnectionsTest {
   private final List<AutoCloseable> cleanup = new ArrayList<>();
@@ -109,34 +102,6 @@ class OtlpHttpConnectionsTest {
   }
 
   @Test
-  void opensANewConnectionWhenTheServerClosesAfterEachAnswer() throws Exception {
-    ScriptedHttpServer server = server(exchange -> exchange.reply(200, new byte[0], true));
-    OtlpHttpExporter exporter = exporter(server.url());
-
-    for (int i = 0; i < 3; i++) {
-      assertThat(exporter.export(batch(i), inSeconds(5))).isEqualTo(ExportResult.SUCCESS);
-    }
-
-    assertThat(server.requests()).isEqualTo(3);
-    assertThat(server.accepted()).isEqualTo(3);
-    Await.until("3 connections closed", () -> server.closed() == 3);
-  }
-
-  @Test
-  void honoursConnectionCloseEvenWhenTheServerLeavesTheConnectionOpen() throws Exception {
-    ScriptedHttpServer server = server(exchange -> exchange.reply(200, new byte[0], true, false));
-    OtlpHttpExporter exporter = exporter(server.url());
-
-    for (int i = 0; i < 3; i++) {
-      assertThat(exporter.export(batch(i), inSeconds(5))).isEqualTo(ExportResult.SUCCESS);
-    }
-
-    assertThat(server.accepted()).isEqualTo(3);
-    // The client closed them.
-    Await.until("3 connections closed", () -> server.closed() == 3);
-  }
-
-  @Test
   void readsABodyThatEndsWhenTheServerCloses() throws Exception {
     byte[] partial =
         ExportTraceServiceResponse.newBuilder()
@@ -154,48 +119,11 @@ class OtlpHttpConnectionsTest {
     assertThat(server.accepted()).isEqualTo(2);
   }
 
-  @Test
-  void concurrentExportsEachHaveAConnectionOfTheirOwn() throws Exception {
-    int threads = 4;
-    List<ScriptedHttpServer.Exchange> waiting = new ArrayList<>();
-    Set<Channel> connections = ConcurrentHashMap.newKeySet();
-    // Answers only once all four requests are in: they must have been in flight together.
-    ScriptedHttpServer server =
-        server(
-            exchange -> {
-              connections.add(exchange.connection);
-              waiting.add(exchange);
-              if (waiting.size() == threads) {
-                waiting.forEach(ScriptedHttpServer.Exchange::ok);
-                waiting.clear();
-              }
-            });
-    OtlpHttpExporter exporter = exporter(server.url());
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    cleanup.add(pool::shutdownNow);
-
-    for (int round = 0; round < 2; round++) {
-      List<Callable<ExportResult>> exports = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        int first = (round * threads + i) * 10;
-        exports.add(() -> exporter.export(batch(first), inSeconds(5)));
-      }
-      for (Future<ExportResult> result : pool.invokeAll(exports, 10, TimeUnit.SECONDS)) {
-        assertThat(result.get()).isEqualTo(ExportResult.SUCCESS);
-      }
-    }
-
-    assertThat(server.requests()).isEqualTo(2 * threads);
-    // The second round reused the first round's connections.
-    assertThat(server.accepted()).isEqualTo(threads);
-    assertThat(connections).hasSize(threads);
-  }
-
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aSuccessWithABodyOverTheBoundIsASuccessAndItsConnectionIsDiscarded(boolean announced)
       throws Exception {
-    byte[] huge = new byte[NettyHttpClient.MAX_RESPONSE_BYTES + 1];
+    byte[] huge = new byte[HttpClient.MAX_RESPONSE_BYTES + 1];
     ScriptedHttpServer server =
         server(
             exchange -> {
@@ -221,7 +149,7 @@ class OtlpHttpConnectionsTest {
 
   @Test
   void aRefusalWithABodyOverTheBoundIsPermanent() throws Exception {
-    byte[] huge = new byte[NettyHttpClient.MAX_RESPONSE_BYTES + 1];
+    byte[] huge = new byte[HttpClient.MAX_RESPONSE_BYTES + 1];
     ScriptedHttpServer server = server(exchange -> exchange.reply(400, huge, false));
     OtlpHttpExporter exporter = exporter(server.url());
 
@@ -235,7 +163,7 @@ class OtlpHttpConnectionsTest {
 
   @Test
   void aThrottleWithABodyOverTheBoundIsRetriedAfterItsRetryAfter() throws Exception {
-    byte[] huge = new byte[NettyHttpClient.MAX_RESPONSE_BYTES + 1];
+    byte[] huge = new byte[HttpClient.MAX_RESPONSE_BYTES + 1];
     ScriptedHttpServer server = server(exchange -> exchange.replyRetryAfter(503, huge, "7"));
     OtlpHttpExporter exporter = exporter(server.url());
 
@@ -269,52 +197,6 @@ class OtlpHttpConnectionsTest {
     // Not before the deadline; how long after it depends on the machine, so it is not asserted.
     assertThat(waitedMillis).isGreaterThanOrEqualTo(250L);
     assertThat(next).isEqualTo(ExportResult.SUCCESS);
-    assertThat(server.accepted()).isEqualTo(2);
-    Await.until("a connection closed", () -> server.closed() == 1);
-  }
-
-  @Test
-  void theSignalsRoutesToOneOriginShareItsConnections() throws Exception {
-    List<String> paths = new CopyOnWriteArrayList<>();
-    ScriptedHttpServer server =
-        server(
-            exchange -> {
-              paths.add(exchange.uri);
-              exchange.ok();
-            });
-    NettyHttpClient client =
-        new NettyHttpClient(
-            "test-io", null, "", null, Duration.ofSeconds(5), 1024, Duration.ofSeconds(90));
-    cleanup.add(() -> client.shutdown(inSeconds(5)));
-    NettyHttpClient.Route traces = client.route(URI.create(server.url() + "/v1/traces"), Map.of());
-    NettyHttpClient.Route logs = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
-
-    assertThat(client.send(traces, traces.post(Unpooled.buffer()), inSeconds(5)).status())
-        .isEqualTo(200);
-    assertThat(client.send(logs, logs.post(Unpooled.buffer()), inSeconds(5)).status())
-        .isEqualTo(200);
-
-    assertThat(paths).containsExactly("/v1/traces", "/v1/logs");
-    assertThat(server.accepted()).isEqualTo(1);
-  }
-
-  @Test
-  void doesNotReuseAConnectionIdleForLongerThanTheIdleTimeout() throws Exception {
-    ScriptedHttpServer server = server(ScriptedHttpServer.Exchange::ok);
-    NettyHttpClient client =
-        new NettyHttpClient(
-            "test-io", null, "", null, Duration.ofSeconds(5), 1024, Duration.ofMillis(200));
-    cleanup.add(() -> client.shutdown(inSeconds(5)));
-    NettyHttpClient.Route route = client.route(URI.create(server.url() + "/v1/logs"), Map.of());
-
-    int first = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
-    // Longer than the idle timeout, however slow the machine. (That a connection idle for less is
-    // used again is sendsSequentialExportsOnOneKeptAliveConnection's, with the default timeout: a
-    // short one here could pass between two sends on a busy machine.)
-    Thread.sleep(300);
-    int later = client.send(route, route.post(Unpooled.buffer()), inSeconds(5)).status();
-
-    assertThat(List.of(first, later)).containsOnly(200);
     assertThat(server.accepted()).isEqualTo(2);
     Await.until("a connection closed", () -> server.closed() == 1);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.TlsClientConfig;
+import dev.sluice.http.testkit.ScriptedHttpServer;
 import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.codec.OtlpIndex;
 import dev.sluice.pdata.codec.OtlpMarshaler;

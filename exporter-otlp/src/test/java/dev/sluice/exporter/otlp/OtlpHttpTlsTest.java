@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.component.ExportResult;
 import dev.sluice.component.TlsClientConfig;
 import dev.sluice.component.TlsServerConfig;
+import dev.sluice.http.testkit.ScriptedHttpServer;
 import dev.sluice.pdata.Batch;
 import dev.sluice.receiver.otlp.HttpServerConfig;
 import dev.sluice.receiver.otlp.OtlpReceiverConfig;

@@ -1,10 +1,11 @@
-package dev.sluice.exporter.otlp;
+package dev.sluice.http;
 
 import dev.sluice.component.TlsClientConfig;
 import dev.sluice.component.tls.TlsLoader;
 import dev.sluice.component.tls.TlsMaterial;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -64,28 +65,39 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 
 /**
- * The otlphttp exporter's HTTP/1.1 client, on Netty: one small event loop group, and for each
- * origin (scheme, host and port) a pool of kept-alive connections with at most one request in
- * flight on each. A sending thread takes an idle connection, or opens one, writes its request and
- * waits for the answer; connections are discarded, never reused, once the server closed them, asked
- * to ({@code Connection: close}), answered too much, broke, missed a deadline, or stayed idle for
- * {@link #IDLE_TIMEOUT}.
+ * The exporters' HTTP/1.1 client, on Netty: one small event loop group, and for each origin
+ * (scheme, host and port) a pool of kept-alive connections with at most one request in flight on
+ * each. A sending thread takes an idle connection, or opens one, writes its request and waits for
+ * the answer; connections are discarded, never reused, once the server closed them, asked to
+ * ({@code Connection: close}), answered too much, broke, missed a deadline, or stayed idle for the
+ * idle timeout.
  *
- * <p>The caller may pass a request whose body wraps a buffer it reuses: {@link #send} returns only
- * once Netty is done with the request, whether it was answered, failed or timed out (a connection
- * that is abandoned is closed, and {@code send} waits until it is).
+ * <pre>{@code
+ * HttpClient http = new HttpClient("sluice-exporter-" + id + "-io", tls, "exporters." + id + ".tls",
+ *     logger, timeout, HttpClient.MAX_RESPONSE_BYTES, HttpClient.IDLE_TIMEOUT);   // in start()
+ * HttpClient.Route route = http.route(url, Map.of("Content-Type", "application/x-protobuf"));
+ * HttpClient.Response response =
+ *     http.post(route, body, 0, length, Map.of(), deadlineNanos);               // any thread
+ * response.status(); response.header("Retry-After"); response.body();
+ * http.shutdown(deadlineNanos);                                                 // in shutdown()
+ * }</pre>
+ *
+ * <p>The body is not copied: the caller may pass a buffer it reuses, since {@link #post} returns
+ * only once Netty is done with it, whether the request was answered, failed or timed out (a
+ * connection that is abandoned is closed, and {@code post} waits until it is). Routes and the
+ * client are shared by any number of sending threads.
  *
  * <p>HTTP/1.1 only; no HTTP/2 and no redirects.
  */
-final class NettyHttpClient {
-  /** The largest response body read; a larger one is an error. */
-  static final int MAX_RESPONSE_BYTES = 4 << 20;
+public final class HttpClient {
+  /** A bound for response bodies that fits any exporter's answers: 4 MiB. */
+  public static final int MAX_RESPONSE_BYTES = 4 << 20;
 
   /**
    * How long a connection may stay idle and still be used: longer, and a firewall or load balancer
    * on the way may have forgotten it without a word. The OpenTelemetry Collector's default.
    */
-  static final Duration IDLE_TIMEOUT = Duration.ofSeconds(90);
+  public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(90);
 
   /** How long to wait for Netty to close a connection that is being given up. */
   private static final long CLOSE_WAIT_MILLIS = 5_000;
@@ -93,9 +105,12 @@ final class NettyHttpClient {
   private static final byte[] EMPTY = new byte[0];
 
   private static final AttributeKey<Connection> CONNECTION =
-      AttributeKey.valueOf(NettyHttpClient.class, "connection");
+      AttributeKey.valueOf(HttpClient.class, "connection");
 
-  /** Per-request headers are copies of a validated template: no need to validate them again. */
+  /** Names and values are checked (no CR or LF that would start another header, say). */
+  private static final HttpHeadersFactory VALIDATED = DefaultHttpHeadersFactory.headersFactory();
+
+  /** A request's headers that are a copy of a route's, validated once, need no second check. */
   private static final HttpHeadersFactory UNVALIDATED =
       DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
@@ -117,17 +132,21 @@ final class NettyHttpClient {
   private final Map<String, Pool> pools = new ConcurrentHashMap<>();
 
   /**
-   * Creates the client and its event loop (one thread, named for the exporter).
+   * Creates the client and its event loop (one thread, named for the exporter). Loads the TLS
+   * material at once; with {@code reload_interval} it is reloaded until {@link #shutdown}.
    *
    * @param name the event loop thread's name prefix
-   * @param tls the TLS settings for https origins, or null when there is none
+   * @param tls the TLS settings for https origins, or null when there is none (then only http URLs
+   *     can be routed)
    * @param tlsPath the {@code tls} section's key path, for errors
    * @param logger where TLS reloads are logged
    * @param connectTimeout the longest a connection (and its TLS handshake) may take
-   * @param maxResponseBytes the largest response body read
+   * @param maxResponseBytes the largest response body read; a larger one fails the request with
+   *     {@link ResponseTooLargeException}
    * @param idleTimeout how long an idle connection may be kept for another request
+   * @throws IOException when the TLS material cannot be loaded
    */
-  NettyHttpClient(
+  public HttpClient(
       String name,
       TlsClientConfig tls,
       String tlsPath,
@@ -177,17 +196,22 @@ final class NettyHttpClient {
   }
 
   /**
-   * Where requests to {@code url} go: its connection pool, path and the headers of every request
-   * ({@code Host}, then {@code headers} in order, which may replace it).
+   * Where requests to {@code url} go: its connection pool (shared by every route to the same
+   * origin), path and query, and the headers of every request ({@code Host}, then {@code headers}
+   * in order, which may replace it). Made once, at start; {@code Content-Length} is set per
+   * request.
+   *
+   * @throws IllegalStateException for an https URL when the client was made without TLS settings
+   * @throws IllegalArgumentException when a header's name or value is not allowed
    */
-  Route route(URI url, Map<String, String> headers) {
+  public Route route(URI url, Map<String, String> headers) {
     boolean https = "https".equals(url.getScheme());
     if (https && ssl == null) {
       throw new IllegalStateException("an https URL needs the client made with TLS settings");
     }
     String host = url.getHost();
     int port = url.getPort() >= 0 ? url.getPort() : https ? 443 : 80;
-    HttpHeaders fixed = DefaultHttpHeadersFactory.headersFactory().newHeaders();
+    HttpHeaders fixed = VALIDATED.newHeaders();
     fixed.set(HttpHeaderNames.HOST, url.getPort() >= 0 ? host + ":" + port : host);
     headers.forEach(fixed::set);
     String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
@@ -203,7 +227,7 @@ final class NettyHttpClient {
   }
 
   /** A POST's destination: a pool of connections to its origin, its path and fixed headers. */
-  final class Route {
+  public final class Route {
     private final Pool pool;
     private final String path;
     private final HttpHeaders headers;
@@ -214,52 +238,130 @@ final class NettyHttpClient {
       this.headers = headers;
     }
 
-    /** A POST of {@code body} (which it takes over) with the route's headers. */
-    FullHttpRequest post(ByteBuf body) {
-      HttpHeaders all = UNVALIDATED.newHeaders();
-      all.set(headers);
-      all.setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    /**
+     * A POST of {@code body[offset, offset + length)}, not copied, with the route's headers, then
+     * {@code extra} ones, which replace those of the same name.
+     *
+     * @throws IllegalArgumentException when an extra header's name or value is not allowed
+     */
+    private FullHttpRequest request(
+        byte[] body, int offset, int length, Map<String, String> extra) {
+      HttpHeaders all;
+      if (extra.isEmpty()) {
+        all = UNVALIDATED.newHeaders();
+        all.set(headers);
+      } else {
+        all = VALIDATED.newHeaders();
+        all.set(headers);
+        extra.forEach(all::set);
+      }
+      all.setInt(HttpHeaderNames.CONTENT_LENGTH, length);
+      ByteBuf content = Unpooled.wrappedBuffer(body, offset, length);
       return new DefaultFullHttpRequest(
-          HttpVersion.HTTP_1_1, HttpMethod.POST, path, body, all, EmptyHttpHeaders.INSTANCE);
+          HttpVersion.HTTP_1_1, HttpMethod.POST, path, content, all, EmptyHttpHeaders.INSTANCE);
     }
   }
 
-  /** The answer to one request. */
-  record Response(int status, byte[] body, String retryAfter, boolean keepAlive) {}
-
   /**
-   * An answer whose body is over the bound: the body is not read and the connection is closed, but
-   * the status and {@code Retry-After} arrived and still say what the destination meant.
+   * The answer to one request: its status, its body (complete, at most the client's bound) and its
+   * headers. The headers are those Netty decoded, kept as they are: reading one allocates nothing
+   * beyond the value's string, which the decoder made anyway.
    */
-  static final class ResponseTooLargeException extends IOException {
+  public static final class Response {
     private final int status;
-    private final String retryAfter;
+    private final byte[] body;
+    private final HttpHeaders headers;
+    private final boolean keepAlive;
 
-    ResponseTooLargeException(int status, String retryAfter, int maxResponseBytes) {
-      super("HTTP " + status + " with a response body larger than " + maxResponseBytes + " bytes");
+    Response(int status, byte[] body, HttpHeaders headers, boolean keepAlive) {
       this.status = status;
-      this.retryAfter = retryAfter;
+      this.body = body;
+      this.headers = headers;
+      this.keepAlive = keepAlive;
     }
 
-    int status() {
+    /** The status code. */
+    public int status() {
       return status;
     }
 
+    /** The body, empty when there was none; the caller's to keep. */
+    public byte[] body() {
+      return body;
+    }
+
+    /** The first value of the response header {@code name} (any case), or null. */
+    public String header(CharSequence name) {
+      return headers.get(name);
+    }
+
     /** The {@code Retry-After} header, or null. */
-    String retryAfter() {
-      return retryAfter;
+    public String retryAfter() {
+      return headers.get(HttpHeaderNames.RETRY_AFTER);
+    }
+
+    /** Whether the connection may carry another request. */
+    boolean keepAlive() {
+      return keepAlive;
     }
   }
 
   /**
-   * Sends {@code request} (and releases it) on an idle connection of the route's pool, or a new
-   * one, and waits for the whole response until {@code deadlineNanos}.
-   *
-   * @throws TimeoutException when no answer came before the deadline
-   * @throws IOException when the connection could not be made or broke
+   * An answer whose body is over the bound: the body is not read and the connection is closed, but
+   * the status and headers ({@code Retry-After} among them) arrived and still say what the
+   * destination meant.
    */
-  Response send(Route route, FullHttpRequest request, long deadlineNanos)
+  public static final class ResponseTooLargeException extends IOException {
+    private final int status;
+    private final HttpHeaders headers;
+
+    ResponseTooLargeException(int status, HttpHeaders headers, int maxResponseBytes) {
+      super("HTTP " + status + " with a response body larger than " + maxResponseBytes + " bytes");
+      this.status = status;
+      this.headers = headers;
+    }
+
+    /** The status code. */
+    public int status() {
+      return status;
+    }
+
+    /** The first value of the response header {@code name} (any case), or null. */
+    public String header(CharSequence name) {
+      return headers.get(name);
+    }
+
+    /** The {@code Retry-After} header, or null. */
+    public String retryAfter() {
+      return header(HttpHeaderNames.RETRY_AFTER);
+    }
+  }
+
+  /**
+   * POSTs {@code body[offset, offset + length)} to the route's URL, with the route's headers and
+   * then {@code headers} (per request, such as an authenticator's; they replace the route's of the
+   * same name), on an idle connection of the route's pool or a new one, and waits for the whole
+   * response until {@code deadlineNanos} ({@link System#nanoTime()}). The body is not copied, and
+   * Netty is done with it when this returns, however it returns.
+   *
+   * @return the answer, whatever its status
+   * @throws TimeoutException when no answer came before the deadline (the connection is closed)
+   * @throws ResponseTooLargeException when the answer's body is over the client's bound
+   * @throws IllegalArgumentException when a header of {@code headers} has a name or value HTTP does
+   *     not allow (a line break, say); nothing is sent
+   * @throws IOException when the connection could not be made or broke
+   * @throws InterruptedException when the thread was interrupted while waiting (the connection is
+   *     closed)
+   */
+  public Response post(
+      Route route,
+      byte[] body,
+      int offset,
+      int length,
+      Map<String, String> headers,
+      long deadlineNanos)
       throws IOException, TimeoutException, InterruptedException {
+    FullHttpRequest request = route.request(body, offset, length, headers);
     Connection connection;
     try {
       connection = route.pool.acquire(deadlineNanos);
@@ -271,10 +373,10 @@ final class NettyHttpClient {
   }
 
   /**
-   * Closes every connection (a request still in flight fails) and stops the event loop, waiting for
-   * both until {@code deadlineNanos}.
+   * Closes every connection (a request still in flight fails), stops the event loop and the TLS
+   * reloads, waiting for both until {@code deadlineNanos} ({@link System#nanoTime()}).
    */
-  void shutdown(long deadlineNanos) throws InterruptedException {
+  public void shutdown(long deadlineNanos) throws InterruptedException {
     if (tls != null) {
       tls.close();
     }
@@ -435,7 +537,7 @@ final class NettyHttpClient {
     // The response being read (event loop only).
     private boolean informational;
     private int status;
-    private String retryAfter;
+    private HttpHeaders headers;
     private boolean keepAlive;
     private byte[] body;
     private int bodyLength;
@@ -494,7 +596,7 @@ final class NettyHttpClient {
         // 1xx (100 Continue, 103 Early Hints) precede the real answer.
         informational = status >= 100 && status < 200;
         if (!informational) {
-          retryAfter = response.headers().get(HttpHeaderNames.RETRY_AFTER);
+          headers = response.headers();
           keepAlive = HttpUtil.isKeepAlive(response);
           long declared = HttpUtil.getContentLength(response, -1L);
           if (declared > maxResponseBytes) {
@@ -527,7 +629,9 @@ final class NettyHttpClient {
           answer = null;
           byte[] complete = bodyLength == body.length ? body : Arrays.copyOf(body, bodyLength);
           body = null;
-          future.complete(new Response(status, complete, retryAfter, keepAlive));
+          HttpHeaders answered = headers;
+          headers = null;
+          future.complete(new Response(status, complete, answered, keepAlive));
           if (!keepAlive) {
             ctx.close();
           }
@@ -551,7 +655,9 @@ final class NettyHttpClient {
 
     private void tooLarge(ChannelHandlerContext ctx) {
       body = null;
-      fail(ctx, new ResponseTooLargeException(status, retryAfter, maxResponseBytes));
+      HttpHeaders answered = headers;
+      headers = null;
+      fail(ctx, new ResponseTooLargeException(status, answered, maxResponseBytes));
     }
 
     @Override

@@ -1,16 +1,17 @@
-package dev.sluice.pdata.codec;
+package dev.sluice.pdata.internal;
 
-/** Lowercase hex for trace and span IDs, as OTLP/JSON writes them. */
-final class Hex {
-  private static final byte[] DIGITS =
-      "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+import java.nio.charset.StandardCharsets;
+
+/** Lowercase hex for trace and span IDs, as OTLP/JSON writes them and the views show them. */
+public final class Hex {
+  private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private Hex() {}
 
   /**
    * Writes {@code length} bytes as {@code 2 * length} lowercase hex characters into {@code out}.
    */
-  static void encode(byte[] bytes, int offset, int length, char[] out) {
+  public static void encode(byte[] bytes, int offset, int length, char[] out) {
     for (int i = 0; i < length; i++) {
       int b = bytes[offset + i] & 0xFF;
       out[2 * i] = (char) DIGITS[b >>> 4];
@@ -18,8 +19,16 @@ final class Hex {
     }
   }
 
+  /** Appends {@code length} bytes as {@code 2 * length} lowercase hex characters to {@code out}. */
+  public static void append(byte[] bytes, int offset, int length, StringBuilder out) {
+    for (int i = 0; i < length; i++) {
+      int b = bytes[offset + i] & 0xFF;
+      out.append((char) DIGITS[b >>> 4]).append((char) DIGITS[b & 0xF]);
+    }
+  }
+
   /** Decodes hex digits (either case); null when the text is not an even run of hex digits. */
-  static byte[] decode(String text) {
+  public static byte[] decode(String text) {
     if ((text.length() & 1) != 0) {
       return null;
     }

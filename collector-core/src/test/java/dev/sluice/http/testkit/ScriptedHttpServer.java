@@ -1,4 +1,4 @@
-package dev.sluice.exporter.otlp;
+package dev.sluice.http.testkit;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufUtil;
@@ -34,28 +34,30 @@ import io.netty.handler.ssl.SslContextBuilder;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An HTTP/1.1 server for the client's tests, on Netty: it counts the connections it accepted and
- * that are closed, and hands every request to a {@link Script} that answers it (or not) as the test
- * wants. With TLS, it records the server name (SNI) each client asked for.
+ * An HTTP/1.1 server for the tests of the HTTP client and the exporters that use it, on Netty: it
+ * counts the connections it accepted and that are closed, and hands every request to a {@link
+ * Script} that answers it (or not) as the test wants. With TLS, it records the server name (SNI)
+ * each client asked for. Binds a free port on loopback.
  */
-final class ScriptedHttpServer implements AutoCloseable {
+public final class ScriptedHttpServer implements AutoCloseable {
   /** Decides how to answer each request (on the server's event loop). */
-  interface Script {
+  public interface Script {
     void answer(Exchange exchange);
   }
 
   /** One request: its number (from 1, over all connections), head, body and connection. */
-  static final class Exchange {
-    final int number;
-    final String uri;
-    final HttpHeaders headers;
-    final byte[] body;
-    final Channel connection;
+  public static final class Exchange {
+    public final int number;
+    public final String uri;
+    public final HttpHeaders headers;
+    public final byte[] body;
+    public final Channel connection;
     private final ChannelHandlerContext ctx;
 
     Exchange(int number, FullHttpRequest request, ChannelHandlerContext ctx) {
@@ -68,12 +70,12 @@ final class ScriptedHttpServer implements AutoCloseable {
     }
 
     /** Answers with a status and an empty body, keeping the connection. */
-    void ok() {
+    public void ok() {
       reply(200, new byte[0], false);
     }
 
     /** Answers with a Content-Length body; with {@code close}, says so and closes. */
-    void reply(int status, byte[] body, boolean close) {
+    public void reply(int status, byte[] body, boolean close) {
       reply(status, body, close, close);
     }
 
@@ -81,19 +83,24 @@ final class ScriptedHttpServer implements AutoCloseable {
      * Answers with a Content-Length body, with {@code Connection: close} if {@code sayClose}, and
      * closes the connection after it if {@code close}.
      */
-    void reply(int status, byte[] body, boolean sayClose, boolean close) {
-      reply(status, body, sayClose, close, null);
+    public void reply(int status, byte[] body, boolean sayClose, boolean close) {
+      reply(status, body, sayClose, close, Map.of());
     }
 
     /**
      * Answers with a Content-Length body and a {@code Retry-After} header, keeping the connection.
      */
-    void replyRetryAfter(int status, byte[] body, String retryAfter) {
-      reply(status, body, false, false, retryAfter);
+    public void replyRetryAfter(int status, byte[] body, String retryAfter) {
+      reply(status, body, false, false, Map.of(HttpHeaderNames.RETRY_AFTER.toString(), retryAfter));
+    }
+
+    /** Answers with a Content-Length body and these headers, keeping the connection. */
+    public void replyWithHeaders(int status, byte[] body, Map<String, String> headers) {
+      reply(status, body, false, false, headers);
     }
 
     private void reply(
-        int status, byte[] body, boolean sayClose, boolean close, String retryAfter) {
+        int status, byte[] body, boolean sayClose, boolean close, Map<String, String> headers) {
       FullHttpResponse response =
           new DefaultFullHttpResponse(
               HttpVersion.HTTP_1_1,
@@ -103,9 +110,7 @@ final class ScriptedHttpServer implements AutoCloseable {
       if (sayClose) {
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       }
-      if (retryAfter != null) {
-        response.headers().set(HttpHeaderNames.RETRY_AFTER, retryAfter);
-      }
+      headers.forEach(response.headers()::add);
       if (close) {
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
       } else {
@@ -114,7 +119,7 @@ final class ScriptedHttpServer implements AutoCloseable {
     }
 
     /** Answers with a body of unannounced length, ended by closing the connection. */
-    void replyUntilClose(int status, byte[] body) {
+    public void replyUntilClose(int status, byte[] body) {
       HttpResponse head =
           new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
       ctx.write(head);
@@ -124,7 +129,7 @@ final class ScriptedHttpServer implements AutoCloseable {
     }
 
     /** Answers 200 with a chunked body. */
-    void replyChunked(byte[] body) {
+    public void replyChunked(byte[] body) {
       HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
       head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
       ctx.write(head);
@@ -182,40 +187,43 @@ final class ScriptedHttpServer implements AutoCloseable {
   }
 
   /** A plain HTTP server. */
-  static ScriptedHttpServer start(Script script) throws InterruptedException {
+  public static ScriptedHttpServer start(Script script) throws InterruptedException {
     return new ScriptedHttpServer(script, null);
   }
 
   /** An https server with this certificate chain and key (PEM files). */
-  static ScriptedHttpServer startTls(Script script, File certChain, File key) throws Exception {
+  public static ScriptedHttpServer startTls(Script script, File certChain, File key)
+      throws Exception {
     return new ScriptedHttpServer(script, SslContextBuilder.forServer(certChain, key).build());
   }
 
-  String url(String scheme, String host) {
+  /** The server's root URL, as {@code scheme://host:port}. */
+  public String url(String scheme, String host) {
     return scheme + "://" + host + ":" + ((InetSocketAddress) server.localAddress()).getPort();
   }
 
-  String url() {
+  /** {@code http://127.0.0.1:port}. */
+  public String url() {
     return url("http", "127.0.0.1");
   }
 
   /** Connections accepted so far. */
-  int accepted() {
+  public int accepted() {
     return accepted.get();
   }
 
   /** Connections closed so far, by either side. */
-  int closed() {
+  public int closed() {
     return closed.get();
   }
 
   /** Requests received so far. */
-  int requests() {
+  public int requests() {
     return requests.get();
   }
 
   /** The server name each TLS client asked for ("null" for none). */
-  List<String> serverNames() {
+  public List<String> serverNames() {
     return serverNames;
   }
 
