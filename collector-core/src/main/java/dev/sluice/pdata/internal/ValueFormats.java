@@ -277,7 +277,7 @@ public final class ValueFormats {
    * sorted, HTML characters escaped as Go's {@code encoding/json} does; the empty string when the
    * JSON cannot be written (a NaN or infinity inside, as Go fails there).
    */
-  static String json(byte[] anyValue, int offset, int length) {
+  public static String json(byte[] anyValue, int offset, int length) {
     StringBuilder out = new StringBuilder();
     try {
       if (!writeJson(anyValue, offset, length, out)) {

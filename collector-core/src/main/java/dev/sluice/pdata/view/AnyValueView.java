@@ -3,6 +3,7 @@ package dev.sluice.pdata.view;
 import dev.sluice.pdata.internal.MessageView;
 import dev.sluice.pdata.internal.OtlpFields.AnyValue;
 import dev.sluice.pdata.internal.OtlpFields.KeyValueList;
+import dev.sluice.pdata.internal.ValueFormats;
 import dev.sluice.pdata.internal.ViewWire;
 import dev.sluice.pdata.internal.WireType;
 
@@ -35,6 +36,9 @@ public final class AnyValueView {
   private ValueType type = ValueType.EMPTY;
   // Where the set member's value starts (its length prefix for strings, bytes and messages).
   private int valueAt;
+  // The AnyValue message itself, for the JSON text of arrays and maps.
+  private int regionStart;
+  private int regionEnd;
   private final TextView string = new TextView();
 
   AnyValueView() {}
@@ -48,6 +52,8 @@ public final class AnyValueView {
       this.bytes = bytes;
     }
     type = ValueType.EMPTY;
+    regionStart = start;
+    regionEnd = end;
     int p = start;
     if (p < end && bytes[p] == STRING_TAG) {
       // The common case, one string member: no walk.
@@ -144,6 +150,11 @@ public final class AnyValueView {
       cursor.wrap(MessageView.NO_BYTES, 0, 0, KeyValueList.VALUES);
     }
     return cursor;
+  }
+
+  /** Go's JSON text of an array or map value (see {@link ValueText#goString}). */
+  String json() {
+    return ValueFormats.json(bytes, regionStart, regionEnd - regionStart);
   }
 
   private TextView bytesValue() {

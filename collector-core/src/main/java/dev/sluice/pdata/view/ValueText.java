@@ -1,6 +1,7 @@
 package dev.sluice.pdata.view;
 
 import dev.sluice.pdata.internal.ValueFormats;
+import java.util.Base64;
 
 /**
  * Scalar values as text the way the OpenTelemetry Collector's Go code writes them ({@code
@@ -25,5 +26,35 @@ public final class ValueText {
    */
   public static String goDouble(double value) {
     return ValueFormats.goDouble(value);
+  }
+
+  /**
+   * Any value as Go's {@code AsString} writes it: a string as it is, a bool as {@code true} or
+   * {@code false}, an int in decimal, a double as {@link #goDouble}, bytes in standard base64, an
+   * array or map as JSON (map keys sorted, HTML characters escaped as Go's {@code encoding/json}
+   * does, the empty string when Go cannot write it), an empty value as the empty string. Allocates
+   * the string: callers on a hot path write strings, ints and bools themselves and come here for
+   * the rest.
+   */
+  public static String goString(AnyValueView value) {
+    switch (value.type()) {
+      case STRING:
+        return value.stringValue().asString();
+      case BOOL:
+        return value.boolValue() ? "true" : "false";
+      case INT:
+        return Long.toString(value.intValue());
+      case DOUBLE:
+        return ValueFormats.goDouble(value.doubleValue());
+      case BYTES:
+        byte[] raw = new byte[value.bytesLength()];
+        value.copyBytes(raw, 0);
+        return Base64.getEncoder().encodeToString(raw);
+      case ARRAY:
+      case KVLIST:
+        return value.json();
+      default:
+        return "";
+    }
   }
 }
