@@ -1,6 +1,7 @@
 package dev.sluice.prometheus;
 
 import dev.sluice.pdata.view.TextView;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Prometheus label names of OTLP attribute keys, as the OpenTelemetry Collector v0.161's {@code
@@ -66,6 +67,20 @@ public final class LabelNames {
       return cached;
     }
     return cache.put(LabelNameRules.label(key.asString(), strategy.escapes()));
+  }
+
+  /**
+   * {@link #label(TextView)} of a key given as UTF-8, {@code utf8[offset, offset + length)}, from
+   * the same cache: for callers that hold keys as bytes of their own.
+   */
+  public String label(byte[] utf8, int offset, int length) {
+    String cached = cache.newKey().append(utf8, offset, length).find();
+    if (cached != null) {
+      return cached;
+    }
+    return cache.put(
+        LabelNameRules.label(
+            new String(utf8, offset, length, StandardCharsets.UTF_8), strategy.escapes()));
   }
 
   /** {@link #label(TextView)} of a key given as text, from the same cache. */

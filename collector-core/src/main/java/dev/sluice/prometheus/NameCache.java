@@ -68,6 +68,13 @@ final class NameCache {
     return this;
   }
 
+  NameCache append(byte[] utf8, int offset, int length) {
+    ensureRoom(length);
+    System.arraycopy(utf8, offset, key, keyLength, length);
+    keyLength += length;
+    return this;
+  }
+
   NameCache append(CharSequence text) {
     int count = text.length();
     ensureRoom(3 * count);

@@ -7,7 +7,9 @@ import dev.sluice.pdata.BatchView;
 import dev.sluice.pdata.build.MetricsBuilder;
 import dev.sluice.pdata.view.AttributeCursor;
 import dev.sluice.prometheus.LabelNameCases.Case;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,21 @@ class LabelNamesTest {
   void namesTheSameKeyReadThroughACursor(TranslationStrategy strategy, Case c) {
     assertThat(ThroughViews.labels(new LabelNames(strategy), List.of(c.key())))
         .containsExactly(expected(strategy, c));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("cases")
+  void namesTheSameKeyGivenAsUtf8InsideALargerArray(TranslationStrategy strategy, Case c) {
+    byte[] key = c.key().getBytes(StandardCharsets.UTF_8);
+    byte[] padded = new byte[key.length + 6];
+    Arrays.fill(padded, (byte) 'z');
+    System.arraycopy(key, 0, padded, 3, key.length);
+    LabelNames names = new LabelNames(strategy);
+
+    String fromBytes = names.label(padded, 3, key.length);
+
+    assertThat(fromBytes).isEqualTo(expected(strategy, c));
+    assertThat(names.label(c.key())).isSameAs(fromBytes);
   }
 
   @Test
