@@ -1,0 +1,331 @@
+package dev.sluice.exporter.prometheusremotewrite;
+
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Exemplar;
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Sample;
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.TimeSeries;
+import java.util.Arrays;
+
+/**
+ * The series one batch makes, each with its samples, exemplars and native histograms, in flat
+ * arrays that are kept between batches. A series is its label set, encoded once as {@code Label}
+ * messages in canonical order (sorted by name): equal label sets have equal bytes, so finding a
+ * series is a hash and a compare of bytes. Every data point of a series in the batch lands in the
+ * one series, whatever resource or scope block it came in, and its samples are written in timestamp
+ * order, as remote-write receivers require.
+ *
+ * <p>Owned by one thread; {@link #clear} forgets a batch and keeps the arrays.
+ */
+final class SeriesTable {
+  private final Buf labelStore = new Buf(4096);
+  private int series;
+  private int[] labelFrom = new int[64];
+  private int[] labelLength = new int[64];
+  private int[] seriesHash = new int[64];
+  private int[] firstSample = new int[64];
+  private int[] lastSample = new int[64];
+  private int[] firstExemplar = new int[64];
+  private int[] lastExemplar = new int[64];
+  private int[] firstHistogram = new int[64];
+  private int[] lastHistogram = new int[64];
+  // Series id + 1 by hash; 0 is an empty slot.
+  private int[] slots = new int[128];
+
+  private int samples;
+  private long[] sampleTimestamp = new long[256];
+  private double[] sampleValue = new double[256];
+  private int[] sampleNext = new int[256];
+
+  private final Buf exemplarLabels = new Buf(1024);
+  private int exemplars;
+  private int[] exemplarLabelFrom = new int[16];
+  private int[] exemplarLabelLength = new int[16];
+  private double[] exemplarValue = new double[16];
+  private long[] exemplarTimestamp = new long[16];
+  private int[] exemplarNext = new int[16];
+
+  private final Buf histogramStore = new Buf(1024);
+  private int histograms;
+  private int[] histogramFrom = new int[16];
+  private int[] histogramLength = new int[16];
+  private long[] histogramTimestamp = new long[16];
+  private int[] histogramNext = new int[16];
+
+  // Scratch for ordering one series' entries by timestamp.
+  private int[] order = new int[16];
+
+  void clear() {
+    Arrays.fill(slots, 0);
+    series = 0;
+    samples = 0;
+    exemplars = 0;
+    histograms = 0;
+    labelStore.reset();
+    exemplarLabels.reset();
+    histogramStore.reset();
+  }
+
+  /** Memory held for the next batch, at most {@code maxRetainedBytes} per store. */
+  void release(int maxRetainedBytes) {
+    clear();
+    labelStore.release(maxRetainedBytes);
+    exemplarLabels.release(maxRetainedBytes);
+    histogramStore.release(maxRetainedBytes);
+    if (slots.length * 4 > maxRetainedBytes) {
+      slots = new int[128];
+    }
+  }
+
+  int seriesCount() {
+    return series;
+  }
+
+  boolean isEmpty() {
+    return series == 0;
+  }
+
+  /** The series whose labels are {@code key}'s bytes, added if new. */
+  int series(Buf key) {
+    int hash = hash(key.array, key.size);
+    int mask = slots.length - 1;
+    int slot = hash & mask;
+    while (slots[slot] != 0) {
+      int s = slots[slot] - 1;
+      if (seriesHash[s] == hash
+          && labelLength[s] == key.size
+          && Arrays.equals(
+              labelStore.array, labelFrom[s], labelFrom[s] + key.size, key.array, 0, key.size)) {
+        return s;
+      }
+      slot = (slot + 1) & mask;
+    }
+    int s = series;
+    if (s == labelFrom.length) {
+      growSeries();
+    }
+    labelFrom[s] = labelStore.size;
+    labelLength[s] = key.size;
+    labelStore.bytes(key.array, 0, key.size);
+    seriesHash[s] = hash;
+    firstSample[s] = -1;
+    lastSample[s] = -1;
+    firstExemplar[s] = -1;
+    lastExemplar[s] = -1;
+    firstHistogram[s] = -1;
+    lastHistogram[s] = -1;
+    series++;
+    slots[slot] = s + 1;
+    if (series * 2 > slots.length) {
+      rehash();
+    }
+    return s;
+  }
+
+  void sample(int s, long timestampMillis, double value) {
+    if (samples == sampleNext.length) {
+      int capacity = samples * 2;
+      sampleTimestamp = Arrays.copyOf(sampleTimestamp, capacity);
+      sampleValue = Arrays.copyOf(sampleValue, capacity);
+      sampleNext = Arrays.copyOf(sampleNext, capacity);
+    }
+    int i = samples++;
+    sampleTimestamp[i] = timestampMillis;
+    sampleValue[i] = value;
+    sampleNext[i] = -1;
+    if (lastSample[s] < 0) {
+      firstSample[s] = i;
+    } else {
+      sampleNext[lastSample[s]] = i;
+    }
+    lastSample[s] = i;
+  }
+
+  /** Where the next exemplar's labels go, as {@code Label} messages; then {@link #exemplar}. */
+  Buf exemplarLabels() {
+    return exemplarLabels;
+  }
+
+  /** An exemplar of series {@code s}, its labels written since {@code labelsFrom}. */
+  void exemplar(int s, int labelsFrom, double value, long timestampMillis) {
+    if (exemplars == exemplarNext.length) {
+      int capacity = exemplars * 2;
+      exemplarLabelFrom = Arrays.copyOf(exemplarLabelFrom, capacity);
+      exemplarLabelLength = Arrays.copyOf(exemplarLabelLength, capacity);
+      exemplarValue = Arrays.copyOf(exemplarValue, capacity);
+      exemplarTimestamp = Arrays.copyOf(exemplarTimestamp, capacity);
+      exemplarNext = Arrays.copyOf(exemplarNext, capacity);
+    }
+    int i = exemplars++;
+    exemplarLabelFrom[i] = labelsFrom;
+    exemplarLabelLength[i] = exemplarLabels.size - labelsFrom;
+    exemplarValue[i] = value;
+    exemplarTimestamp[i] = timestampMillis;
+    exemplarNext[i] = -1;
+    if (lastExemplar[s] < 0) {
+      firstExemplar[s] = i;
+    } else {
+      exemplarNext[lastExemplar[s]] = i;
+    }
+    lastExemplar[s] = i;
+  }
+
+  /** Where the next native histogram's payload goes; then {@link #histogram}. */
+  Buf histogramStore() {
+    return histogramStore;
+  }
+
+  /** A native histogram of series {@code s}, its payload written since {@code from}. */
+  void histogram(int s, int from, long timestampMillis) {
+    if (histograms == histogramNext.length) {
+      int capacity = histograms * 2;
+      histogramFrom = Arrays.copyOf(histogramFrom, capacity);
+      histogramLength = Arrays.copyOf(histogramLength, capacity);
+      histogramTimestamp = Arrays.copyOf(histogramTimestamp, capacity);
+      histogramNext = Arrays.copyOf(histogramNext, capacity);
+    }
+    int i = histograms++;
+    histogramFrom[i] = from;
+    histogramLength[i] = histogramStore.size - from;
+    histogramTimestamp[i] = timestampMillis;
+    histogramNext[i] = -1;
+    if (lastHistogram[s] < 0) {
+      firstHistogram[s] = i;
+    } else {
+      histogramNext[lastHistogram[s]] = i;
+    }
+    lastHistogram[s] = i;
+  }
+
+  /** Whether series {@code s} got a sample or a histogram (an exemplar alone is not sent). */
+  boolean hasData(int s) {
+    return firstSample[s] >= 0 || firstHistogram[s] >= 0;
+  }
+
+  /** Bytes of series {@code s} as a {@code TimeSeries} message, without its own tag and length. */
+  int timeSeriesSize(int s) {
+    int size = labelLength[s];
+    for (int i = firstSample[s]; i >= 0; i = sampleNext[i]) {
+      size += Buf.fieldSize(sampleSize(i));
+    }
+    for (int i = firstExemplar[s]; i >= 0; i = exemplarNext[i]) {
+      size += Buf.fieldSize(exemplarSize(i));
+    }
+    for (int i = firstHistogram[s]; i >= 0; i = histogramNext[i]) {
+      size += Buf.fieldSize(histogramSize(i));
+    }
+    return size;
+  }
+
+  /** Writes series {@code s} as a remote write 1.0 {@code TimeSeries} payload. */
+  void writeTimeSeries(int s, Buf out) {
+    out.bytes(labelStore.array, labelFrom[s], labelLength[s]);
+    int n = ordered(firstSample[s], sampleNext, sampleTimestamp);
+    for (int k = 0; k < n; k++) {
+      int i = order[k];
+      out.tag(TimeSeries.SAMPLES, Buf.LEN);
+      out.varint(sampleSize(i));
+      out.doubleField(Sample.VALUE, sampleValue[i]);
+      out.varintField(Sample.TIMESTAMP, sampleTimestamp[i]);
+    }
+    n = ordered(firstExemplar[s], exemplarNext, exemplarTimestamp);
+    for (int k = 0; k < n; k++) {
+      int i = order[k];
+      out.tag(TimeSeries.EXEMPLARS, Buf.LEN);
+      out.varint(exemplarSize(i));
+      out.bytes(exemplarLabels.array, exemplarLabelFrom[i], exemplarLabelLength[i]);
+      out.doubleField(Exemplar.VALUE, exemplarValue[i]);
+      out.varintField(Exemplar.TIMESTAMP, exemplarTimestamp[i]);
+    }
+    n = ordered(firstHistogram[s], histogramNext, histogramTimestamp);
+    for (int k = 0; k < n; k++) {
+      int i = order[k];
+      out.field(TimeSeries.HISTOGRAMS, histogramStore.array, histogramFrom[i], histogramLength[i]);
+    }
+  }
+
+  /** Samples written for series {@code s} (stale markers included). */
+  int sampleCount(int s) {
+    int n = 0;
+    for (int i = firstSample[s]; i >= 0; i = sampleNext[i]) {
+      n++;
+    }
+    return n;
+  }
+
+  int histogramCount(int s) {
+    int n = 0;
+    for (int i = firstHistogram[s]; i >= 0; i = histogramNext[i]) {
+      n++;
+    }
+    return n;
+  }
+
+  private int sampleSize(int i) {
+    return Buf.doubleFieldSize(sampleValue[i]) + Buf.varintFieldSize(sampleTimestamp[i]);
+  }
+
+  private int exemplarSize(int i) {
+    return exemplarLabelLength[i]
+        + Buf.doubleFieldSize(exemplarValue[i])
+        + Buf.varintFieldSize(exemplarTimestamp[i]);
+  }
+
+  private int histogramSize(int i) {
+    return histogramLength[i];
+  }
+
+  /**
+   * Puts the chain starting at {@code first} into {@link #order}, sorted by timestamp; entries of
+   * equal timestamps keep the order they came in. Returns how many.
+   */
+  private int ordered(int first, int[] next, long[] timestamps) {
+    int n = 0;
+    for (int i = first; i >= 0; i = next[i]) {
+      if (n == order.length) {
+        order = Arrays.copyOf(order, n * 2);
+      }
+      int j = n - 1;
+      long t = timestamps[i];
+      while (j >= 0 && timestamps[order[j]] > t) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = i;
+      n++;
+    }
+    return n;
+  }
+
+  private void growSeries() {
+    int capacity = series * 2;
+    labelFrom = Arrays.copyOf(labelFrom, capacity);
+    labelLength = Arrays.copyOf(labelLength, capacity);
+    seriesHash = Arrays.copyOf(seriesHash, capacity);
+    firstSample = Arrays.copyOf(firstSample, capacity);
+    lastSample = Arrays.copyOf(lastSample, capacity);
+    firstExemplar = Arrays.copyOf(firstExemplar, capacity);
+    lastExemplar = Arrays.copyOf(lastExemplar, capacity);
+    firstHistogram = Arrays.copyOf(firstHistogram, capacity);
+    lastHistogram = Arrays.copyOf(lastHistogram, capacity);
+  }
+
+  private void rehash() {
+    int[] grown = new int[slots.length * 2];
+    int mask = grown.length - 1;
+    for (int s = 0; s < series; s++) {
+      int slot = seriesHash[s] & mask;
+      while (grown[slot] != 0) {
+        slot = (slot + 1) & mask;
+      }
+      grown[slot] = s + 1;
+    }
+    slots = grown;
+  }
+
+  private static int hash(byte[] bytes, int length) {
+    int h = 0x811c9dc5;
+    for (int i = 0; i < length; i++) {
+      h = (h ^ bytes[i]) * 0x01000193;
+    }
+    return h ^ (h >>> 15);
+  }
+}
