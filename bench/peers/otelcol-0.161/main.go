@@ -1,6 +1,6 @@
 // Command otelcol is the OpenTelemetry Collector at v0.161.0, kept beside the v0.165.0 peer
 // (../otelcol) for the contrib components that do not build at v0.165: the attributes, filter,
-// tail_sampling and transform processors and the file exporter. validate-examples.sh checks the
+// tail_sampling and transform processors, the file exporter and the Prometheus exporters. validate-examples.sh checks the
 // configurations that use them with this build. Every collector module is pinned to one release
 // (contrib v0.161.0, core v0.161.0 / v1.67.0) in go.mod; see ../README.md.
 package main
@@ -26,6 +26,8 @@ import (
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/countconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/connector/spanmetricsconnector"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter"
+	"github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusremotewriteexporter"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/bearertokenauthextension"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/extension/healthcheckextension"
 	"github.com/open-telemetry/opentelemetry-collector-contrib/processor/attributesprocessor"
@@ -67,6 +69,8 @@ func components() (otelcol.Factories, error) {
 		otlphttpexporter.NewFactory(),
 		debugexporter.NewFactory(),
 		fileexporter.NewFactory(),
+		prometheusexporter.NewFactory(),
+		prometheusremotewriteexporter.NewFactory(),
 	); err != nil {
 		return otelcol.Factories{}, err
 	}
