@@ -17,7 +17,9 @@
 #   # bench.generate: ARGS     arguments of `sluice-bench generate` (signal, shape, mode, rate...)
 #   # bench.target: collector  collector (default) or floor (the bare grpc-java server instead)
 #   # bench.classpath: bench   run the collector with sluice-bench.jar on its class path
-#   # bench.sink: grpc         start a counting sink; its port is SLUICE_BENCH_SINK_PORT
+#   # bench.sink: grpc         start a counting sink; its port is SLUICE_BENCH_SINK_PORT (gRPC),
+#                              SLUICE_BENCH_SINK_HTTP_PORT its HTTP one (OTLP/HTTP, and Prometheus
+#                              remote write on /api/v1/write)
 #   # bench.delivered: KIND    metric (the blackhole's counter on /metrics), sink, floor or none
 #   # bench.receiver: http     send OTLP/HTTP to SLUICE_BENCH_OTLP_HTTP_PORT (default: gRPC)
 #   # bench.java_opts: FLAGS   the collector's JVM flags for this scenario
@@ -264,6 +266,7 @@ if [ "$sink" != "none" ]; then
   done
   read -r sink_grpc sink_http <"$work/sink.ports"
   export SLUICE_BENCH_SINK_PORT="$sink_grpc"
+  export SLUICE_BENCH_SINK_HTTP_PORT="$sink_http"
   sink_args=(--sink-pid "$sink_pid")
 fi
 

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.InflaterInputStream;
+import org.xerial.snappy.Snappy;
 
 /**
  * An OTLP server for benchmarks, in one of two modes.
@@ -50,6 +51,9 @@ import java.util.zip.InflaterInputStream;
  * OTLP/HTTP paths.
  */
 public final class CountingServer implements AutoCloseable {
+  /** Where the sink takes Prometheus remote write. */
+  public static final String REMOTE_WRITE_PATH = "/api/v1/write";
+
   /** What the server does with requests. */
   public enum Mode {
     SINK,
@@ -121,6 +125,7 @@ public final class CountingServer implements AutoCloseable {
       for (Signal signal : Signal.values()) {
         http.createContext(HttpTransport.path(signal), exchange -> serveOtlp(signal, exchange));
       }
+      http.createContext(REMOTE_WRITE_PATH, this::serveRemoteWrite);
     }
     http.start();
     return this;
@@ -264,6 +269,30 @@ public final class CountingServer implements AutoCloseable {
         status = 400;
       }
       exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
+      exchange.sendResponseHeaders(status, -1);
+    }
+  }
+
+  /**
+   * Prometheus remote write: a snappy body is read and decompressed, as a receiver must, and
+   * answered 204; counted as metrics requests and bytes (the samples are not counted).
+   */
+  private void serveRemoteWrite(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      byte[] raw;
+      try (InputStream in = exchange.getRequestBody()) {
+        raw = in.readAllBytes();
+      }
+      int status = 204;
+      try {
+        byte[] body = Snappy.uncompress(raw);
+        Counter counter = counters.get(Signal.METRICS);
+        counter.requests.increment();
+        counter.bytes.add(body.length);
+      } catch (IOException e) {
+        errors.increment();
+        status = 400;
+      }
       exchange.sendResponseHeaders(status, -1);
     }
   }
