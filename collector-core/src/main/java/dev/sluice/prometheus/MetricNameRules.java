@@ -191,7 +191,7 @@ final class MetricNameRules {
    * A unit word made fit for a name: invalid characters to {@code _}, runs of {@code _} to one, one
    * leading {@code _} dropped (a trailing one stays).
    */
-  private static String cleanUnit(String unit) {
+  static String cleanUnit(String unit) {
     StringBuilder out = new StringBuilder(unit.length());
     for (int i = 0; i < unit.length(); i++) {
       char c = isNameChar(unit.charAt(i)) ? unit.charAt(i) : '_';

@@ -117,6 +117,36 @@ public final class MetricNames {
     return cache.put(MetricNameRules.name(namespace, strategy, name, unitText, kind));
   }
 
+  /**
+   * The unit as Prometheus metadata gives it (remote write 2.0's {@code unit}), as the Collector's
+   * {@code UnitNamer} writes it: the main unit's word and {@code per_} the "per" unit's ({@code
+   * m/s} is {@code meters_per_second}, {@code ms} is {@code milliseconds}, {@code 1} and units in
+   * braces are nothing), escaped unless the strategy keeps UTF-8, without a leading or trailing
+   * {@code _}. Not cached: asked once per metric.
+   */
+  public String unit(String otlpUnit) {
+    String unit = otlpUnit == null ? "" : otlpUnit;
+    String main = Units.main(unit);
+    String per = Units.per(unit);
+    if (strategy.escapes()) {
+      main = MetricNameRules.cleanUnit(main);
+      per = MetricNameRules.cleanUnit(per);
+    }
+    String joined;
+    if (!main.isEmpty() && !per.isEmpty()) {
+      joined = main + "_" + per;
+    } else {
+      joined = main.isEmpty() ? per : main;
+    }
+    if (joined.startsWith("_")) {
+      joined = joined.substring(1);
+    }
+    if (joined.endsWith("_")) {
+      joined = joined.substring(0, joined.length() - 1);
+    }
+    return joined;
+  }
+
   /** Names the cache holds now: for tests. */
   int cachedNames() {
     return cache.size();
