@@ -47,6 +47,11 @@ final class Buf {
   }
 
   void varint(long value) {
+    if ((value & ~0x7FL) == 0 && size < array.length) {
+      // Tags and short lengths, most of what is written: one byte.
+      array[size++] = (byte) value;
+      return;
+    }
     ensure(10);
     byte[] b = array;
     int p = size;

@@ -7,13 +7,17 @@ import java.util.Arrays;
  * The labels of one data point under construction: names (UTF-8, shared arrays from the name
  * caches, never copied) and values (copied into {@link #values}). The Collector builds them in a
  * map where a later write wins; {@link #set} and {@link #putIfAbsent} keep its order of writes.
- * Once complete, {@link #sort} orders them by name, as Prometheus wants a series' labels, and
- * {@link #encode} writes them as {@code Label} messages with the series' own labels ({@code
- * __name__}, {@code le}, {@code quantile}) merged in.
+ * Once complete, {@link #seal} orders them by name, as Prometheus wants a series' labels, and
+ * encodes them; {@link #encode} writes them with the series' own labels ({@code __name__}, {@code
+ * le}, {@code quantile}) merged in.
  */
 final class Labels {
   /** The value bytes of every label here; a replaced value's bytes stay until {@link #clear}. */
   final Buf values = new Buf(256);
+
+  // What seal() wrote: every label as a Label message, label i at [labelStart[i], labelStart[i+1]).
+  private final Buf encoded = new Buf(256);
+  private int[] labelStart = new int[17];
 
   private byte[][] names = new byte[16][];
   private int[] valueFrom = new int[16];
@@ -107,7 +111,7 @@ final class Labels {
   }
 
   /** Orders the labels by name, bytewise as Go compares strings. */
-  void sort() {
+  private void sort() {
     for (int i = 1; i < count; i++) {
       byte[] name = names[i];
       int from = valueFrom[i];
@@ -126,33 +130,49 @@ final class Labels {
   }
 
   /**
-   * Writes the sorted labels and {@code extra} (the series' own labels, sorted by name; they win
-   * over a label of the same name) into {@code out} as {@code Label} messages, each a {@code
-   * TimeSeries.labels} field.
+   * Orders the labels by name and encodes them once, as {@code Label} messages, for the series of
+   * the point to share: {@link #encode} then copies runs of these bytes around the series' own
+   * labels instead of writing each label again.
+   */
+  void seal() {
+    sort();
+    encoded.reset();
+    if (labelStart.length < count + 1) {
+      labelStart = new int[Math.max(count + 1, labelStart.length * 2)];
+    }
+    for (int i = 0; i < count; i++) {
+      labelStart[i] = encoded.size;
+      writeLabel(encoded, names[i], values.array, valueFrom[i], valueLength[i]);
+    }
+    labelStart[count] = encoded.size;
+  }
+
+  /**
+   * Writes the labels {@link #seal} encoded and {@code extra} (the series' own labels, sorted by
+   * name; they win over a label of the same name) into {@code out}, in name order, as {@code Label}
+   * messages, each a {@code TimeSeries.labels} field.
    */
   void encode(Extras extra, Buf out) {
     int i = 0;
-    int e = 0;
-    while (i < count || e < extra.count) {
-      int order;
-      if (i == count) {
-        order = 1;
-      } else if (e == extra.count) {
-        order = -1;
-      } else {
-        order = Arrays.compareUnsigned(names[i], extra.names[e]);
+    for (int e = 0; e < extra.count; e++) {
+      byte[] name = extra.names[e];
+      // The labels before this extra go as one run of bytes.
+      int run = i;
+      while (run < count && Arrays.compareUnsigned(names[run], name) < 0) {
+        run++;
       }
-      if (order < 0) {
-        writeLabel(out, names[i], values.array, valueFrom[i], valueLength[i]);
-        i++;
-      } else {
-        byte[] value = extra.values[e];
-        writeLabel(out, extra.names[e], value, 0, value.length);
-        e++;
-        if (order == 0) {
-          i++;
-        }
-      }
+      copy(i, run, out);
+      byte[] value = extra.values[e];
+      writeLabel(out, name, value, 0, value.length);
+      i = run < count && Arrays.equals(names[run], name) ? run + 1 : run;
+    }
+    copy(i, count, out);
+  }
+
+  /** The sealed bytes of labels {@code [from, to)}. */
+  private void copy(int from, int to, Buf out) {
+    if (from < to) {
+      out.bytes(encoded.array, labelStart[from], labelStart[to] - labelStart[from]);
     }
   }
 

@@ -75,6 +75,7 @@ final class Translator {
   private final FloatText floats = new FloatText();
 
   private final BatchView view = new BatchView();
+  private final BatchView.MetricVisitor visitor = this::metric;
   private final DataPointView point = new DataPointView();
   private final ExemplarView exemplar = new ExemplarView();
   private final AttributeCursor cursor = new AttributeCursor();
@@ -130,7 +131,7 @@ final class Translator {
     problem = null;
     targets = 0;
     try {
-      view.forEachMetric(batch, this::metric);
+      view.forEachMetric(batch, visitor);
       for (int i = 0; i < targets; i++) {
         table.sample(targetSeries[i], millis(targetNewest[i]), 1);
       }
@@ -516,7 +517,7 @@ final class Translator {
     for (int i = 0; i < scopeLabels.count(); i++) {
       copyLabel(scopeLabels, i);
     }
-    labels.sort();
+    labels.seal();
   }
 
   /** Translates {@link #pending}'s keys, in key order, into {@link #labels}. */
@@ -671,7 +672,7 @@ final class Translator {
     if (labels.indexOf(JOB) < 0 && labels.indexOf(INSTANCE) < 0) {
       return;
     }
-    labels.sort();
+    labels.seal();
     int s = series(extras.name(targetInfoName));
     for (int i = 0; i < targets; i++) {
       if (targetSeries[i] == s) {
