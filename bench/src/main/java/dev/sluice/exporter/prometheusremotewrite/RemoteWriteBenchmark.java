@@ -63,7 +63,7 @@ public class RemoteWriteBenchmark {
   public void setup() throws MalformedOtlpException {
     request = RequestShapes.metrics(points / POINTS, POINTS, 42).toByteArray();
     index = new OtlpIndexer().index(Signal.METRICS, request);
-    encoder = new RemoteWriteEncoder(settings(), 3_000_000);
+    encoder = new RemoteWriteEncoder(settings(), 3_000_000, false);
     naive =
         new NaiveRemoteWrite(
             "", TranslationStrategy.UNDERSCORE_ESCAPING_WITH_SUFFIXES, Map.of(), true, true);

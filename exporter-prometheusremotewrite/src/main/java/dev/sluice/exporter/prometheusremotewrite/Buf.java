@@ -12,6 +12,7 @@ final class Buf {
   static final int VARINT = 0;
   static final int I64 = 1;
   static final int LEN = 2;
+  static final byte[] EMPTY = new byte[0];
 
   byte[] array;
   int size;

@@ -51,7 +51,8 @@ import java.util.Set;
  * @param translationStrategy how names are escaped and suffixed; empty: from {@code
  *     add_metric_suffixes}
  * @param sendMetadata accepted; metric metadata is not sent with remote write 1.0 yet
- * @param protobufMessage {@code prometheus.WriteRequest} (1.0)
+ * @param protobufMessage {@code prometheus.WriteRequest} (1.0) or {@code
+ *     io.prometheus.write.v2.Request} (2.0)
  */
 public record PrometheusRemoteWriteConfig(
     String endpoint,
@@ -361,10 +362,16 @@ public record PrometheusRemoteWriteConfig(
           "translation_strategy",
           strategy().configName() + " keeps UTF-8 names, which need remote write 2.0");
     }
-    if (!V1.equals(protobufMessage)) {
+    if (!V1.equals(protobufMessage) && !V2.equals(protobufMessage)) {
       problems.add(
           "protobuf_message",
-          "\"" + protobufMessage + "\": only " + V1 + " (remote write 1.0) is supported");
+          "\""
+              + protobufMessage
+              + "\" is neither "
+              + V1
+              + " (remote write 1.0) nor "
+              + V2
+              + " (2.0)");
     }
     if (!resourceConstantLabels.isEmpty()
         && (resourceConstantLabels.enabled()

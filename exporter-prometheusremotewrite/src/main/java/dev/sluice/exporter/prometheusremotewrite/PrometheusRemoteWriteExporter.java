@@ -6,6 +6,7 @@ import dev.sluice.component.ExportResult;
 import dev.sluice.component.Exporter;
 import dev.sluice.component.Host;
 import dev.sluice.component.telemetry.MetricRegistry;
+import dev.sluice.component.telemetry.RateLimitedLog;
 import dev.sluice.http.HttpClient;
 import dev.sluice.pdata.Batch;
 import java.io.IOException;
@@ -13,14 +14,16 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
 import org.xerial.snappy.Snappy;
 
 /**
- * Sends metrics to a Prometheus remote-write endpoint (1.0): each batch translated into series by
- * the Collector's rules ({@link Translator}), written as {@code prometheus.WriteRequest}s of at
- * most {@code max_batch_size_bytes}, snappy-compressed and POSTed over kept-alive HTTP/1.1
- * connections. The encoder, its buffers and the compressed body are the sending thread's own and
- * kept between batches; the HTTP client writes the body from there without a copy.
+ * Sends metrics to a Prometheus remote-write endpoint (1.0, or 2.0 when configured): each batch
+ * translated into series by the Collector's rules ({@link Translator}), written as {@code
+ * prometheus.WriteRequest}s (or {@code io.prometheus.write.v2.Request}s) of at most {@code
+ * max_batch_size_bytes}, snappy-compressed and POSTed over kept-alive HTTP/1.1 connections. The
+ * encoder, its buffers and the compressed body are the sending thread's own and kept between
+ * batches; the HTTP client writes the body from there without a copy.
  *
  * <p>A batch that makes several requests is sent in order; when one fails, the batch's result is
  * that failure, and a retry sends the whole batch again: receivers take the samples already written
@@ -28,6 +31,9 @@ import org.xerial.snappy.Snappy;
  */
 final class PrometheusRemoteWriteExporter implements Exporter {
   private static final String PREFIX = "otelcol_exporter_prometheusremotewrite_";
+  private static final String WRITTEN_SAMPLES = "X-Prometheus-Remote-Write-Samples-Written";
+  private static final String WRITTEN_HISTOGRAMS = "X-Prometheus-Remote-Write-Histograms-Written";
+  private static final String WRITTEN_EXEMPLARS = "X-Prometheus-Remote-Write-Exemplars-Written";
 
   private final ComponentSettings settings;
   private final PrometheusRemoteWriteConfig config;
@@ -37,6 +43,11 @@ final class PrometheusRemoteWriteExporter implements Exporter {
   private final MetricRegistry.Counter failedTranslations;
   private final MetricRegistry.Counter translatedSeries;
   private final MetricRegistry.Counter sentBatches;
+  private final boolean v2;
+  private final MetricRegistry.Counter writtenSamples;
+  private final MetricRegistry.Counter writtenHistograms;
+  private final MetricRegistry.Counter writtenExemplars;
+  private final RateLimitedLog missingWrittenHeaders;
   private volatile Client client;
   private volatile ClientAuthenticator authenticator;
 
@@ -48,7 +59,10 @@ final class PrometheusRemoteWriteExporter implements Exporter {
     this.url = URI.create(config.url());
     TranslationSettings translation = config.translationSettings();
     int maxBytes = config.maxBatchSizeBytes() == 0 ? 3_000_000 : config.maxBatchSizeBytes();
-    this.encoders = ThreadLocal.withInitial(() -> new RemoteWriteEncoder(translation, maxBytes));
+    this.v2 = PrometheusRemoteWriteConfig.V2.equals(config.protobufMessage());
+    boolean version2 = v2;
+    this.encoders =
+        ThreadLocal.withInitial(() -> new RemoteWriteEncoder(translation, maxBytes, version2));
     MetricRegistry metrics = settings.metrics();
     String[] labels = {"exporter", settings.id().toString(), "url", url.toString()};
     failedTranslations =
@@ -65,6 +79,22 @@ final class PrometheusRemoteWriteExporter implements Exporter {
     sentBatches =
         metrics.counter(
             PREFIX + "sent_batches", "Number of remote write request batches sent", labels);
+    writtenSamples =
+        metrics.counter(
+            PREFIX + "written_samples",
+            "Number of samples the remote end says it wrote (remote write 2.0)",
+            labels);
+    writtenHistograms =
+        metrics.counter(
+            PREFIX + "written_histograms",
+            "Number of histograms the remote end says it wrote (remote write 2.0)",
+            labels);
+    writtenExemplars =
+        metrics.counter(
+            PREFIX + "written_exemplars",
+            "Number of exemplars the remote end says it wrote (remote write 2.0)",
+            labels);
+    missingWrittenHeaders = new RateLimitedLog(settings.logger(), Level.WARNING, 60_000);
   }
 
   @Override
@@ -88,9 +118,13 @@ final class PrometheusRemoteWriteExporter implements Exporter {
             HttpClient.IDLE_TIMEOUT);
     Map<String, String> headers = new LinkedHashMap<>(config.headersInEffect());
     headers.put("Content-Encoding", "snappy");
-    headers.put("Content-Type", "application/x-protobuf");
+    headers.put(
+        "Content-Type",
+        v2
+            ? "application/x-protobuf;proto=io.prometheus.write.v2.Request"
+            : "application/x-protobuf");
     headers.put("User-Agent", "Sluice");
-    headers.put("X-Prometheus-Remote-Write-Version", "0.1.0");
+    headers.put("X-Prometheus-Remote-Write-Version", v2 ? "2.0.0" : "0.1.0");
     client = new Client(http, http.route(url, headers));
   }
 
@@ -160,7 +194,45 @@ final class PrometheusRemoteWriteExporter implements Exporter {
         holder[0] = null;
       }
     }
-    return RemoteWriteAnswers.of(response.status(), response.body(), response.retryAfter());
+    ExportResult result =
+        RemoteWriteAnswers.of(response.status(), response.body(), response.retryAfter());
+    if (v2 && result.outcome() == ExportResult.Outcome.SUCCESS) {
+      countWritten(response);
+    }
+    return result;
+  }
+
+  /**
+   * Remote write 2.0 receivers say what they wrote in {@code X-Prometheus-Remote-Write-*-Written};
+   * an answer without them suggests a receiver of 1.0 only, which may drop what it cannot read.
+   */
+  private void countWritten(HttpClient.Response response) {
+    String samples = response.header(WRITTEN_SAMPLES);
+    if (samples == null) {
+      missingWrittenHeaders.log(
+          url
+              + " answered without "
+              + WRITTEN_SAMPLES
+              + ": it may not take remote write 2.0 and may be dropping data");
+      return;
+    }
+    add(writtenSamples, samples);
+    add(writtenHistograms, response.header(WRITTEN_HISTOGRAMS));
+    add(writtenExemplars, response.header(WRITTEN_EXEMPLARS));
+  }
+
+  private static void add(MetricRegistry.Counter counter, String header) {
+    if (header == null) {
+      return;
+    }
+    try {
+      long value = Long.parseLong(header.trim());
+      if (value > 0) {
+        counter.add(value);
+      }
+    } catch (NumberFormatException notANumber) {
+      // A receiver's malformed count is not the data's fault; it is left uncounted.
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.sluice.exporter.prometheusremotewrite;
 
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.RequestV2;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.WriteRequest;
 import dev.sluice.pdata.Batch;
 
@@ -16,13 +17,24 @@ final class RemoteWriteEncoder {
   private final SeriesTable table = new SeriesTable();
   private final Buf request = new Buf(16 * 1024);
   private final int maxBytes;
+  private final boolean v2;
+  private final Symbols symbols;
+  private final Buf series;
+  private final Buf one;
   private int nextSeries;
   private int requestSamples;
   private int requestHistograms;
 
-  RemoteWriteEncoder(TranslationSettings settings, int maxBytes) {
-    this.translator = new Translator(settings);
+  /**
+   * @param v2 remote write 2.0 ({@code io.prometheus.write.v2.Request}) rather than 1.0
+   */
+  RemoteWriteEncoder(TranslationSettings settings, int maxBytes, boolean v2) {
+    this.translator = new Translator(settings, v2);
     this.maxBytes = maxBytes;
+    this.v2 = v2;
+    this.symbols = v2 ? new Symbols() : null;
+    this.series = v2 ? new Buf(16 * 1024) : null;
+    this.one = v2 ? new Buf(1024) : null;
   }
 
   /**
@@ -46,6 +58,51 @@ final class RemoteWriteEncoder {
 
   /** Writes the next request into {@link #request()}; false when every series was written. */
   boolean nextRequest() {
+    return v2 ? nextRequestV2() : nextRequestV1();
+  }
+
+  /**
+   * A 2.0 request: its own symbol table (written first, as field 4) and its series (field 5), as
+   * many as fit in {@code maxBytes} with the symbols they add; at least one.
+   */
+  private boolean nextRequestV2() {
+    request.reset();
+    series.reset();
+    symbols.reset();
+    requestSamples = 0;
+    requestHistograms = 0;
+    int count = table.seriesCount();
+    while (nextSeries < count) {
+      int s = nextSeries;
+      if (!table.hasData(s)) {
+        nextSeries++;
+        continue;
+      }
+      int symbolMark = symbols.count();
+      int symbolBytesMark = symbols.out.size;
+      one.reset();
+      table.writeTimeSeriesV2(s, one, symbols);
+      int field = 1 + Buf.varintSize(one.size) + one.size;
+      if (series.size > 0 && symbols.out.size + series.size + field > maxBytes) {
+        symbols.truncate(symbolMark, symbolBytesMark);
+        break;
+      }
+      series.tag(RequestV2.TIMESERIES, Buf.LEN);
+      series.varint(one.size);
+      series.bytes(one.array, 0, one.size);
+      requestSamples += table.sampleCount(s);
+      requestHistograms += table.histogramCount(s);
+      nextSeries++;
+    }
+    if (series.size == 0) {
+      return false;
+    }
+    request.bytes(symbols.out.array, 0, symbols.out.size);
+    request.bytes(series.array, 0, series.size);
+    return true;
+  }
+
+  private boolean nextRequestV1() {
     request.reset();
     requestSamples = 0;
     requestHistograms = 0;
@@ -88,5 +145,10 @@ final class RemoteWriteEncoder {
   void release() {
     table.release(MAX_RETAINED_BYTES);
     request.release(MAX_RETAINED_BYTES);
+    if (v2) {
+      series.release(MAX_RETAINED_BYTES);
+      one.release(MAX_RETAINED_BYTES);
+      symbols.out.release(MAX_RETAINED_BYTES);
+    }
   }
 }

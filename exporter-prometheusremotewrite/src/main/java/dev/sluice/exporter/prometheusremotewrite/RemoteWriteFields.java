@@ -39,6 +39,9 @@ final class RemoteWriteFields {
     static final int VALUE = 1;
     static final int TIMESTAMP = 2;
 
+    /** 2.0 only. */
+    static final int START_TIMESTAMP = 3;
+
     private Sample() {}
   }
 
@@ -64,6 +67,9 @@ final class RemoteWriteFields {
     static final int POSITIVE_DELTAS = 12;
     static final int RESET_HINT = 14;
     static final int TIMESTAMP = 15;
+
+    /** 2.0 only. */
+    static final int START_TIMESTAMP = 17;
 
     /** {@code ResetHint.GAUGE}: a gauge histogram, where counter resets do not happen. */
     static final int RESET_HINT_GAUGE = 3;
@@ -118,6 +124,13 @@ final class RemoteWriteFields {
     static final int TYPE = 1;
     static final int HELP_REF = 3;
     static final int UNIT_REF = 4;
+
+    static final int COUNTER = 1;
+    static final int GAUGE = 2;
+    static final int HISTOGRAM = 3;
+    static final int SUMMARY = 5;
+    static final int INFO = 6;
+    static final int STATESET = 7;
 
     private MetadataV2() {}
   }

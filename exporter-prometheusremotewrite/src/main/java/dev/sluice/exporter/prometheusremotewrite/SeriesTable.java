@@ -1,8 +1,11 @@
 package dev.sluice.exporter.prometheusremotewrite;
 
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Exemplar;
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Histogram;
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.MetadataV2;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Sample;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.TimeSeries;
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.TimeSeriesV2;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -34,13 +37,24 @@ final class SeriesTable {
   private int[] lastExemplar = new int[64];
   private int[] firstHistogram = new int[64];
   private int[] lastHistogram = new int[64];
+  private int[] seriesFamily = new int[64];
   // Series id + 1 by hash; 0 is an empty slot.
   private int[] slots = new int[128];
 
   private int samples;
   private long[] sampleTimestamp = new long[256];
   private double[] sampleValue = new double[256];
+  private long[] sampleStart = new long[256];
   private int[] sampleNext = new int[256];
+
+  // Metric families (remote write 2.0's metadata): type, help text and unit, per metric.
+  private final Buf familyText = new Buf(1024);
+  private int families;
+  private int[] familyType = new int[16];
+  private int[] helpFrom = new int[16];
+  private int[] helpLength = new int[16];
+  private int[] unitFrom = new int[16];
+  private int[] unitLength = new int[16];
 
   private final Buf exemplarLabels = new Buf(1024);
   private int exemplars;
@@ -55,10 +69,13 @@ final class SeriesTable {
   private int[] histogramFrom = new int[16];
   private int[] histogramLength = new int[16];
   private long[] histogramTimestamp = new long[16];
+  private long[] histogramStart = new long[16];
   private int[] histogramNext = new int[16];
 
   // Scratch for ordering one series' entries by timestamp.
   private int[] order = new int[16];
+  // Scratch for one series' or exemplar's symbol references.
+  private int[] refs = new int[32];
 
   void clear() {
     Arrays.fill(slots, 0);
@@ -66,6 +83,8 @@ final class SeriesTable {
     samples = 0;
     exemplars = 0;
     histograms = 0;
+    families = 0;
+    familyText.reset();
     labelStore.reset();
     exemplarLabels.reset();
     histogramStore.reset();
@@ -90,8 +109,40 @@ final class SeriesTable {
     return series == 0;
   }
 
-  /** The series whose labels are {@code key}'s bytes, added if new. */
-  int series(Buf key) {
+  /**
+   * A metric family: its metadata type ({@code RemoteWriteFields.MetadataV2}), help text and unit,
+   * for the series {@link #series} adds under it.
+   */
+  int family(int type, byte[] help, int helpOffset, int helpLen, byte[] unit) {
+    if (families == familyType.length) {
+      int capacity = families * 2;
+      familyType = Arrays.copyOf(familyType, capacity);
+      helpFrom = Arrays.copyOf(helpFrom, capacity);
+      helpLength = Arrays.copyOf(helpLength, capacity);
+      unitFrom = Arrays.copyOf(unitFrom, capacity);
+      unitLength = Arrays.copyOf(unitLength, capacity);
+    }
+    int f = families++;
+    familyType[f] = type;
+    helpFrom[f] = familyText.size;
+    helpLength[f] = helpLen;
+    familyText.bytes(help, helpOffset, helpLen);
+    unitFrom[f] = familyText.size;
+    unitLength[f] = unit.length;
+    familyText.bytes(unit, 0, unit.length);
+    return f;
+  }
+
+  /** Where {@link #family}'s help text may be written before calling it with these bytes. */
+  Buf familyText() {
+    return familyText;
+  }
+
+  /**
+   * The series whose labels are {@code key}'s bytes, added under {@code family} if new (a series
+   * keeps the family of the metric that first made it).
+   */
+  int series(Buf key, int family) {
     int hash = hash(key.array, key.size);
     int mask = slots.length - 1;
     int slot = hash & mask;
@@ -119,6 +170,7 @@ final class SeriesTable {
     lastExemplar[s] = -1;
     firstHistogram[s] = -1;
     lastHistogram[s] = -1;
+    seriesFamily[s] = family;
     series++;
     slots[slot] = s + 1;
     if (series * 2 > slots.length) {
@@ -127,15 +179,18 @@ final class SeriesTable {
     return s;
   }
 
-  void sample(int s, long timestampMillis, double value) {
+  /** A sample of series {@code s}; {@code startMillis} is 0 where the point has no start. */
+  void sample(int s, long timestampMillis, long startMillis, double value) {
     if (samples == sampleNext.length) {
       int capacity = samples * 2;
       sampleTimestamp = Arrays.copyOf(sampleTimestamp, capacity);
       sampleValue = Arrays.copyOf(sampleValue, capacity);
+      sampleStart = Arrays.copyOf(sampleStart, capacity);
       sampleNext = Arrays.copyOf(sampleNext, capacity);
     }
     int i = samples++;
     sampleTimestamp[i] = timestampMillis;
+    sampleStart[i] = startMillis;
     sampleValue[i] = value;
     sampleNext[i] = -1;
     if (lastSample[s] < 0) {
@@ -181,18 +236,20 @@ final class SeriesTable {
   }
 
   /** A native histogram of series {@code s}, its payload written since {@code from}. */
-  void histogram(int s, int from, long timestampMillis) {
+  void histogram(int s, int from, long timestampMillis, long startMillis) {
     if (histograms == histogramNext.length) {
       int capacity = histograms * 2;
       histogramFrom = Arrays.copyOf(histogramFrom, capacity);
       histogramLength = Arrays.copyOf(histogramLength, capacity);
       histogramTimestamp = Arrays.copyOf(histogramTimestamp, capacity);
+      histogramStart = Arrays.copyOf(histogramStart, capacity);
       histogramNext = Arrays.copyOf(histogramNext, capacity);
     }
     int i = histograms++;
     histogramFrom[i] = from;
     histogramLength[i] = histogramStore.size - from;
     histogramTimestamp[i] = timestampMillis;
+    histogramStart[i] = startMillis;
     histogramNext[i] = -1;
     if (lastHistogram[s] < 0) {
       firstHistogram[s] = i;
@@ -246,6 +303,142 @@ final class SeriesTable {
     for (int k = 0; k < n; k++) {
       int i = order[k];
       out.field(TimeSeries.HISTOGRAMS, histogramStore.array, histogramFrom[i], histogramLength[i]);
+    }
+  }
+
+  /**
+   * Writes series {@code s} as a remote write 2.0 {@code TimeSeries} payload into {@code out}, its
+   * label names and values, help text and unit as references into {@code symbols}.
+   */
+  void writeTimeSeriesV2(int s, Buf out, Symbols symbols) {
+    int n = refs(labelStore.array, labelFrom[s], labelLength[s], symbols, 0);
+    writeRefs(out, TimeSeriesV2.LABELS_REFS, n);
+    int count = ordered(firstSample[s], sampleNext, sampleTimestamp);
+    for (int k = 0; k < count; k++) {
+      int i = order[k];
+      int size =
+          Buf.doubleFieldSize(sampleValue[i])
+              + Buf.varintFieldSize(sampleTimestamp[i])
+              + Buf.varintFieldSize(sampleStart[i]);
+      out.tag(TimeSeriesV2.SAMPLES, Buf.LEN);
+      out.varint(size);
+      out.doubleField(Sample.VALUE, sampleValue[i]);
+      out.varintField(Sample.TIMESTAMP, sampleTimestamp[i]);
+      out.varintField(Sample.START_TIMESTAMP, sampleStart[i]);
+    }
+    count = ordered(firstHistogram[s], histogramNext, histogramTimestamp);
+    for (int k = 0; k < count; k++) {
+      int i = order[k];
+      long start = histogramStart[i];
+      int extra = start != 0 ? 2 + Buf.varintSize(start) : 0;
+      out.tag(TimeSeriesV2.HISTOGRAMS, Buf.LEN);
+      out.varint(histogramLength[i] + extra);
+      out.bytes(histogramStore.array, histogramFrom[i], histogramLength[i]);
+      if (start != 0) {
+        // Field 17 takes a two-byte tag.
+        out.tag(Histogram.START_TIMESTAMP, Buf.VARINT);
+        out.varint(start);
+      }
+    }
+    count = ordered(firstExemplar[s], exemplarNext, exemplarTimestamp);
+    for (int k = 0; k < count; k++) {
+      int i = order[k];
+      int refCount =
+          refs(exemplarLabels.array, exemplarLabelFrom[i], exemplarLabelLength[i], symbols, 0);
+      int refsSize = packedSize(refCount);
+      int size =
+          (refCount > 0 ? Buf.fieldSize(refsSize) : 0)
+              + Buf.doubleFieldSize(exemplarValue[i])
+              + Buf.varintFieldSize(exemplarTimestamp[i]);
+      out.tag(TimeSeriesV2.EXEMPLARS, Buf.LEN);
+      out.varint(size);
+      writeRefs(out, Exemplar.LABELS, refCount);
+      out.doubleField(Exemplar.VALUE, exemplarValue[i]);
+      out.varintField(Exemplar.TIMESTAMP, exemplarTimestamp[i]);
+    }
+    int f = seriesFamily[s];
+    int help = symbols.ref(familyText.array, helpFrom[f], helpLength[f]);
+    int unit = symbols.ref(familyText.array, unitFrom[f], unitLength[f]);
+    int size =
+        Buf.varintFieldSize(familyType[f]) + Buf.varintFieldSize(help) + Buf.varintFieldSize(unit);
+    out.tag(TimeSeriesV2.METADATA, Buf.LEN);
+    out.varint(size);
+    out.varintField(MetadataV2.TYPE, familyType[f]);
+    out.varintField(MetadataV2.HELP_REF, help);
+    out.varintField(MetadataV2.UNIT_REF, unit);
+  }
+
+  /**
+   * Reads the {@code Label} messages in {@code b[from, from + length)} into {@link #refs} from
+   * index {@code at} on, name and value references in turn; returns the count of references.
+   */
+  private int refs(byte[] b, int from, int length, Symbols symbols, int at) {
+    int p = from;
+    int end = from + length;
+    int n = at;
+    while (p < end) {
+      p++; // the Label field's one-byte tag
+      long prefix = readVarint(b, p);
+      p = (int) (prefix >>> 32);
+      int labelEnd = p + (int) prefix;
+      int nameFrom = p;
+      int nameLength = 0;
+      int valueFrom = p;
+      int valueLength = 0;
+      while (p < labelEnd) {
+        int tag = b[p++];
+        long len = readVarint(b, p);
+        p = (int) (len >>> 32);
+        if (tag == ((RemoteWriteFields.Label.NAME << 3) | Buf.LEN)) {
+          nameFrom = p;
+          nameLength = (int) len;
+        } else {
+          valueFrom = p;
+          valueLength = (int) len;
+        }
+        p += (int) len;
+      }
+      if (n + 2 > refs.length) {
+        refs = Arrays.copyOf(refs, Math.max(n + 2, refs.length * 2));
+      }
+      refs[n++] = symbols.ref(b, nameFrom, nameLength);
+      refs[n++] = symbols.ref(b, valueFrom, valueLength);
+    }
+    return n;
+  }
+
+  private int packedSize(int n) {
+    int size = 0;
+    for (int i = 0; i < n; i++) {
+      size += Buf.varintSize(refs[i]);
+    }
+    return size;
+  }
+
+  private void writeRefs(Buf out, int field, int n) {
+    if (n == 0) {
+      return;
+    }
+    out.tag(field, Buf.LEN);
+    out.varint(packedSize(n));
+    for (int i = 0; i < n; i++) {
+      out.varint(refs[i]);
+    }
+  }
+
+  /**
+   * A varint we wrote at {@code b[p]}: its value in the low 32 bits, the position after it above.
+   */
+  private static long readVarint(byte[] b, int p) {
+    int value = 0;
+    int shift = 0;
+    while (true) {
+      byte x = b[p++];
+      value |= (x & 0x7F) << shift;
+      if (x >= 0) {
+        return ((long) p << 32) | (value & 0xFFFFFFFFL);
+      }
+      shift += 7;
     }
   }
 
@@ -307,6 +500,7 @@ final class SeriesTable {
     labelFrom = Arrays.copyOf(labelFrom, capacity);
     labelLength = Arrays.copyOf(labelLength, capacity);
     seriesHash = Arrays.copyOf(seriesHash, capacity);
+    seriesFamily = Arrays.copyOf(seriesFamily, capacity);
     firstSample = Arrays.copyOf(firstSample, capacity);
     lastSample = Arrays.copyOf(lastSample, capacity);
     firstExemplar = Arrays.copyOf(firstExemplar, capacity);

@@ -3,6 +3,7 @@ package dev.sluice.exporter.prometheusremotewrite;
 import dev.sluice.exporter.prometheusremotewrite.Labels.Extras;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.BucketSpan;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Histogram;
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.MetadataV2;
 import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.BatchView;
 import dev.sluice.pdata.view.AttributeCursor;
@@ -18,6 +19,7 @@ import dev.sluice.prometheus.MetricNames;
 import dev.sluice.prometheus.ResourceLabels;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -61,6 +63,8 @@ final class Translator {
   private static final byte[] SERVICE_NAMESPACE = utf8("service.namespace");
   private static final byte[] SERVICE_INSTANCE_ID = utf8("service.instance.id");
   private static final byte[] HEX = utf8("0123456789abcdef");
+  private static final byte[] PROMETHEUS_TYPE = utf8("prometheus.type");
+  private static final byte[] TARGET_INFO_HELP = utf8("Target metadata");
 
   private final TranslationSettings settings;
   private final MetricNames metricNames;
@@ -89,6 +93,12 @@ final class Translator {
   private final Buf scratch = new Buf(64);
 
   private SeriesTable table;
+  // Remote write 2.0: series carry metadata (the family of the metric being read) and gauges keep
+  // their exemplars.
+  private final boolean v2;
+  private int family = -1;
+  private int targetFamily = -1;
+  private final Map<String, byte[]> units = new HashMap<>();
   // Set by attributesToLabels when an attribute key has no label name (the Collector refuses it).
   private boolean refused;
   private long dropped;
@@ -100,8 +110,9 @@ final class Translator {
   private long[] spans = new long[16];
   private long[] deltas = new long[64];
 
-  Translator(TranslationSettings settings) {
+  Translator(TranslationSettings settings, boolean v2) {
     this.settings = settings;
+    this.v2 = v2;
     this.metricNames = new MetricNames(settings.namespace(), settings.strategy());
     LabelNames namer = new LabelNames(settings.strategy());
     this.labelNames = namer;
@@ -130,10 +141,12 @@ final class Translator {
     dropped = 0;
     problem = null;
     targets = 0;
+    family = -1;
+    targetFamily = -1;
     try {
       view.forEachMetric(batch, visitor);
       for (int i = 0; i < targets; i++) {
-        table.sample(targetSeries[i], millis(targetNewest[i]), 1);
+        table.sample(targetSeries[i], millis(targetNewest[i]), 0, 1);
       }
     } finally {
       point.release();
@@ -197,6 +210,9 @@ final class Translator {
     scopeLabels(scope);
     resourceEntries(resource);
     boolean counter = type == MetricType.SUM && metric.isMonotonic();
+    if (v2) {
+      family = family(metric, type, counter);
+    }
     long newest = 0;
     metric.dataPoints(point);
     while (point.next()) {
@@ -225,6 +241,7 @@ final class Translator {
   }
 
   private void number(byte[] name, long timestamp, boolean stale, boolean counter) {
+    long start = counter ? millis(point.startTimeUnixNano()) : 0;
     double value;
     if (point.isInt()) {
       value = point.intValue();
@@ -232,8 +249,9 @@ final class Translator {
       value = point.isDouble() ? point.doubleValue() : 0;
     }
     int s = series(extras.name(name));
-    table.sample(s, timestamp, stale ? Double.longBitsToDouble(STALE_NAN) : value);
-    if (counter) {
+    table.sample(s, timestamp, start, stale ? Double.longBitsToDouble(STALE_NAN) : value);
+    // Remote write 2.0 carries a gauge's exemplars too, as the Collector sends them there.
+    if (counter || v2) {
       point.exemplars(exemplar);
       while (exemplar.next()) {
         addExemplar(s);
@@ -243,11 +261,13 @@ final class Translator {
 
   private void histogram(byte[][] names, long timestamp, boolean stale) {
     double staleValue = Double.longBitsToDouble(STALE_NAN);
+    long start = millis(point.startTimeUnixNano());
     if (point.hasSum()) {
-      table.sample(series(extras.name(names[1])), timestamp, stale ? staleValue : point.sum());
+      table.sample(
+          series(extras.name(names[1])), timestamp, start, stale ? staleValue : point.sum());
     }
     long count = point.count();
-    table.sample(series(extras.name(names[2])), timestamp, stale ? staleValue : count);
+    table.sample(series(extras.name(names[2])), timestamp, start, stale ? staleValue : count);
     int buckets = Math.min(point.explicitBoundsCount(), point.bucketCountsCount());
     if (bucketSeries.length < buckets + 1) {
       bucketSeries = new int[buckets + 1];
@@ -256,11 +276,11 @@ final class Translator {
     for (int i = 0; i < buckets; i++) {
       cumulative += point.bucketCount(i);
       int s = series(extras.nameAnd(names[3], LE, floats.get(point.explicitBound(i))));
-      table.sample(s, timestamp, stale ? staleValue : cumulative);
+      table.sample(s, timestamp, start, stale ? staleValue : cumulative);
       bucketSeries[i] = s;
     }
     int inf = series(extras.nameAnd(names[3], LE, FloatText.positiveInfinity()));
-    table.sample(inf, timestamp, stale ? staleValue : count);
+    table.sample(inf, timestamp, start, stale ? staleValue : count);
     bucketSeries[buckets] = inf;
     point.exemplars(exemplar);
     while (exemplar.next()) {
@@ -281,12 +301,14 @@ final class Translator {
 
   private void summary(byte[][] names, long timestamp, boolean stale) {
     double staleValue = Double.longBitsToDouble(STALE_NAN);
-    table.sample(series(extras.name(names[1])), timestamp, stale ? staleValue : point.sum());
-    table.sample(series(extras.name(names[2])), timestamp, stale ? staleValue : point.count());
+    long start = millis(point.startTimeUnixNano());
+    table.sample(series(extras.name(names[1])), timestamp, start, stale ? staleValue : point.sum());
+    table.sample(
+        series(extras.name(names[2])), timestamp, start, stale ? staleValue : point.count());
     int quantiles = point.quantileValuesCount();
     for (int i = 0; i < quantiles; i++) {
       int s = series(extras.nameAnd(names[0], QUANTILE, floats.get(point.quantile(i))));
-      table.sample(s, timestamp, stale ? staleValue : point.quantileValue(i));
+      table.sample(s, timestamp, start, stale ? staleValue : point.quantileValue(i));
     }
   }
 
@@ -337,7 +359,7 @@ final class Translator {
         Histogram.POSITIVE_SPANS,
         Histogram.POSITIVE_DELTAS);
     out.varintField(Histogram.TIMESTAMP, timestamp);
-    table.histogram(s, from, timestamp);
+    table.histogram(s, from, timestamp, millis(point.startTimeUnixNano()));
     point.exemplars(exemplar);
     while (exemplar.next()) {
       addExemplar(s);
@@ -673,7 +695,14 @@ final class Translator {
       return;
     }
     labels.seal();
+    int metricFamily = family;
+    if (v2 && targetFamily < 0) {
+      targetFamily =
+          table.family(MetadataV2.GAUGE, TARGET_INFO_HELP, 0, TARGET_INFO_HELP.length, Buf.EMPTY);
+    }
+    family = targetFamily;
     int s = series(extras.name(targetInfoName));
+    family = metricFamily;
     for (int i = 0; i < targets; i++) {
       if (targetSeries[i] == s) {
         targetNewest[i] = Math.max(targetNewest[i], newestNanos);
@@ -689,10 +718,53 @@ final class Translator {
     targets++;
   }
 
+  /**
+   * The metric's metadata for remote write 2.0, as the Collector gives it: its type (a {@code
+   * prometheus.type} of {@code unknown}, {@code info} or {@code stateset} in the metric's metadata
+   * is kept where the Collector keeps it), description and unit.
+   */
+  private int family(MetricView metric, MetricType type, boolean counter) {
+    int metadataType =
+        switch (type) {
+          case GAUGE -> prometheusType(metric, "unknown") ? 0 : MetadataV2.GAUGE;
+          case SUM -> {
+            if (counter) {
+              yield MetadataV2.COUNTER;
+            }
+            if (prometheusType(metric, "info")) {
+              yield MetadataV2.INFO;
+            }
+            yield prometheusType(metric, "stateset") ? MetadataV2.STATESET : MetadataV2.GAUGE;
+          }
+          case HISTOGRAM, EXPONENTIAL_HISTOGRAM -> MetadataV2.HISTOGRAM;
+          case SUMMARY -> MetadataV2.SUMMARY;
+          default -> 0;
+        };
+    String otlpUnit = metric.unit().asString();
+    byte[] unit = units.get(otlpUnit);
+    if (unit == null) {
+      if (units.size() >= MAX_CACHED_NAMES) {
+        units.clear();
+      }
+      unit = utf8(metricNames.unit(otlpUnit));
+      units.put(otlpUnit, unit);
+    }
+    TextView description = metric.description();
+    scratch.size = 0;
+    scratch.ensure(description.length());
+    description.copyTo(scratch.array, 0);
+    return table.family(metadataType, scratch.array, 0, description.length(), unit);
+  }
+
+  private boolean prometheusType(MetricView metric, String value) {
+    metric.metadata(cursor);
+    return cursor.find(PROMETHEUS_TYPE) && cursor.value().stringValue().contentEquals(value);
+  }
+
   private int series(Extras own) {
     key.reset();
     labels.encode(own, key);
-    return table.series(key);
+    return table.series(key, family);
   }
 
   /**

@@ -35,7 +35,8 @@ import prometheus.Types.TimeSeries;
 /**
  * The encoder, which reads the batch through views and writes series straight into protobuf,
  * against the plain path ({@link NaiveRemoteWrite}: protobuf-java objects and maps) on random
- * requests: the same series, each with the same samples in the same order.
+ * requests: the same series, each with the same samples in the same order; and remote write 2.0
+ * against 1.0: the same series and samples.
  */
 class EncoderMatchesNaivePropertyTest {
   // Small pools, so that keys collide after translation, values repeat, points share series.
@@ -98,6 +99,14 @@ class EncoderMatchesNaivePropertyTest {
               isTargetInfo(labels) ? List.of(samples.get(samples.size() - 1)) : samples);
     }
     assertThat(actual).isEqualTo(expected);
+
+    // Remote write 2.0 carries the same series and samples, its labels through symbol tables.
+    Otlp.EncodedV2 v2 = new Otlp.EncodedV2(settings, 3_000_000, Otlp.batch(requests));
+    Map<List<Label>, List<Sample>> fromV2 = new HashMap<>();
+    for (TimeSeries series : v2.asV1()) {
+      fromV2.put(series.getLabelsList(), series.getSamplesList());
+    }
+    assertThat(fromV2).isEqualTo(actual);
   }
 
   private static boolean isTargetInfo(List<Label> labels) {

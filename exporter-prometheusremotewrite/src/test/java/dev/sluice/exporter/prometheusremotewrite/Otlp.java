@@ -96,7 +96,7 @@ final class Otlp {
     final String problem;
 
     Encoded(TranslationSettings settings, int maxBytes, Batch batch) throws Exception {
-      RemoteWriteEncoder encoder = new RemoteWriteEncoder(settings, maxBytes);
+      RemoteWriteEncoder encoder = new RemoteWriteEncoder(settings, maxBytes, false);
       dropped = encoder.encode(batch);
       problem = encoder.problem();
       while (encoder.nextRequest()) {
@@ -140,6 +140,77 @@ final class Otlp {
         throw new AssertionError("no series " + text + " in " + samples().keySet());
       }
       return found;
+    }
+  }
+
+  /** What the encoder writes in remote write 2.0, each request parsed by protobuf-java. */
+  static final class EncodedV2 {
+    final List<io.prometheus.write.v2.Types.Request> requests = new ArrayList<>();
+    final long dropped;
+
+    EncodedV2(TranslationSettings settings, int maxBytes, Batch batch) throws Exception {
+      RemoteWriteEncoder encoder = new RemoteWriteEncoder(settings, maxBytes, true);
+      dropped = encoder.encode(batch);
+      while (encoder.nextRequest()) {
+        Buf request = encoder.request();
+        requests.add(
+            io.prometheus.write.v2.Types.Request.parseFrom(
+                Arrays.copyOf(request.array, request.size)));
+      }
+      encoder.release();
+    }
+
+    /** Each series as 1.0 would carry it: labels resolved through its request's symbols. */
+    List<TimeSeries> asV1() {
+      List<TimeSeries> all = new ArrayList<>();
+      for (io.prometheus.write.v2.Types.Request request : requests) {
+        List<String> symbols = request.getSymbolsList();
+        for (io.prometheus.write.v2.Types.TimeSeries series : request.getTimeseriesList()) {
+          TimeSeries.Builder v1 = TimeSeries.newBuilder();
+          for (int i = 0; i < series.getLabelsRefsCount(); i += 2) {
+            v1.addLabels(
+                Label.newBuilder()
+                    .setName(symbols.get(series.getLabelsRefs(i)))
+                    .setValue(symbols.get(series.getLabelsRefs(i + 1))));
+          }
+          for (io.prometheus.write.v2.Types.Sample sample : series.getSamplesList()) {
+            v1.addSamples(
+                Sample.newBuilder()
+                    .setValue(sample.getValue())
+                    .setTimestamp(sample.getTimestamp()));
+          }
+          all.add(v1.build());
+        }
+      }
+      return all;
+    }
+
+    /** The series whose 1.0 text (see {@link Otlp#text}) is {@code text}, with its request. */
+    io.prometheus.write.v2.Types.TimeSeries only(String text) {
+      for (io.prometheus.write.v2.Types.Request request : requests) {
+        for (io.prometheus.write.v2.Types.TimeSeries series : request.getTimeseriesList()) {
+          TimeSeries.Builder v1 = TimeSeries.newBuilder();
+          for (int i = 0; i < series.getLabelsRefsCount(); i += 2) {
+            v1.addLabels(
+                Label.newBuilder()
+                    .setName(request.getSymbols(series.getLabelsRefs(i)))
+                    .setValue(request.getSymbols(series.getLabelsRefs(i + 1))));
+          }
+          if (Otlp.text(v1.build()).equals(text)) {
+            return series;
+          }
+        }
+      }
+      throw new AssertionError("no series " + text);
+    }
+
+    String symbol(io.prometheus.write.v2.Types.TimeSeries series, int ref) {
+      for (io.prometheus.write.v2.Types.Request request : requests) {
+        if (request.getTimeseriesList().contains(series)) {
+          return request.getSymbols(ref);
+        }
+      }
+      throw new AssertionError("not in any request");
     }
   }
 

@@ -125,7 +125,7 @@ class PrometheusRemoteWriteConfigTest {
                 max_batch_size_bytes: -1
                 remote_write_queue: {enabled: true, queue_size: 0}
                 translation_strategy: Sideways
-                protobuf_message: io.prometheus.write.v2.Request
+                protobuf_message: io.prometheus.write.v3.Request
                 wal: {directory: /var/lib/otel}
                 """))
         .anySatisfy(p -> assertThat(p).startsWith("endpoint: is required"))
@@ -143,5 +143,10 @@ class PrometheusRemoteWriteConfigTest {
   void utf8StrategiesNeedRemoteWriteTwo() {
     assertThat(problems("{endpoint: 'http://h/w', translation_strategy: NoTranslation}"))
         .anySatisfy(p -> assertThat(p).contains("need remote write 2.0"));
+    assertThat(
+            problems(
+                "{endpoint: 'http://h/w', translation_strategy: NoTranslation,"
+                    + " protobuf_message: io.prometheus.write.v2.Request}"))
+        .isEmpty();
   }
 }

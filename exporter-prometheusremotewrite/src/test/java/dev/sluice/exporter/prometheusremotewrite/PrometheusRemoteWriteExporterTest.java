@@ -17,16 +17,19 @@ import dev.sluice.component.Exporter;
 import dev.sluice.component.telemetry.MetricRegistry;
 import dev.sluice.pdata.Batch;
 import dev.sluice.testkit.ManualScheduler;
+import dev.sluice.testkit.MetricsText;
 import io.opentelemetry.proto.metrics.v1.AggregationTemporality;
 import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.Sum;
+import io.prometheus.write.v2.Types;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -39,11 +42,15 @@ import prometheus.Types.TimeSeries;
 
 /** The exporter against a real HTTP server on loopback, which decodes what it is sent. */
 class PrometheusRemoteWriteExporterTest {
-  /** One answer the server gives: status, Retry-After (or null), body. */
-  record Answer(int status, String retryAfter, String body) {}
+  /** One answer the server gives: status, Retry-After (or null), body, other headers. */
+  record Answer(int status, String retryAfter, String body, Map<String, String> headers) {
+    Answer(int status, String retryAfter, String body) {
+      this(status, retryAfter, body, Map.of());
+    }
+  }
 
-  /** One request the server got. */
-  record Received(String path, Headers headers, WriteRequest request) {}
+  /** One request the server got: a 1.0 request parsed, a 2.0 one in {@code v2}. */
+  record Received(String path, Headers headers, WriteRequest request, Types.Request v2) {}
 
   private HttpServer server;
   private final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
@@ -56,12 +63,17 @@ class PrometheusRemoteWriteExporterTest {
     server.createContext(
         "/",
         exchange -> {
-          byte[] body = exchange.getRequestBody().readAllBytes();
+          byte[] body = Snappy.uncompress(exchange.getRequestBody().readAllBytes());
+          boolean v2 =
+              "2.0.0"
+                  .equals(
+                      exchange.getRequestHeaders().getFirst("X-Prometheus-Remote-Write-Version"));
           received.add(
               new Received(
                   exchange.getRequestURI().getPath(),
                   exchange.getRequestHeaders(),
-                  WriteRequest.parseFrom(Snappy.uncompress(body))));
+                  v2 ? null : WriteRequest.parseFrom(body),
+                  v2 ? Types.Request.parseFrom(body) : null));
           Answer answer = answers.poll();
           if (answer == null) {
             answer = new Answer(204, null, "");
@@ -69,6 +81,7 @@ class PrometheusRemoteWriteExporterTest {
           if (answer.retryAfter() != null) {
             exchange.getResponseHeaders().add("Retry-After", answer.retryAfter());
           }
+          answer.headers().forEach(exchange.getResponseHeaders()::add);
           byte[] text = answer.body().getBytes(StandardCharsets.UTF_8);
           exchange.sendResponseHeaders(answer.status(), text.length == 0 ? -1 : text.length);
           if (text.length > 0) {
@@ -95,6 +108,8 @@ class PrometheusRemoteWriteExporterTest {
     return "http://127.0.0.1:" + server.getAddress().getPort() + "/api/v1/write";
   }
 
+  private final MetricRegistry metrics = new MetricRegistry();
+
   private Exporter exporter(String extraYaml) throws Exception {
     PrometheusRemoteWriteConfig config =
         PrometheusRemoteWriteConfigTest.config("endpoint: " + endpoint() + "\n" + extraYaml);
@@ -104,7 +119,7 @@ class PrometheusRemoteWriteExporterTest {
                 new ComponentSettings(
                     ComponentId.parse("prometheusremotewrite"),
                     ComponentKind.EXPORTER,
-                    new MetricRegistry(),
+                    metrics,
                     new ManualScheduler()),
                 config);
     exporter.start();
@@ -156,6 +171,35 @@ class PrometheusRemoteWriteExporterTest {
                 + "padding=\""
                 + "x".repeat(40)
                 + "\",point=\"1\"}");
+  }
+
+  @Test
+  void remoteWriteTwoIsAnnouncedAndWhatTheReceiverWroteIsCounted() throws Exception {
+    Exporter exporter = exporter("protobuf_message: io.prometheus.write.v2.Request");
+    answers.add(
+        new Answer(
+            204,
+            null,
+            "",
+            Map.of(
+                "X-Prometheus-Remote-Write-Samples-Written", "2",
+                "X-Prometheus-Remote-Write-Histograms-Written", "0",
+                "X-Prometheus-Remote-Write-Exemplars-Written", "0")));
+
+    ExportResult result =
+        exporter.export(batch(request(service("api"), gauge("g", 2))), deadline());
+
+    assertThat(result).isEqualTo(ExportResult.SUCCESS);
+    Received got = received.get(0);
+    assertThat(got.headers().getFirst("Content-Type"))
+        .isEqualTo("application/x-protobuf;proto=io.prometheus.write.v2.Request");
+    assertThat(got.headers().getFirst("X-Prometheus-Remote-Write-Version")).isEqualTo("2.0.0");
+    assertThat(got.v2().getTimeseriesCount()).isEqualTo(2);
+    assertThat(got.v2().getSymbols(0)).isEmpty();
+    assertThat(MetricsText.of(metrics))
+        .contains("otelcol_exporter_prometheusremotewrite_written_samples")
+        .containsPattern(
+            "otelcol_exporter_prometheusremotewrite_written_samples_total\\{[^}]*\\} 2\\b");
   }
 
   @Test
