@@ -49,6 +49,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -127,6 +130,24 @@ public final class HttpClient {
   private final int connectTimeoutMillis;
   private final int maxResponseBytes;
   private final long idleTimeoutNanos;
+
+  /**
+   * A {@code Retry-After} header's delay in nanoseconds: delay-seconds or an HTTP-date; 0 when it
+   * cannot be read or is past.
+   */
+  public static long retryAfterNanos(String value) {
+    String text = value.trim();
+    try {
+      return Duration.ofSeconds(Math.max(0, Long.parseLong(text))).toNanos();
+    } catch (NumberFormatException notSeconds) {
+      try {
+        ZonedDateTime at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME);
+        return Math.max(0, Duration.between(ZonedDateTime.now(at.getZone()), at).toNanos());
+      } catch (DateTimeParseException notADate) {
+        return 0;
+      }
+    }
+  }
 
   /** The connection pools by origin: routes to the same origin share one. */
   private final Map<String, Pool> pools = new ConcurrentHashMap<>();

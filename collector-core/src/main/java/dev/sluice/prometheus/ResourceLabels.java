@@ -5,7 +5,6 @@ import dev.sluice.pdata.view.AttributeCursor;
 import dev.sluice.pdata.view.ResourceView;
 import dev.sluice.pdata.view.TextView;
 import dev.sluice.pdata.view.ValueText;
-import java.util.Base64;
 
 /**
  * The series the OpenTelemetry Collector v0.161's Prometheus exporters derive from a metric's
@@ -131,22 +130,8 @@ public final class ResourceLabels {
         || key.contentEquals("schema_url");
   }
 
-  /**
-   * A value's text as Go's {@code AsString} writes it; arrays and key-value lists, which Go writes
-   * as JSON, give the empty text here.
-   */
+  /** A value's text as Go's {@code AsString} writes it. */
   private static String text(AnyValueView value) {
-    return switch (value.type()) {
-      case STRING -> value.stringValue().asString();
-      case BOOL -> value.boolValue() ? "true" : "false";
-      case INT -> Long.toString(value.intValue());
-      case DOUBLE -> ValueText.goDouble(value.doubleValue());
-      case BYTES -> {
-        byte[] bytes = new byte[value.bytesLength()];
-        value.copyBytes(bytes, 0);
-        yield Base64.getEncoder().encodeToString(bytes);
-      }
-      default -> "";
-    };
+    return ValueText.goString(value);
   }
 }

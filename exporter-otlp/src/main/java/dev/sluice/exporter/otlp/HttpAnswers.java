@@ -4,13 +4,10 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.sluice.component.ExportResult;
+import dev.sluice.http.HttpClient;
 import dev.sluice.pdata.codec.ExportResponses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
@@ -42,27 +39,12 @@ final class HttpAnswers {
     }
     if (status == 429 || status == 502 || status == 503 || status == 504) {
       return ExportResult.retryable(
-          message, retryAfter.map(HttpAnswers::retryAfterNanos).orElse(0L));
+          message, retryAfter.map(HttpClient::retryAfterNanos).orElse(0L));
     }
     if (status == 400) {
       return ExportResult.malformed(message);
     }
     return ExportResult.permanent(message);
-  }
-
-  /** {@code Retry-After}: delay-seconds or an HTTP-date; 0 when unreadable or past. */
-  static long retryAfterNanos(String value) {
-    String text = value.trim();
-    try {
-      return Duration.ofSeconds(Math.max(0, Long.parseLong(text))).toNanos();
-    } catch (NumberFormatException notSeconds) {
-      try {
-        ZonedDateTime at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME);
-        return Math.max(0, Duration.between(ZonedDateTime.now(at.getZone()), at).toNanos());
-      } catch (DateTimeParseException notADate) {
-        return 0;
-      }
-    }
   }
 
   /** ": message" from a google.rpc.Status body, or nothing. */

@@ -1,11 +1,8 @@
 package dev.sluice.exporter.prometheusremotewrite;
 
 import dev.sluice.component.ExportResult;
+import dev.sluice.http.HttpClient;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 
 /**
  * What a remote-write receiver's answer means, by the remote-write specification: 2xx is success;
@@ -23,24 +20,10 @@ final class RemoteWriteAnswers {
     }
     String message = "HTTP " + status + message(body);
     if (status == 429 || (status >= 500 && status < 600)) {
-      return ExportResult.retryable(message, retryAfter == null ? 0 : retryAfterNanos(retryAfter));
+      return ExportResult.retryable(
+          message, retryAfter == null ? 0 : HttpClient.retryAfterNanos(retryAfter));
     }
     return ExportResult.permanent(message);
-  }
-
-  /** {@code Retry-After}: delay-seconds or an HTTP-date; 0 when unreadable or past. */
-  static long retryAfterNanos(String value) {
-    String text = value.trim();
-    try {
-      return Duration.ofSeconds(Math.max(0, Long.parseLong(text))).toNanos();
-    } catch (NumberFormatException notSeconds) {
-      try {
-        ZonedDateTime at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME);
-        return Math.max(0, Duration.between(ZonedDateTime.now(at.getZone()), at).toNanos());
-      } catch (DateTimeParseException notADate) {
-        return 0;
-      }
-    }
   }
 
   /** ": " and the body as text (receivers answer errors in plain text), cut short. */
