@@ -3,6 +3,7 @@ package dev.sluice.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
@@ -10,13 +11,17 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.MetricsServiceGrpc;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
@@ -63,9 +68,15 @@ record KillLoop(
     "torn-write", "force", "roll", "progress", "delete"
   };
 
+  /** The metric of {@link Numbering#POINTS}. */
+  static final String POINTS_METRIC = "kill_points";
+
+  /** The time of point 0 of {@link Numbering#POINTS}; point {@code n} is {@code n} ms later. */
+  static final long POINTS_EPOCH_NANOS = 1_700_000_000_000_000_000L;
+
   /**
    * The backend the daemon exports to, as the loop drives it: {@link #otlp} for the OTLP sink, or a
-   * test's own.
+   * test's own (such as {@link RemoteWriteReceiver}).
    */
   interface Backend {
     /** The endpoint the daemon's configuration names. */
@@ -144,17 +155,28 @@ record KillLoop(
      * then a request with their server spans ({@code server-<number>}). A number is answered OK
      * when both requests are.
      */
-    EDGES;
+    EDGES,
+    /**
+     * Gauge points of the metric {@value KillLoop#POINTS_METRIC}, {@value
+     * KillLoop#SPANS_PER_REQUEST} a request, service {@code svc}: each point has its number as the
+     * attribute {@code n} and as its value, and a time of its own.
+     */
+    POINTS;
 
     /** How far one number advances the numbering. */
     int step() {
-      return this == SPANS || this == TRACES ? SPANS_PER_REQUEST : 1;
+      return this == SPANS || this == TRACES || this == POINTS ? SPANS_PER_REQUEST : 1;
     }
 
-    /** The requests of {@code number}, sent in order. */
-    List<ExportTraceServiceRequest> requests(int number) {
+    /**
+     * The requests of {@code number}, sent in order: OTLP traces, or metrics for {@link #POINTS}.
+     */
+    List<Message> requests(int number) {
       if (this == TRACES) {
         return List.of(inTraces(number));
+      }
+      if (this == POINTS) {
+        return List.of(points(number));
       }
       if (this != EDGES) {
         int first = firstSpan(number);
@@ -205,6 +227,34 @@ record KillLoop(
             .setSpanId(ByteString.copyFrom(ByteBuffer.allocate(8).putLong(first + i + 1L).array()));
       }
       return request.build();
+    }
+
+    /** Gauge points {@code first} on, each with its number as attribute {@code n} and value. */
+    private static ExportMetricsServiceRequest points(int first) {
+      Gauge.Builder gauge = Gauge.newBuilder();
+      for (int n = first; n < first + SPANS_PER_REQUEST; n++) {
+        gauge.addDataPoints(
+            NumberDataPoint.newBuilder()
+                .setTimeUnixNano(POINTS_EPOCH_NANOS + n * 1_000_000L)
+                .setAsDouble(n)
+                .addAttributes(
+                    KeyValue.newBuilder()
+                        .setKey("n")
+                        .setValue(AnyValue.newBuilder().setIntValue(n))));
+      }
+      return ExportMetricsServiceRequest.newBuilder()
+          .addResourceMetrics(
+              ResourceMetrics.newBuilder()
+                  .setResource(
+                      Resource.newBuilder()
+                          .addAttributes(
+                              KeyValue.newBuilder()
+                                  .setKey("service.name")
+                                  .setValue(AnyValue.newBuilder().setStringValue("svc"))))
+                  .addScopeMetrics(
+                      ScopeMetrics.newBuilder()
+                          .addMetrics(Metric.newBuilder().setName(POINTS_METRIC).setGauge(gauge))))
+          .build();
     }
 
     int firstSpan(int number) {
@@ -531,8 +581,8 @@ record KillLoop(
   }
 
   /**
-   * Sends requests of sequential spans until stopped; records what each answered OK numbered, in
-   * the loop's numbering.
+   * Sends the numbering's requests until stopped; records what each answered OK numbered, in the
+   * loop's numbering.
    */
   private void load(int port, int[] sent, BitSet answered, AtomicBoolean stop) {
     ManagedChannel channel =
@@ -545,10 +595,16 @@ record KillLoop(
           sent[0] += numbering.step();
         }
         try {
-          for (ExportTraceServiceRequest request : numbering.requests(number)) {
-            TraceServiceGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(5, TimeUnit.SECONDS)
-                .export(request);
+          for (Message request : numbering.requests(number)) {
+            if (request instanceof ExportMetricsServiceRequest metrics) {
+              MetricsServiceGrpc.newBlockingStub(channel)
+                  .withDeadlineAfter(5, TimeUnit.SECONDS)
+                  .export(metrics);
+            } else {
+              TraceServiceGrpc.newBlockingStub(channel)
+                  .withDeadlineAfter(5, TimeUnit.SECONDS)
+                  .export((ExportTraceServiceRequest) request);
+            }
           }
           synchronized (answered) {
             answered.set(number, number + numbering.step());
