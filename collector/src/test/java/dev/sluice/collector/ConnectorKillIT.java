@@ -30,9 +30,9 @@ class ConnectorKillIT {
                   KillLoop.Numbering.SPANS,
                   KillLoop.Backlog.HELD_CALLS,
                   ConnectorKillIT::config,
-                  KillLoop::deliveredSpans,
+                  () -> KillLoop.deliveredSpans(sink),
                   "every answered span arrives; %d answered")
-              .run(dir, sink);
+              .run(dir, KillLoop.otlp(sink));
       run.assertEveryAnsweredSpanDelivered("ConnectorKillIT", sink);
       assertThat(run.answered().cardinality()).isGreaterThan(KILLS * KillLoop.SPANS_PER_REQUEST);
     }

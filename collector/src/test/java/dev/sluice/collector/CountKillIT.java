@@ -35,9 +35,9 @@ class CountKillIT {
                   KillLoop.Numbering.REQUESTS,
                   KillLoop.Backlog.HELD_CALLS,
                   CountKillIT::config,
-                  counted -> KillLoop.requests(counts(counted)),
+                  () -> KillLoop.requests(counts(sink)),
                   "every answered request is counted; %d answered")
-              .run(dir, sink);
+              .run(dir, KillLoop.otlp(sink));
       List<long[]> counts = counts(sink);
       BitSet distinct = new BitSet();
       int recounts = 0;

@@ -29,9 +29,9 @@ class DurableKillIT {
                   KillLoop.Numbering.SPANS,
                   KillLoop.Backlog.REFUSALS,
                   DurableKillIT::config,
-                  KillLoop::deliveredSpans,
+                  () -> KillLoop.deliveredSpans(sink),
                   "every answered span arrives; %d answered")
-              .run(dir, sink);
+              .run(dir, KillLoop.otlp(sink));
       run.assertEveryAnsweredSpanDelivered("DurableKillIT", sink);
       assertThat(run.answered().cardinality()).isGreaterThan(KILLS * KillLoop.SPANS_PER_REQUEST);
     }

@@ -3,6 +3,7 @@ package dev.sluice.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
 import dev.sluice.exporter.otlp.testkit.OtlpSink;
 import dev.sluice.testkit.SequencedSpans;
 import io.grpc.ManagedChannel;
@@ -10,13 +11,17 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.MetricsServiceGrpc;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.TraceServiceGrpc;
+import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.Gauge;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.opentelemetry.proto.metrics.v1.NumberDataPoint;
 import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
 import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.io.IOException;
@@ -31,7 +36,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The loop the durable crash tests share: {@code bin/sluice} with the test's configuration receives
@@ -55,11 +60,73 @@ record KillLoop(
     Numbering numbering,
     Backlog backlog,
     ConfigText config,
-    Function<OtlpSink, BitSet> arrived,
+    Supplier<BitSet> arrived,
     String arrivedAs) {
   static final int SPANS_PER_REQUEST = 50;
   static final int SPANS_PER_TRACE = 75;
-  private static final String[] POINTS = {"torn-write", "force", "roll", "progress", "delete"};
+  private static final String[] CRASH_POINTS = {
+    "torn-write", "force", "roll", "progress", "delete"
+  };
+
+  /** The metric of {@link Numbering#POINTS}. */
+  static final String POINTS_METRIC = "kill_points";
+
+  /** The time of point 0 of {@link Numbering#POINTS}; point {@code n} is {@code n} ms later. */
+  static final long POINTS_EPOCH_NANOS = 1_700_000_000_000_000_000L;
+
+  /**
+   * The backend the daemon exports to, as the loop drives it: {@link #otlp} for the OTLP sink, or a
+   * test's own (such as {@link RemoteWriteReceiver}).
+   */
+  interface Backend {
+    /** The endpoint the daemon's configuration names. */
+    String endpoint();
+
+    /** Refuses the next {@code calls} calls with an answer the exporter retries. */
+    void refuseNext(int calls);
+
+    /** Holds every call until {@link #release()}. */
+    void hold();
+
+    void release();
+
+    /** Waits until {@code condition} holds, re-checked as calls arrive; false after the timeout. */
+    boolean await(Supplier<Boolean> condition, long timeout, TimeUnit unit)
+        throws InterruptedException;
+  }
+
+  /** {@code sink} as the loop's backend; its refusals are gRPC {@code UNAVAILABLE}. */
+  static Backend otlp(OtlpSink sink) {
+    return new Backend() {
+      @Override
+      public String endpoint() {
+        return sink.endpoint();
+      }
+
+      @Override
+      public void refuseNext(int calls) {
+        for (int i = 0; i < calls; i++) {
+          sink.failNext(KillLoop::unavailable);
+        }
+      }
+
+      @Override
+      public void hold() {
+        sink.hold();
+      }
+
+      @Override
+      public void release() {
+        sink.release();
+      }
+
+      @Override
+      public boolean await(Supplier<Boolean> condition, long timeout, TimeUnit unit)
+          throws InterruptedException {
+        return sink.await(condition, timeout, unit);
+      }
+    };
+  }
 
   /** The daemon's configuration, given its port, the backend's endpoint and the log's directory. */
   @FunctionalInterface
@@ -88,17 +155,28 @@ record KillLoop(
      * then a request with their server spans ({@code server-<number>}). A number is answered OK
      * when both requests are.
      */
-    EDGES;
+    EDGES,
+    /**
+     * Gauge points of the metric {@value KillLoop#POINTS_METRIC}, {@value
+     * KillLoop#SPANS_PER_REQUEST} a request, service {@code svc}: each point has its number as the
+     * attribute {@code n} and as its value, and a time of its own.
+     */
+    POINTS;
 
     /** How far one number advances the numbering. */
     int step() {
-      return this == SPANS || this == TRACES ? SPANS_PER_REQUEST : 1;
+      return this == SPANS || this == TRACES || this == POINTS ? SPANS_PER_REQUEST : 1;
     }
 
-    /** The requests of {@code number}, sent in order. */
-    List<ExportTraceServiceRequest> requests(int number) {
+    /**
+     * The requests of {@code number}, sent in order: OTLP traces, or metrics for {@link #POINTS}.
+     */
+    List<Message> requests(int number) {
       if (this == TRACES) {
         return List.of(inTraces(number));
+      }
+      if (this == POINTS) {
+        return List.of(points(number));
       }
       if (this != EDGES) {
         int first = firstSpan(number);
@@ -151,6 +229,34 @@ record KillLoop(
       return request.build();
     }
 
+    /** Gauge points {@code first} on, each with its number as attribute {@code n} and value. */
+    private static ExportMetricsServiceRequest points(int first) {
+      Gauge.Builder gauge = Gauge.newBuilder();
+      for (int n = first; n < first + SPANS_PER_REQUEST; n++) {
+        gauge.addDataPoints(
+            NumberDataPoint.newBuilder()
+                .setTimeUnixNano(POINTS_EPOCH_NANOS + n * 1_000_000L)
+                .setAsDouble(n)
+                .addAttributes(
+                    KeyValue.newBuilder()
+                        .setKey("n")
+                        .setValue(AnyValue.newBuilder().setIntValue(n))));
+      }
+      return ExportMetricsServiceRequest.newBuilder()
+          .addResourceMetrics(
+              ResourceMetrics.newBuilder()
+                  .setResource(
+                      Resource.newBuilder()
+                          .addAttributes(
+                              KeyValue.newBuilder()
+                                  .setKey("service.name")
+                                  .setValue(AnyValue.newBuilder().setStringValue("svc"))))
+                  .addScopeMetrics(
+                      ScopeMetrics.newBuilder()
+                          .addMetrics(Metric.newBuilder().setName(POINTS_METRIC).setGauge(gauge))))
+          .build();
+    }
+
     int firstSpan(int number) {
       return this == SPANS || this == TRACES ? number : number * SPANS_PER_REQUEST;
     }
@@ -185,11 +291,19 @@ record KillLoop(
      * then prints the summary line, led by {@code label}.
      */
     void assertEveryAnsweredSpanDelivered(String label, OtlpSink sink) {
-      List<Integer> arrived = BackpressureTest.spanNumbers(sink);
+      assertEveryAnsweredDelivered(label, "spans", BackpressureTest.spanNumbers(sink));
+    }
+
+    /**
+     * Checks the numbers that {@code arrived} (once per arrival) of the {@code items} the load
+     * sent: only sent ones, and every one answered OK; then prints the summary line, led by {@code
+     * label}.
+     */
+    void assertEveryAnsweredDelivered(String label, String items, List<Integer> arrived) {
       BitSet distinct = new BitSet();
       int duplicates = 0;
       for (int number : arrived) {
-        assertThat(number).as("only sent spans arrive").isBetween(0, sent - 1);
+        assertThat(number).as("only sent %s arrive", items).isBetween(0, sent - 1);
         if (distinct.get(number)) {
           duplicates++;
         }
@@ -197,12 +311,15 @@ record KillLoop(
       }
       BitSet missing = (BitSet) answered.clone();
       missing.andNot(distinct);
-      assertThat(missing.cardinality()).as("answered spans never delivered: %s", missing).isZero();
+      assertThat(missing.cardinality())
+          .as("answered %s never delivered: %s", items, missing)
+          .isZero();
       System.out.printf(
-          "%s: %d kills, %d spans sent, %d answered OK, %d delivered, %d duplicates, %d s%n",
+          "%s: %d kills, %d %s sent, %d answered OK, %d delivered, %d duplicates, %d s%n",
           label,
           kills,
           sent,
+          items,
           answered.cardinality(),
           distinct.cardinality(),
           duplicates,
@@ -231,26 +348,33 @@ record KillLoop(
     }
   }
 
-  Result run(Path dir, OtlpSink sink) throws Exception {
+  /**
+   * Runs the loop against {@code backend}. When something answered OK has not arrived at the end,
+   * the failure names what is missing and the run (and crash point) that answered it; each run's
+   * output is in {@code dir}, {@code sluice-<run>.log}.
+   */
+  Result run(Path dir, Backend backend) throws Exception {
     Path launcher = Path.of("..", "bin", "sluice").toAbsolutePath().normalize();
     Random random = new Random(seed);
     BitSet answered = new BitSet();
     int[] sent = {0};
     int killed = 0;
+    List<String> runs = new ArrayList<>();
     int port = DaemonIT.freePort();
     Path configFile = dir.resolve("sluice.yaml");
-    Files.writeString(configFile, config.of(port, sink.endpoint(), dir.resolve("wal")));
+    Files.writeString(configFile, config.of(port, backend.endpoint(), dir.resolve("wal")));
     long started = System.nanoTime();
     for (int run = 0; run <= kills; run++) {
       boolean last = run == kills;
       String crash = "";
       if (!last && random.nextBoolean()) {
-        crash = POINTS[random.nextInt(POINTS.length)] + ":" + (1 + random.nextInt(20));
+        crash = CRASH_POINTS[random.nextInt(CRASH_POINTS.length)] + ":" + (1 + random.nextInt(20));
       }
       if (backlog == Backlog.REFUSALS && !last && random.nextInt(3) == 0) {
-        sink.failNext(KillLoop::unavailable, KillLoop::unavailable);
+        backend.refuseNext(2);
       }
       Path log = dir.resolve("sluice-" + run + ".log");
+      int firstNumber = sent[0];
       Process daemon = start(launcher, configFile, log, crash);
       try {
         awaitListening(port, daemon, log);
@@ -261,40 +385,81 @@ record KillLoop(
           Thread.sleep(500);
           stop.set(true);
           client.join(30_000);
+          runs.add(describeRun(run, "last run", firstNumber, sent[0]));
           int expected = answered.cardinality();
           assertThat(
-                  sink.await(
-                      () -> containsAll(arrived.apply(sink), answered), 60, TimeUnit.SECONDS))
-              .as(arrivedAs, expected)
+                  backend.await(() -> containsAll(arrived.get(), answered), 60, TimeUnit.SECONDS))
+              .as(() -> String.format(arrivedAs, expected) + missing(answered, runs, dir))
               .isTrue();
           daemon.destroy();
           assertThat(daemon.waitFor(60, TimeUnit.SECONDS)).isTrue();
         } else {
           if (backlog == Backlog.HELD_CALLS) {
-            awaitArrived(sink, daemon, snapshot(answered));
+            awaitArrived(backend, daemon, snapshot(answered));
             runFor(daemon, 100 + random.nextInt(400));
-            sink.hold();
+            backend.hold();
             runFor(daemon, 200 + random.nextInt(600));
           } else {
             runFor(daemon, 300 + random.nextInt(1200));
           }
+          boolean crashed = !daemon.isAlive();
           daemon.destroyForcibly();
           assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).isTrue();
           if (backlog == Backlog.HELD_CALLS) {
-            sink.release();
+            backend.release();
           }
           killed++;
           stop.set(true);
           client.join(30_000);
+          String end =
+              crash.isEmpty()
+                  ? "SIGKILL"
+                  : "crash point " + crash + (crashed ? " (reached)" : " (not reached, SIGKILL)");
+          runs.add(describeRun(run, end, firstNumber, sent[0]));
         }
       } finally {
         daemon.destroyForcibly();
         if (backlog == Backlog.HELD_CALLS) {
-          sink.release();
+          backend.release();
         }
       }
     }
     return new Result(killed, sent[0], answered, started);
+  }
+
+  /** {@code run}, how it ended and the numbers handed out while it ran. */
+  private static String describeRun(int run, String end, int firstNumber, int nextNumber) {
+    return String.format(
+        "run %d (%s): numbers %d to %d",
+        run, end, firstNumber, Math.max(firstNumber, nextNumber - 1));
+  }
+
+  /** What of {@code answered} has not arrived, as ranges, and the runs, for the failure message. */
+  private String missing(BitSet answered, List<String> runs, Path dir) {
+    BitSet missing = snapshot(answered);
+    missing.andNot(arrived.get());
+    StringBuilder text =
+        new StringBuilder()
+            .append("\n")
+            .append(missing.cardinality())
+            .append(" answered OK and not arrived: ");
+    int ranges = 0;
+    for (int from = missing.nextSetBit(0); from >= 0; from = missing.nextSetBit(from)) {
+      int to = missing.nextClearBit(from);
+      if (ranges++ == 20) {
+        text.append(" ...");
+        break;
+      }
+      text.append(ranges > 1 ? ", " : "").append(from).append('-').append(to - 1);
+      from = to;
+    }
+    for (String run : runs) {
+      text.append("\n").append(run);
+    }
+    return text.append("\nthe daemon's output: ")
+        .append(dir)
+        .append("/sluice-<run>.log")
+        .toString();
   }
 
   /** The configuration's {@code extensions:} section: the log in {@code wal}, in small segments. */
@@ -379,13 +544,12 @@ record KillLoop(
    * Waits until everything of {@code answered} has arrived, for at most 30 s, or until the daemon
    * ends (a crash point reached): the kill test goes on either way.
    */
-  private void awaitArrived(OtlpSink sink, Process daemon, BitSet answered)
+  private void awaitArrived(Backend backend, Process daemon, BitSet answered)
       throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (daemon.isAlive()
         && System.nanoTime() - deadline < 0
-        && !sink.await(
-            () -> containsAll(arrived.apply(sink), answered), 100, TimeUnit.MILLISECONDS)) {
+        && !backend.await(() -> containsAll(arrived.get(), answered), 100, TimeUnit.MILLISECONDS)) {
       // Asked again while the daemon runs.
     }
   }
@@ -417,8 +581,8 @@ record KillLoop(
   }
 
   /**
-   * Sends requests of sequential spans until stopped; records what each answered OK numbered, in
-   * the loop's numbering.
+   * Sends the numbering's requests until stopped; records what each answered OK numbered, in the
+   * loop's numbering.
    */
   private void load(int port, int[] sent, BitSet answered, AtomicBoolean stop) {
     ManagedChannel channel =
@@ -431,10 +595,16 @@ record KillLoop(
           sent[0] += numbering.step();
         }
         try {
-          for (ExportTraceServiceRequest request : numbering.requests(number)) {
-            TraceServiceGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(5, TimeUnit.SECONDS)
-                .export(request);
+          for (Message request : numbering.requests(number)) {
+            if (request instanceof ExportMetricsServiceRequest metrics) {
+              MetricsServiceGrpc.newBlockingStub(channel)
+                  .withDeadlineAfter(5, TimeUnit.SECONDS)
+                  .export(metrics);
+            } else {
+              TraceServiceGrpc.newBlockingStub(channel)
+                  .withDeadlineAfter(5, TimeUnit.SECONDS)
+                  .export((ExportTraceServiceRequest) request);
+            }
           }
           synchronized (answered) {
             answered.set(number, number + numbering.step());

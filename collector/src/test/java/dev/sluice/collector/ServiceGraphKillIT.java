@@ -51,9 +51,9 @@ class ServiceGraphKillIT {
                   KillLoop.Numbering.EDGES,
                   KillLoop.Backlog.HELD_CALLS,
                   ServiceGraphKillIT::config,
-                  counted -> counted(counts(counted)),
+                  () -> counted(counts(sink)),
                   "every answered pair of requests is counted in a flush; %d answered")
-              .run(dir, sink);
+              .run(dir, KillLoop.otlp(sink));
       Map<Integer, Map<Long, Long>> counts = counts(sink);
       int recounts = 0;
       for (Map.Entry<Integer, Map<Long, Long>> edge : counts.entrySet()) {

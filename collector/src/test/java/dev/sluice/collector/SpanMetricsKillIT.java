@@ -40,9 +40,9 @@ class SpanMetricsKillIT {
                   KillLoop.Numbering.REQUESTS,
                   KillLoop.Backlog.HELD_CALLS,
                   SpanMetricsKillIT::config,
-                  counted -> KillLoop.requests(counts(counted)),
+                  () -> KillLoop.requests(counts(sink)),
                   "every answered request is counted in a flush; %d answered")
-              .run(dir, sink);
+              .run(dir, KillLoop.otlp(sink));
       List<long[]> counts = counts(sink);
       BitSet distinct = new BitSet();
       int recounts = 0;

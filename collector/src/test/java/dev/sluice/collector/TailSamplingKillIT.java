@@ -28,9 +28,9 @@ class TailSamplingKillIT {
               KillLoop.Numbering.TRACES,
               KillLoop.Backlog.REFUSALS,
               TailSamplingKillIT::config,
-              KillLoop::deliveredSpans,
+              () -> KillLoop.deliveredSpans(sink),
               "every span answered OK arrives; %d answered")
-          .run(dir, sink)
+          .run(dir, KillLoop.otlp(sink))
           .assertEveryAnsweredSpanDelivered("TailSamplingKillIT", sink);
     }
   }
