@@ -134,7 +134,45 @@ def target_info_per_batch(key, only_in, left, right):
             and all(v == "1.0" for _, v in theirs))
 
 
-KNOWN = {"own-label": own_label, "target-info-per-batch": target_info_per_batch}
+def histograms_in_order(key, only_in, left, right):
+    """The Collector sorts a series' float samples by time, not its native histograms: of those
+    that came out of order in one request, Prometheus keeps the newest only; Sluice sends all in
+    order."""
+    if only_in is not None or left["samples"] != right["samples"]:
+        return False
+    mine = [(ts, semantic(h)) for ts, h in left["histograms"]]
+    theirs = [(ts, semantic(h)) for ts, h in right["histograms"]]
+    return len(theirs) < len(mine) and all(h in mine for h in theirs)
+
+
+def exemplar_times(key, only_in, left, right):
+    """An exemplar without a value: the Collector gives it the time 0, Sluice its own time."""
+    if only_in is not None or left["samples"] != right["samples"]:
+        return False
+    mine, theirs = left["exemplars"], right["exemplars"]
+    if len(mine) != len(theirs):
+        return False
+    order = lambda e: json.dumps(e[2], sort_keys=True) + str(e[1])  # noqa: E731
+    differ = [(a, b) for a, b in zip(sorted(mine, key=order), sorted(theirs, key=order))
+              if a != b]
+    return bool(differ) and all(b[0] == 0 and a[1:] == b[1:] and float(a[1]) == 0
+                                for a, b in differ)
+
+
+def nan_exemplar_in_inf_bucket(key, only_in, left, right):
+    """A NaN exemplar of a histogram: Sluice puts it with the +Inf bucket, the Collector drops it
+    (NaN is not below any bound)."""
+    d = dict(key)
+    if d.get("le") != "+Inf" or left["samples"] != right["samples"]:
+        return False
+    extra = [e for e in left["exemplars"] if e not in right["exemplars"]]
+    return (bool(extra) and all(str(e[1]).lower() == "nan" for e in extra)
+            and all(e in left["exemplars"] for e in right["exemplars"]))
+
+
+KNOWN = {"own-label": own_label, "target-info-per-batch": target_info_per_batch,
+         "histograms-in-order": histograms_in_order, "exemplar-times": exemplar_times,
+         "nan-exemplar-in-inf-bucket": nan_exemplar_in_inf_bucket}
 
 
 class Cases:

@@ -348,7 +348,8 @@ case("exponential", [block({"service.name": "exponential-svc"}, [
         ], "ms"),
     ])])],
     ["exponential_latency_milliseconds"],
-    dropped=[("exponential.latency{shape=scale-5}", "scale below -4")])
+    dropped=[("exponential.latency{shape=scale-5}", "scale below -4")],
+    known=["histograms-in-order"])
 
 # stale: points flagged as having no recorded value, of every type, after a real point; and one
 # alone.
@@ -537,7 +538,8 @@ case("special", [block({"service.name": "special-svc"}, [
     ["special_values", "special_exemplars_total", "special_histogram_bucket",
      "special_histogram_sum", "special_histogram_count"],
     dropped=[("(empty name)", "no Prometheus name"), ("___", "no Prometheus name"),
-             ("special.typeless", "no data")])
+             ("special.typeless", "no data")],
+    known=["exemplar-times", "nan-exemplar-in-inf-bucket"])
 
 # end: only the sentinel, after every case.
 case("end", [], [], newest=int(t(115)))

@@ -5,6 +5,7 @@ import dev.sluice.component.Exporter;
 import dev.sluice.component.ExporterFactory;
 import dev.sluice.pdata.Signal;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /** The {@code prometheusremotewrite} exporter type: metrics to a Prometheus remote-write URL. */
@@ -13,6 +14,12 @@ public final class PrometheusRemoteWriteExporterFactory
   @Override
   public String type() {
     return "prometheusremotewrite";
+  }
+
+  /** The Collector's newer name, for which it keeps {@code prometheusremotewrite} as an alias. */
+  @Override
+  public List<String> aliases() {
+    return List.of("prometheus_remote_write");
   }
 
   @Override

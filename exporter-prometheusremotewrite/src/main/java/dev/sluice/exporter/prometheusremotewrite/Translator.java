@@ -149,8 +149,8 @@ final class Translator {
         table.sample(targetSeries[i], millis(targetNewest[i]), 0, 1);
       }
     } finally {
-      point.release();
-      exemplar.release();
+      // The point and exemplar cursors keep the batch's last request until the next batch, as
+      // the views' cursors do (BatchView): one request per sending thread, not more.
       table = null;
     }
     return dropped;
