@@ -50,7 +50,8 @@ import java.util.Set;
  *     means {@code UnderscoreEscapingWithoutSuffixes}
  * @param translationStrategy how names are escaped and suffixed; empty: from {@code
  *     add_metric_suffixes}
- * @param sendMetadata accepted; metric metadata is not sent with remote write 1.0 yet
+ * @param sendMetadata with remote write 1.0, send each metric's type, help and unit after its
+ *     series (2.0 always carries them)
  * @param protobufMessage {@code prometheus.WriteRequest} (1.0) or {@code
  *     io.prometheus.write.v2.Request} (2.0)
  */
@@ -294,7 +295,8 @@ public record PrometheusRemoteWriteConfig(
         externalLabels,
         targetInfo.enabled(),
         !disableScopeInfo,
-        resourceAttributes());
+        resourceAttributes(),
+        sendMetadata);
   }
 
   @Override

@@ -22,6 +22,8 @@ final class RemoteWriteEncoder {
   private final Buf series;
   private final Buf one;
   private int nextSeries;
+  private int nextFamily;
+  private final boolean metadata;
   private int requestSamples;
   private int requestHistograms;
 
@@ -32,6 +34,7 @@ final class RemoteWriteEncoder {
     this.translator = new Translator(settings, v2);
     this.maxBytes = maxBytes;
     this.v2 = v2;
+    this.metadata = !v2 && settings.sendMetadata();
     this.symbols = v2 ? new Symbols() : null;
     this.series = v2 ? new Buf(16 * 1024) : null;
     this.one = v2 ? new Buf(1024) : null;
@@ -44,6 +47,7 @@ final class RemoteWriteEncoder {
   long encode(Batch batch) {
     table.clear();
     nextSeries = 0;
+    nextFamily = 0;
     return translator.translate(batch, table);
   }
 
@@ -102,7 +106,37 @@ final class RemoteWriteEncoder {
     return true;
   }
 
+  /**
+   * A 1.0 request: series while they last, then, with {@code send_metadata}, the metrics' metadata
+   * in requests of their own, as the Collector sends them.
+   */
   private boolean nextRequestV1() {
+    if (nextSeries >= table.seriesCount() && metadata) {
+      return nextMetadataRequest();
+    }
+    return nextSeriesRequest() || (metadata && nextMetadataRequest());
+  }
+
+  private boolean nextMetadataRequest() {
+    request.reset();
+    requestSamples = 0;
+    requestHistograms = 0;
+    int count = table.familyCount();
+    while (nextFamily < count) {
+      int size = table.metadataSize(nextFamily);
+      int field = 1 + Buf.varintSize(size) + size;
+      if (request.size > 0 && request.size + field > maxBytes) {
+        break;
+      }
+      request.tag(WriteRequest.METADATA, Buf.LEN);
+      request.varint(size);
+      table.writeMetadata(nextFamily, request);
+      nextFamily++;
+    }
+    return request.size > 0;
+  }
+
+  private boolean nextSeriesRequest() {
     request.reset();
     requestSamples = 0;
     requestHistograms = 0;

@@ -3,6 +3,7 @@ package dev.sluice.exporter.prometheusremotewrite;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Exemplar;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Histogram;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.MetadataV2;
+import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.MetricMetadata;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Sample;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.TimeSeries;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.TimeSeriesV2;
@@ -55,6 +56,10 @@ final class SeriesTable {
   private int[] helpLength = new int[16];
   private int[] unitFrom = new int[16];
   private int[] unitLength = new int[16];
+  // The family's metric name, as the translator's name cache hands it out (one array per name).
+  private byte[][] familyName = new byte[16][];
+  // How far back family() looks for a family of the same name: metrics of one name come together.
+  private static final int RECENT_FAMILIES = 16;
 
   private final Buf exemplarLabels = new Buf(1024);
   private int exemplars;
@@ -83,6 +88,7 @@ final class SeriesTable {
     samples = 0;
     exemplars = 0;
     histograms = 0;
+    Arrays.fill(familyName, 0, families, null);
     families = 0;
     familyText.reset();
     labelStore.reset();
@@ -113,7 +119,13 @@ final class SeriesTable {
    * A metric family: its metadata type ({@code RemoteWriteFields.MetadataV2}), help text and unit,
    * for the series {@link #series} adds under it.
    */
-  int family(int type, byte[] help, int helpOffset, int helpLen, byte[] unit) {
+  int family(int type, byte[] help, int helpOffset, int helpLen, byte[] unit, byte[] name) {
+    // One family per name in a batch: the first metric of a name gives its metadata.
+    for (int f = families - 1; f >= 0 && f >= families - RECENT_FAMILIES; f--) {
+      if (familyName[f] == name) {
+        return f;
+      }
+    }
     if (families == familyType.length) {
       int capacity = families * 2;
       familyType = Arrays.copyOf(familyType, capacity);
@@ -121,6 +133,7 @@ final class SeriesTable {
       helpLength = Arrays.copyOf(helpLength, capacity);
       unitFrom = Arrays.copyOf(unitFrom, capacity);
       unitLength = Arrays.copyOf(unitLength, capacity);
+      familyName = Arrays.copyOf(familyName, capacity);
     }
     int f = families++;
     familyType[f] = type;
@@ -130,7 +143,32 @@ final class SeriesTable {
     unitFrom[f] = familyText.size;
     unitLength[f] = unit.length;
     familyText.bytes(unit, 0, unit.length);
+    familyName[f] = name;
     return f;
+  }
+
+  int familyCount() {
+    return families;
+  }
+
+  /** Bytes of family {@code f} as a remote write 1.0 {@code MetricMetadata} payload. */
+  int metadataSize(int f) {
+    return Buf.varintFieldSize(familyType[f])
+        + Buf.fieldSize(familyName[f].length)
+        + (helpLength[f] > 0 ? Buf.fieldSize(helpLength[f]) : 0)
+        + (unitLength[f] > 0 ? Buf.fieldSize(unitLength[f]) : 0);
+  }
+
+  /** Writes family {@code f} as a remote write 1.0 {@code MetricMetadata} payload. */
+  void writeMetadata(int f, Buf out) {
+    out.varintField(MetricMetadata.TYPE, familyType[f]);
+    out.field(MetricMetadata.METRIC_FAMILY_NAME, familyName[f], 0, familyName[f].length);
+    if (helpLength[f] > 0) {
+      out.field(MetricMetadata.HELP, familyText.array, helpFrom[f], helpLength[f]);
+    }
+    if (unitLength[f] > 0) {
+      out.field(MetricMetadata.UNIT, familyText.array, unitFrom[f], unitLength[f]);
+    }
   }
 
   /** Where {@link #family}'s help text may be written before calling it with these bytes. */

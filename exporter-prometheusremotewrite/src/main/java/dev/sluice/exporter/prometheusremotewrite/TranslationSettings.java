@@ -14,6 +14,7 @@ import java.util.Map;
  * @param scopeInfo whether series carry {@code otel_scope_name}, {@code otel_scope_version} and
  *     {@code otel_scope_<attribute>} labels
  * @param resourceAttributes which resource attributes become labels of every series
+ * @param sendMetadata remote write 1.0: send each metric's type, help and unit as well
  */
 record TranslationSettings(
     String namespace,
@@ -21,4 +22,17 @@ record TranslationSettings(
     Map<String, String> externalLabels,
     boolean targetInfo,
     boolean scopeInfo,
-    ResourceAttributes resourceAttributes) {}
+    ResourceAttributes resourceAttributes,
+    boolean sendMetadata) {
+
+  /** Settings that send no 1.0 metadata. */
+  TranslationSettings(
+      String namespace,
+      TranslationStrategy strategy,
+      Map<String, String> externalLabels,
+      boolean targetInfo,
+      boolean scopeInfo,
+      ResourceAttributes resourceAttributes) {
+    this(namespace, strategy, externalLabels, targetInfo, scopeInfo, resourceAttributes, false);
+  }
+}

@@ -210,8 +210,8 @@ final class Translator {
     scopeLabels(scope);
     resourceEntries(resource);
     boolean counter = type == MetricType.SUM && metric.isMonotonic();
-    if (v2) {
-      family = family(metric, type, counter);
+    if (v2 || settings.sendMetadata()) {
+      family = family(metric, type, counter, names[0]);
     }
     long newest = 0;
     metric.dataPoints(point);
@@ -696,9 +696,15 @@ final class Translator {
     }
     labels.seal();
     int metricFamily = family;
-    if (v2 && targetFamily < 0) {
+    if ((v2 || settings.sendMetadata()) && targetFamily < 0) {
       targetFamily =
-          table.family(MetadataV2.GAUGE, TARGET_INFO_HELP, 0, TARGET_INFO_HELP.length, Buf.EMPTY);
+          table.family(
+              MetadataV2.GAUGE,
+              TARGET_INFO_HELP,
+              0,
+              TARGET_INFO_HELP.length,
+              Buf.EMPTY,
+              targetInfoName);
     }
     family = targetFamily;
     int s = series(extras.name(targetInfoName));
@@ -723,7 +729,7 @@ final class Translator {
    * prometheus.type} of {@code unknown}, {@code info} or {@code stateset} in the metric's metadata
    * is kept where the Collector keeps it), description and unit.
    */
-  private int family(MetricView metric, MetricType type, boolean counter) {
+  private int family(MetricView metric, MetricType type, boolean counter, byte[] name) {
     int metadataType =
         switch (type) {
           case GAUGE -> prometheusType(metric, "unknown") ? 0 : MetadataV2.GAUGE;
@@ -753,7 +759,7 @@ final class Translator {
     scratch.size = 0;
     scratch.ensure(description.length());
     description.copyTo(scratch.array, 0);
-    return table.family(metadataType, scratch.array, 0, description.length(), unit);
+    return table.family(metadataType, scratch.array, 0, description.length(), unit, name);
   }
 
   private boolean prometheusType(MetricView metric, String value) {

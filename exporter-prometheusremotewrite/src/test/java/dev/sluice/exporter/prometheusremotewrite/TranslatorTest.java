@@ -303,6 +303,43 @@ class TranslatorTest {
   }
 
   @Test
+  void withSendMetadataEachMetricsTypeHelpAndUnitFollowItsSeries() throws Exception {
+    TranslationSettings settings =
+        new TranslationSettings(
+            "",
+            TranslationStrategy.UNDERSCORE_ESCAPING_WITH_SUFFIXES,
+            Map.of(),
+            false,
+            false,
+            ResourceAttributes.NONE,
+            true);
+    Metric described =
+        sum("http.server.requests", "{request}", true, true, point(T0, 3)).toBuilder()
+            .setDescription("Requests served")
+            .build();
+    Otlp.Encoded out =
+        new Otlp.Encoded(
+            settings,
+            3_000_000,
+            batch(
+                request(
+                    service("api"),
+                    described,
+                    gauge("heap.used", "By", point(T0, 1)),
+                    gauge("heap.used", "By", point(T0 + 1_000_000, 2)))));
+
+    assertThat(out.requests).hasSize(2);
+    assertThat(out.requests.get(0).getMetadataList()).isEmpty();
+    assertThat(out.requests.get(1).getTimeseriesList()).isEmpty();
+    assertThat(out.requests.get(1).getMetadataList())
+        .extracting(
+            m ->
+                m.getType() + " " + m.getMetricFamilyName() + " " + m.getHelp() + " " + m.getUnit())
+        .containsExactly(
+            "COUNTER http_server_requests_total Requests served ", "GAUGE heap_used_bytes  bytes");
+  }
+
+  @Test
   void externalLabelsFillInWhatThePointLacks() throws Exception {
     TranslationSettings settings =
         new TranslationSettings(
