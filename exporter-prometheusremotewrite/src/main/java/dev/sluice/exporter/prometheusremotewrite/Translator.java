@@ -1,8 +1,6 @@
 package dev.sluice.exporter.prometheusremotewrite;
 
 import dev.sluice.exporter.prometheusremotewrite.Labels.Extras;
-import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.BucketSpan;
-import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.Histogram;
 import dev.sluice.exporter.prometheusremotewrite.RemoteWriteFields.MetadataV2;
 import dev.sluice.pdata.Batch;
 import dev.sluice.pdata.BatchView;
@@ -44,9 +42,6 @@ final class Translator {
   static final long STALE_NAN = 0x7ff0000000000002L;
 
   private static final int NO_RECORDED_VALUE = 1;
-  private static final double DEFAULT_ZERO_THRESHOLD = 1e-128;
-  private static final int MIN_SCALE = -4;
-  private static final int MAX_SCALE = 8;
   private static final int MAX_EXEMPLAR_RUNES = 128;
   private static final int MAX_CACHED_NAMES = 4096;
   private static final long NANOS_PER_MILLI = 1_000_000L;
@@ -107,8 +102,7 @@ final class Translator {
   private long[] targetNewest = new long[8];
   private int targets;
   private int[] bucketSeries = new int[16];
-  private long[] spans = new long[16];
-  private long[] deltas = new long[64];
+  private final NativeHistograms nativeHistograms = new NativeHistograms();
 
   Translator(TranslationSettings settings, boolean v2) {
     this.settings = settings;
@@ -174,36 +168,17 @@ final class Translator {
           default -> false;
         };
     if (!writable) {
-      long newest = 0;
-      metric.dataPoints(point);
-      while (point.next()) {
-        newest = Math.max(newest, point.timeUnixNano());
-        dropped++;
-      }
-      if (problem == null) {
-        problem =
-            "metric \""
-                + metric.name().asString()
-                + "\" is a "
-                + (cumulative ? "" : "delta ")
-                + type.name().toLowerCase()
-                + ", which Prometheus cannot take";
-      }
-      targetInfo(resource, newest);
+      dropAll(
+          resource,
+          metric,
+          (cumulative ? " is a " : " is a delta ")
+              + type.name().toLowerCase()
+              + ", which Prometheus cannot take");
       return;
     }
     byte[][] names = seriesNames(metricNames.name(metric));
     if (names[0].length == 0) {
-      long newest = 0;
-      metric.dataPoints(point);
-      while (point.next()) {
-        newest = Math.max(newest, point.timeUnixNano());
-        dropped++;
-      }
-      if (problem == null) {
-        problem = "metric \"" + metric.name().asString() + "\" has no Prometheus name";
-      }
-      targetInfo(resource, newest);
+      dropAll(resource, metric, " has no Prometheus name");
       return;
     }
     serviceLabels(resource);
@@ -236,6 +211,23 @@ final class Translator {
         case SUMMARY -> summary(names, timestamp, stale);
         default -> exponentialHistogram(names[0], timestamp, stale);
       }
+    }
+    targetInfo(resource, newest);
+  }
+
+  /**
+   * Counts every point of a metric that cannot be written, says why ({@code "metric \"name\""} and
+   * {@code why}) if it is the first, and still notes its resource's {@code target_info}.
+   */
+  private void dropAll(ResourceView resource, MetricView metric, String why) {
+    long newest = 0;
+    metric.dataPoints(point);
+    while (point.next()) {
+      newest = Math.max(newest, point.timeUnixNano());
+      dropped++;
+    }
+    if (problem == null) {
+      problem = "metric \"" + metric.name().asString() + "\"" + why;
     }
     targetInfo(resource, newest);
   }
@@ -314,152 +306,28 @@ final class Translator {
 
   private void exponentialHistogram(byte[] name, long timestamp, boolean stale) {
     int scale = point.scale();
-    if (scale < MIN_SCALE) {
+    if (scale < NativeHistograms.MIN_SCALE) {
       dropped++;
       if (problem == null) {
         problem =
             "an exponential histogram of scale "
                 + scale
                 + " (Prometheus takes "
-                + MIN_SCALE
+                + NativeHistograms.MIN_SCALE
                 + " up)";
       }
       return;
     }
-    int scaleDown = Math.max(0, scale - MAX_SCALE);
+    int scaleDown = Math.max(0, scale - NativeHistograms.MAX_SCALE);
     int s = series(extras.name(name));
     Buf out = table.histogramStore();
     int from = out.size;
-    out.tag(Histogram.COUNT_INT, Buf.VARINT);
-    out.varint(stale ? STALE_NAN : point.count());
-    if (stale) {
-      out.doubleField(Histogram.SUM, Double.longBitsToDouble(STALE_NAN));
-    } else if (point.hasSum()) {
-      out.doubleField(Histogram.SUM, point.sum());
-    }
-    out.varintField(Histogram.SCHEMA, Buf.zigzag32(Math.min(scale, MAX_SCALE)));
-    double threshold = point.zeroThreshold();
-    out.doubleField(Histogram.ZERO_THRESHOLD, threshold != 0 ? threshold : DEFAULT_ZERO_THRESHOLD);
-    out.tag(Histogram.ZERO_COUNT_INT, Buf.VARINT);
-    out.varint(point.zeroCount());
-    buckets(
-        out,
-        false,
-        point.negativeOffset(),
-        point.negativeBucketCountsCount(),
-        scaleDown,
-        Histogram.NEGATIVE_SPANS,
-        Histogram.NEGATIVE_DELTAS);
-    buckets(
-        out,
-        true,
-        point.positiveOffset(),
-        point.positiveBucketCountsCount(),
-        scaleDown,
-        Histogram.POSITIVE_SPANS,
-        Histogram.POSITIVE_DELTAS);
-    out.varintField(Histogram.TIMESTAMP, timestamp);
+    nativeHistograms.write(point, stale, scaleDown, timestamp, out);
     table.histogram(s, from, timestamp, millis(point.startTimeUnixNano()));
     point.exemplars(exemplar);
     while (exemplar.next()) {
       addExemplar(s);
     }
-  }
-
-  /**
-   * Writes one side's buckets as Prometheus' spans and deltas: buckets merged {@code 2^scaleDown}
-   * at a time, gaps of up to two empty buckets filled with zeros, longer ones starting a new span,
-   * as the Collector lays them out.
-   */
-  private void buckets(
-      Buf out,
-      boolean positive,
-      int offset,
-      int n,
-      int scaleDown,
-      int spansField,
-      int deltasField) {
-    if (n == 0) {
-      return;
-    }
-    int spanCount = 0;
-    int deltaCount = 0;
-    long previous = 0;
-    long count = 0;
-    int bucket = (offset >> scaleDown) + 1;
-    spanCount = addSpan(spanCount, bucket);
-    for (int i = 0; i < n; i++) {
-      int next = ((i + offset) >> scaleDown) + 1;
-      long counted = positive ? point.positiveBucketCount(i) : point.negativeBucketCount(i);
-      if (bucket == next) {
-        count += counted;
-        continue;
-      }
-      if (count == 0) {
-        count = counted;
-        continue;
-      }
-      int gap = next - bucket - 1;
-      if (gap > 2) {
-        spanCount = addSpan(spanCount, gap);
-      } else {
-        for (int g = 0; g < gap; g++) {
-          deltaCount = addDelta(deltaCount, spanCount, 0 - previous);
-          previous = 0;
-        }
-      }
-      deltaCount = addDelta(deltaCount, spanCount, count - previous);
-      previous = count;
-      count = counted;
-      bucket = next;
-    }
-    int gap = ((n + offset - 1) >> scaleDown) + 1 - bucket;
-    if (gap > 2) {
-      spanCount = addSpan(spanCount, gap);
-    } else {
-      for (int g = 0; g < gap; g++) {
-        deltaCount = addDelta(deltaCount, spanCount, 0 - previous);
-        previous = 0;
-      }
-    }
-    deltaCount = addDelta(deltaCount, spanCount, count - previous);
-    for (int i = 0; i < spanCount; i++) {
-      int spanOffset = (int) (spans[i] >> 32);
-      int length = (int) spans[i];
-      int size = Buf.varintFieldSize(Buf.zigzag32(spanOffset)) + Buf.varintFieldSize(length);
-      out.tag(spansField, Buf.LEN);
-      out.varint(size);
-      out.varintField(BucketSpan.OFFSET, Buf.zigzag32(spanOffset));
-      out.varintField(BucketSpan.LENGTH, length);
-    }
-    int packed = 0;
-    for (int i = 0; i < deltaCount; i++) {
-      packed += Buf.varintSize(Buf.zigzag64(deltas[i]));
-    }
-    out.tag(deltasField, Buf.LEN);
-    out.varint(packed);
-    for (int i = 0; i < deltaCount; i++) {
-      out.varint(Buf.zigzag64(deltas[i]));
-    }
-  }
-
-  /** A span of {@code offset} and length 0; its length grows with each delta. */
-  private int addSpan(int spanCount, int offset) {
-    if (spanCount == spans.length) {
-      spans = Arrays.copyOf(spans, spanCount * 2);
-    }
-    spans[spanCount] = (long) offset << 32;
-    return spanCount + 1;
-  }
-
-  private int addDelta(int deltaCount, int spanCount, long delta) {
-    if (deltaCount == deltas.length) {
-      deltas = Arrays.copyOf(deltas, deltaCount * 2);
-    }
-    deltas[deltaCount] = delta;
-    spans[spanCount - 1] =
-        (spans[spanCount - 1] & 0xFFFFFFFF00000000L) | ((spans[spanCount - 1] + 1) & 0xFFFFFFFFL);
-    return deltaCount + 1;
   }
 
   private double exemplarValue() {
