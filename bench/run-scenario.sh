@@ -26,6 +26,7 @@
 #   # bench.profile: NAME      run the collector as bin/sluice --profile NAME does (its flags, JDK)
 #   # bench.warmup: SECONDS    default warm-up;   # bench.duration: SECONDS  default duration
 #   # bench.peers: otelcol rotel  the other collectors that can run this scenario's pipeline
+#   # bench.otelcol: BUILD     the peer build otelcol runs (bench/peers/BUILD; default otelcol)
 #   # bench.rotel: FLAGS       rotel's `start` flags for the pipeline (exporter, compression)
 #
 # --collector picks the system under test: sluice (default), otelcol (the OpenTelemetry Collector
@@ -178,9 +179,12 @@ peer_binary=""
 collector_version=""
 case "$collector" in
   otelcol)
-    peer_binary="$("$here/peers/build-otelcol.sh" | tail -n 1)"
+    # The scenario may need another build of the peers (bench.otelcol), for components the
+    # default build has not.
+    otelcol_build="$(directive otelcol)"; otelcol_build="${otelcol_build:-otelcol}"
+    peer_binary="$("$here/peers/build-otelcol.sh" "$otelcol_build" | tail -n 1)"
     # "otelcol version 0.165.0", and the releases go.mod pins for every collector module.
-    go_mod="$here/peers/otelcol/go.mod"
+    go_mod="$here/peers/$otelcol_build/go.mod"
     core="$(awk '$1 == "go.opentelemetry.io/collector/component" { print $2 }' "$go_mod")"
     contrib="$(awk '$1 ~ /^github.com\/open-telemetry\/opentelemetry-collector-contrib\// { print $2 }' \
       "$go_mod" | sort -u | paste -sd/ -)"
