@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks Sluice's Prometheus exporters against the Go collector's, through a real Prometheus:
 #
-#   bench/peers/prometheus.sh               # every case (today: remotewrite)
+#   bench/peers/prometheus.sh               # every case (today: remotewrite, remotewrite2)
 #   bench/peers/prometheus.sh remotewrite   # the prometheusremotewrite exporter
+#   bench/peers/prometheus.sh remotewrite2  # the same, both exporters on remote write 2.0
 #
 # remotewrite: one Prometheus (remote write receiver on, exemplar storage on, nothing scraped, an
 # empty TSDB), and Sluice and the Go collector's v0.161.0 build (bench/peers/otelcol-0.161) each
@@ -17,7 +18,13 @@
 # of Sluice's deliberate ones (docs/components/prometheusremotewrite-exporter.md, "What differs")
 # is reported as known. Exits 1 on any other difference.
 #
-# Everything is kept in bench/target/prometheus/remotewrite/: sent.json (what each collector
+# remotewrite2: the same with both exporters set to protobuf_message: io.prometheus.write.v2.Request
+# (remotewrite.yaml with that line added, the Collector with its feature gate), Prometheus taking
+# both messages and keeping 2.0's metadata in its write-ahead log, uncompressed; once it has
+# stopped, read-metadata.py reads each series' type, help and unit from there and
+# compare-remotewrite.py --v2 compares them too (histogram-exemplars-v2 known in every case).
+#
+# Everything is kept in bench/target/prometheus/remotewrite/ (remotewrite2/, with metadata.json): sent.json (what each collector
 # answered), sluice.json and otelcol.json (the series read back), logs/ (Prometheus' and each
 # collector's output), tsdb/ (Prometheus' storage, emptied at each run).
 #
