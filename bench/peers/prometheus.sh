@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks Sluice's Prometheus exporters against the Go collector's, through a real Prometheus:
 #
-#   bench/peers/prometheus.sh               # every case (today: remotewrite)
+#   bench/peers/prometheus.sh               # every case (today: remotewrite, remotewrite2)
 #   bench/peers/prometheus.sh remotewrite   # the prometheusremotewrite exporter
+#   bench/peers/prometheus.sh remotewrite2  # the same, both exporters on remote write 2.0
 #
 # remotewrite: one Prometheus (remote write receiver on, exemplar storage on, nothing scraped, an
 # empty TSDB), and Sluice and the Go collector's v0.161.0 build (bench/peers/otelcol-0.161) each
@@ -17,7 +18,13 @@
 # of Sluice's deliberate ones (docs/components/prometheusremotewrite-exporter.md, "What differs")
 # is reported as known. Exits 1 on any other difference.
 #
-# Everything is kept in bench/target/prometheus/remotewrite/: sent.json (what each collector
+# remotewrite2: the same with both exporters set to protobuf_message: io.prometheus.write.v2.Request
+# (remotewrite.yaml with that line added, the Collector with its feature gate), Prometheus taking
+# both messages and keeping 2.0's metadata in its write-ahead log, uncompressed; once it has
+# stopped, read-metadata.py reads each series' type, help and unit from there and
+# compare-remotewrite.py --v2 compares them too (histogram-exemplars-v2 known in every case).
+#
+# Everything is kept in bench/target/prometheus/remotewrite/ (remotewrite2/, with metadata.json): sent.json (what each collector
 # answered), sluice.json and otelcol.json (the series read back), logs/ (Prometheus' and each
 # collector's output), tsdb/ (Prometheus' storage, emptied at each run).
 #
@@ -34,8 +41,8 @@ root="$(cd "$here/../.." && pwd)"
 cases_dir="$here/prometheus"
 which="${1:-all}"
 case "$which" in
-  all|remotewrite) ;;
-  *) echo "usage: bench/peers/prometheus.sh [all|remotewrite]" >&2; exit 2 ;;
+  all|remotewrite|remotewrite2) ;;
+  *) echo "usage: bench/peers/prometheus.sh [all|remotewrite|remotewrite2]" >&2; exit 2 ;;
 esac
 
 prometheus_version=v0.316.0
@@ -77,10 +84,10 @@ prometheus="$(prometheus_binary)"
 # Every process this script starts, so that it stops them (by pid) whatever happens.
 pids=()
 cleanup() {
-  for pid in "${pids[@]}"; do
+  for pid in ${pids[@]+"${pids[@]}"}; do
     kill "$pid" 2>/dev/null || true
   done
-  for pid in "${pids[@]}"; do
+  for pid in ${pids[@]+"${pids[@]}"}; do
     wait "$pid" 2>/dev/null || true
   done
 }
@@ -158,6 +165,12 @@ stop() {
     sleep 0.2
   done
   wait "$pid" 2>/dev/null || true
+  # Stopped and reaped: no longer one for cleanup to stop (its pid may be another's by then).
+  local left=() p
+  for p in "${pids[@]}"; do
+    [ "$p" = "$pid" ] || left+=("$p")
+  done
+  pids=(${left[@]+"${left[@]}"})
 }
 
 # holding PORT CASE COLLECTOR...: prints the collectors whose sentinel of CASE Prometheus holds.
@@ -174,27 +187,46 @@ EOF
 
 status=0
 
-if [ "$which" = all ] || [ "$which" = remotewrite ]; then
-  work="$root/bench/target/prometheus/remotewrite"
+# remote_write CASE: runs the case remotewrite (remote write 1.0) or remotewrite2 (2.0).
+remote_write() {
+  local name="$1" work prom_port sluice_port otelcol_port prom_pid sluice_pid otelcol_pid deadline
+  local config="$cases_dir/remotewrite.yaml" prom_extra=() otelcol_extra=() compare_extra=()
+  work="$root/bench/target/prometheus/$name"
   logs="$work/logs"
   rm -rf "$work"
   mkdir -p "$logs" "$work/tsdb"
   read -r prom_port sluice_port otelcol_port < <(free_ports 3)
+
+  if [ "$name" = remotewrite2 ]; then
+    # The same file with the exporter set to remote write 2.0 (the line after its endpoint);
+    # Prometheus takes both messages and keeps what 2.0 sends of each series' metadata in its
+    # write-ahead log, uncompressed, for read-metadata.py; the Collector needs its feature gate.
+    config="$work/remotewrite2.yaml"
+    sed 's|^\(    \)endpoint: \(.*/api/v1/write\)$|&\n\1protobuf_message: io.prometheus.write.v2.Request|' \
+      "$cases_dir/remotewrite.yaml" >"$config"
+    grep -q '^    protobuf_message: io.prometheus.write.v2.Request$' "$config"
+    prom_extra=(--web.remote-write-receiver.accepted-protobuf-messages=prometheus.WriteRequest
+      --web.remote-write-receiver.accepted-protobuf-messages=io.prometheus.write.v2.Request
+      --enable-feature=metadata-wal-records --no-storage.tsdb.wal-compression)
+    otelcol_extra=(--feature-gates=exporter.prometheusremotewritexporter.enableSendingRW2)
+    compare_extra=(--name remotewrite2 --v2 --metadata "$work/metadata.json")
+  fi
 
   # Nothing scraped; exemplar storage is a feature flag, native histograms need none in this
   # version (remote write takes them as they come).
   printf 'global:\n  evaluation_interval: 1h\nscrape_configs: []\n' >"$work/prometheus.yml"
   start prometheus "$prometheus" --config.file="$work/prometheus.yml" \
     --storage.tsdb.path="$work/tsdb" --web.listen-address="127.0.0.1:$prom_port" \
-    --web.enable-remote-write-receiver --enable-feature=exemplar-storage
+    --web.enable-remote-write-receiver --enable-feature=exemplar-storage ${prom_extra[@]+"${prom_extra[@]}"}
   prom_pid=$started
   wait_ready "$prom_pid" "$prom_port"
 
   start sluice env PEER_OTLP_PORT="$sluice_port" PEER_PROMETHEUS_PORT="$prom_port" \
-    PEER_COLLECTOR=sluice "$root/bin/sluice" --config "$cases_dir/remotewrite.yaml"
+    PEER_COLLECTOR=sluice "$root/bin/sluice" --config "$config"
   sluice_pid=$started
   start otelcol env PEER_OTLP_PORT="$otelcol_port" PEER_PROMETHEUS_PORT="$prom_port" \
-    PEER_COLLECTOR=otelcol "$otelcol_0161" --config "$cases_dir/remotewrite.yaml"
+    PEER_COLLECTOR=otelcol "$otelcol_0161" --config "$config" \
+    ${otelcol_extra[@]+"${otelcol_extra[@]}"}
   otelcol_pid=$started
   wait_port "$sluice_pid" "$sluice_port" sluice
   wait_port "$otelcol_pid" "$otelcol_port" otelcol
@@ -230,10 +262,22 @@ sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv
   stop "$sluice_pid" sluice
   stop "$otelcol_pid" otelcol
   stop "$prom_pid" prometheus
+  if [ "$name" = remotewrite2 ]; then
+    python3 "$cases_dir/read-metadata.py" "$work/tsdb" collector sluice otelcol \
+      "$work/metadata.json"
+  fi
 
-  python3 "$cases_dir/compare-remotewrite.py" "$cases_dir/remotewrite-expected.json" \
+  python3 "$cases_dir/compare-remotewrite.py" ${compare_extra[@]+"${compare_extra[@]}"} \
+    "$cases_dir/remotewrite-expected.json" \
     "$work/sent.json" "$work/sluice.json" "$work/otelcol.json" "$logs/prometheus.log" \
     "$work/prometheus-metrics.txt" || status=1
+}
+
+if [ "$which" = all ] || [ "$which" = remotewrite ]; then
+  remote_write remotewrite
+fi
+if [ "$which" = all ] || [ "$which" = remotewrite2 ]; then
+  remote_write remotewrite2
 fi
 
 echo "prometheus: Sluice $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')" \

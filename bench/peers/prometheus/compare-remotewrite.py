@@ -2,7 +2,8 @@
 """Compares what Sluice and the Go collector wrote to Prometheus: prometheus.sh remotewrite's
 comparator.
 
-    compare-remotewrite.py EXPECTED SENT SLUICE OTELCOL [PROMETHEUS_LOG [PROMETHEUS_METRICS]]
+    compare-remotewrite.py [--name NAME] [--v2] [--metadata METADATA]
+        EXPECTED SENT SLUICE OTELCOL [PROMETHEUS_LOG [PROMETHEUS_METRICS]]
 
 EXPECTED is remotewrite-expected.json (per case: the metric families expected, the metrics none
 is expected of, the job and instance values of its resources, its known differences); SENT is
@@ -23,6 +24,16 @@ histograms, exemplars). A difference that is one of Sluice's deliberate ones, na
 - target-info-per-batch: a target_info series of which Sluice has one sample, the newest of the
   Collector's samples: Sluice samples target_info once per batch and resource, the Collector once
   per resource block.
+
+With --v2 (both sent remote write 2.0), one more is known in every case:
+
+- histogram-exemplars-v2: a classic histogram's _bucket series whose exemplars only Sluice has,
+  samples the same: Sluice sends a histogram's exemplars with its buckets in 2.0, the Collector's
+  2.0 path leaves them out.
+
+With --metadata (read-metadata.py's dump), each series' metadata (type, help, unit, as 2.0 sent
+it) is compared too, a difference shown like the others. NAME (default remotewrite) starts the
+summary line.
 
 Then what Prometheus logged about the writes (warnings and errors, per collector), and its
 counters of samples it did not append, when not 0. Times are printed as t+SECONDS, the fixture's
@@ -112,6 +123,9 @@ def differences(clock, left, right):
             shown = " ".join("%s=%s%s" % (clock(ts), v, json.dumps(labels, sort_keys=True))
                              for ts, v, labels in s["exemplars"])
             lines.append("%s: %d exemplars %s" % (name, len(s["exemplars"]), shown))
+    if left.get("metadata") != right.get("metadata"):
+        for name, s in ((LEFT, left), (RIGHT, right)):
+            lines.append("%s: metadata %s" % (name, json.dumps(s.get("metadata"), sort_keys=True)))
     return lines
 
 
@@ -170,9 +184,22 @@ def nan_exemplar_in_inf_bucket(key, only_in, left, right):
             and all(e in left["exemplars"] for e in right["exemplars"]))
 
 
+def histogram_exemplars_v2(key, only_in, left, right):
+    """Remote write 2.0: Sluice sends a classic histogram's exemplars with its buckets, the
+    Collector's 2.0 path leaves them out."""
+    d = dict(key)
+    if only_in is not None or not d["__name__"].endswith("_bucket") or "le" not in d:
+        return False
+    return (left["samples"] == right["samples"] and left["histograms"] == right["histograms"]
+            and left.get("metadata") == right.get("metadata")
+            and bool(left["exemplars"]) and not right["exemplars"])
+
+
 KNOWN = {"own-label": own_label, "target-info-per-batch": target_info_per_batch,
          "histograms-in-order": histograms_in_order, "exemplar-times": exemplar_times,
-         "nan-exemplar-in-inf-bucket": nan_exemplar_in_inf_bucket}
+         "nan-exemplar-in-inf-bucket": nan_exemplar_in_inf_bucket,
+         "histogram-exemplars-v2": histogram_exemplars_v2}
+V2_KNOWN = ["histogram-exemplars-v2"]
 
 
 class Cases:
@@ -240,13 +267,30 @@ def prometheus_counters(path):
     return out
 
 
-def main(expected_path, sent_path, left_path, right_path, log_path=None, metrics_path=None):
+def add_metadata(sides, path):
+    """Puts each series' metadata (read-metadata.py's dump) in it, under "metadata"."""
+    with open(path, encoding="utf-8") as f:
+        dump = json.load(f)
+    for side, series in sides.items():
+        found = {}
+        for s in dump.get(side, []):
+            labels = dict(s["labels"])
+            labels.pop("collector", None)
+            found[tuple(sorted(labels.items()))] = s["metadata"]
+        for key, s in series.items():
+            s["metadata"] = found.get(key, [])
+
+
+def main(expected_path, sent_path, left_path, right_path, log_path=None, metrics_path=None,
+         name="remotewrite", v2=False, metadata_path=None):
     with open(expected_path, encoding="utf-8") as f:
         expected = json.load(f)
     with open(sent_path, encoding="utf-8") as f:
         sent = json.load(f)
     clock = Clock(sent)
     sides = {LEFT: load_series(left_path), RIGHT: load_series(right_path)}
+    if metadata_path:
+        add_metadata(sides, metadata_path)
     cases = Cases(expected)
     by_case = {}
     for side, series in sides.items():
@@ -256,6 +300,7 @@ def main(expected_path, sent_path, left_path, right_path, log_path=None, metrics
     failed = False
     totals = {"series": 0, "same": 0, "known": 0, "different": 0}
     case_lines = []
+    run_name = name
     for c in expected["cases"] + [{"case": "?", "families": [], "dropped": [], "known": []}]:
         name = c["case"]
         keys = sorted(by_case.get(name, ()))
@@ -286,7 +331,12 @@ def main(expected_path, sent_path, left_path, right_path, log_path=None, metrics
                 s = left or right
                 diff = ["only in %s: %d samples, %d native histograms, %d exemplars" % (
                     only_in, len(s["samples"]), len(s["histograms"]), len(s["exemplars"]))]
-            known = [k for k in c.get("known", []) if KNOWN[k](key, only_in, left, right)]
+                if "metadata" in s:
+                    diff.append("metadata %s" % json.dumps(s["metadata"], sort_keys=True))
+            known = [k for k in c.get("known", []) + (V2_KNOWN if v2 else [])
+                     if KNOWN[k](key, only_in, left, right)]
+            if only_in is None and left.get("metadata") != right.get("metadata"):
+                known = []  # no known difference is one of metadata
             if known:
                 counts["known"] += 1
                 if only_in is not None:
@@ -355,15 +405,25 @@ def main(expected_path, sent_path, left_path, right_path, log_path=None, metrics
         print("Prometheus counted (all collectors together):")
         for line in counters:
             print("  " + line)
-    print("remotewrite: %d cases, %d series compared: %d same, %d known, %d different; %s" % (
-        len(case_lines), totals["series"], totals["same"], totals["known"], totals["different"],
+    print("%s: %d cases, %d series compared: %d same, %d known, %d different; %s" % (
+        run_name, len(case_lines), totals["series"], totals["same"], totals["known"],
+        totals["different"],
         "DIFFERS" if failed else "same but for known differences" if totals["known"]
         else "same"))
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    if not 5 <= len(sys.argv) <= 7:
+    args, options = sys.argv[1:], {}
+    while args and args[0].startswith("--"):
+        option = args.pop(0)
+        if option == "--v2":
+            options["v2"] = True
+        elif option in ("--name", "--metadata") and args:
+            options[{"--name": "name", "--metadata": "metadata_path"}[option]] = args.pop(0)
+        else:
+            args = []
+    if not 4 <= len(args) <= 6:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(*sys.argv[1:]))
+    sys.exit(main(*args, **options))

@@ -174,6 +174,12 @@ def summary(name, points, unit=""):
     return {"name": name, "unit": unit, "summary": {"dataPoints": points}}
 
 
+def described(metric, text):
+    """A metric with a description: the help remote write 2.0 sends in its metadata."""
+    metric["description"] = text
+    return metric
+
+
 def block(res, scopes):
     """A resource block: res is a dict of attributes, scopes a list of (scope, metrics)."""
     return {"resource": resource(res),
@@ -220,8 +226,9 @@ def case(name, blocks, families, dropped=(), known=(), newest=None):
 # without points.
 case("gauge", [block({"service.name": "gauge-svc", "service.instance.id": "gauge-1"}, [
     (scope("peer.gauge", "1.0.0"), [
-        gauge("gauge.temperature", [number(t(10), 21.5, {"room": "kitchen"}),
-                                    number(t(10), 12.25, {"room": "cellar"})], "Cel"),
+        described(gauge("gauge.temperature", [number(t(10), 21.5, {"room": "kitchen"}),
+                                              number(t(10), 12.25, {"room": "cellar"})], "Cel"),
+                  "The room's temperature."),
         gauge("gauge.queue.size", [number(t(10), 7, {"queue": "a"}),
                                    number(t(10), -3, {"queue": "b"}),
                                    number(t(10), 9007199254740993, {"queue": "big"})], "{item}"),
@@ -244,14 +251,14 @@ long_attrs = {"http.route": "/api/v1/orders/{order_id}/items/{item_id}/history",
 case("sum", [block({"service.namespace": "shop", "service.name": "sum-svc",
                     "service.instance.id": "sum-1", "host.name": "sum-host"}, [
     (scope("peer.sum", "2.0", {"scope.kind": "counter"}), [
-        sum_metric("sum.requests", [
+        described(sum_metric("sum.requests", [
             number(t(20), 100, {"route": "/a"}, exemplars=[
                 exemplar(t(19, 500_000), 3, TRACE_A, SPAN_A, {"user": "u1"}),
                 exemplar(t(18, 999_999), 2.5)]),
             number(t(20), 7.5, {"route": "/b"}, exemplars=[
                 exemplar(t(19), 1.25, TRACE_B, SPAN_B, long_attrs),
                 exemplar(t(19, 1_000_000), 4, None, SPAN_B, {"k": "v"})]),
-        ], "{request}"),
+        ], "{request}"), 'Requests served, by route.\nSecond line: \u00fcber "quoted" \\ text.'),
         sum_metric("sum.bytes.sent", [number(t(20), 2048.0)], "By"),
         sum_metric("sum.calls_total", [number(t(20), 12)]),
         sum_metric("sum.total.retries", [number(t(20), 3)]),
@@ -284,7 +291,7 @@ case("delta", [block({"service.name": "delta-svc", "service.instance.id": "delta
 bounds = [1e-05, 0.5, 1.0, 2.5, 5.0, 10.0, 250.75, 2.5e6, 1e21]
 case("histogram", [block({"service.name": "histogram-svc", "service.instance.id": "histogram-1"}, [
     (scope("peer.histogram"), [
-        histogram("histogram.latency", [
+        described(histogram("histogram.latency", [
             histogram_point(t(40), bounds, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], {"route": "/a"},
                             exemplars=[exemplar(t(39), 0.7, TRACE_A, SPAN_A),
                                        exemplar(t(39, 1_000_000), 5.0, TRACE_A, SPAN_B),
@@ -293,7 +300,7 @@ case("histogram", [block({"service.name": "histogram-svc", "service.instance.id"
                                        exemplar(t(39, 4_000_000), 2, None, None, {"a": "b"})]),
             histogram_point(t(42), [1.0, 2.0], [3, 4, 5], {"route": "/b"}),
             histogram_point(t(41), [1.0, 2.0], [1, 2, 3], {"route": "/b"}),
-        ], "ms"),
+        ], "ms"), "Time to the last byte."),
         histogram("histogram.nosum", [histogram_point(t(40), [100.0], [1, 2], with_sum=False)],
                   "By"),
         histogram("histogram.nobounds", [histogram_point(t(40), [], [4])]),
@@ -310,13 +317,13 @@ case("histogram", [block({"service.name": "histogram-svc", "service.instance.id"
 case("summary", [block({"service.name": "summary-svc", "service.instance.id": "summary-1",
                         "process.pid": 4242}, [
     (scope("peer.summary"), [
-        summary("summary.rpc.latency", [
+        described(summary("summary.rpc.latency", [
             summary_point(t(50), 10, 5.5, [(0.0, 0.1), (0.5, 0.4), (0.99, 1.2), (0.999, 1.9),
                                            (1.0, 2.0)], {"method": "get"}),
             summary_point(t(49), 8, 4.0, [(0.0, 0.1), (0.5, 0.3), (0.99, 1.1), (0.999, 1.8),
                                           (1.0, 1.9)], {"method": "get"}),
             summary_point(t(50), 0, 0.0, [], {"method": "put"}),
-        ], "s"),
+        ], "s"), "RPC latency."),
         summary("summary.size", [summary_point(t(50), 3, 300.0, [(0.5, 100.0)])], "By"),
     ])])],
     ["summary_rpc_latency_seconds", "summary_rpc_latency_seconds_sum",
@@ -327,7 +334,7 @@ case("summary", [block({"service.name": "summary-svc", "service.instance.id": "s
 # buckets, empty points, a scale Prometheus cannot take, points of one series out of order.
 case("exponential", [block({"service.name": "exponential-svc"}, [
     (scope("peer.exponential"), [
-        exponential("exponential.latency", [
+        described(exponential("exponential.latency", [
             exponential_point(t(60), 2, {"shape": "scale2"}, positive=(3, [1, 0, 2, 0, 0, 0, 3]),
                               negative=(-2, [2, 1]), zero=1),
             exponential_point(t(60), 10, {"shape": "scale10"},
@@ -345,7 +352,7 @@ case("exponential", [block({"service.name": "exponential-svc"}, [
                               exemplars=[exemplar(t(61, 500_000), 1.3, TRACE_A, SPAN_A)]),
             exponential_point(t(60), 3, {"shape": "series"}, positive=(1, [1, 1, 1])),
             exponential_point(t(61), 3, {"shape": "series"}, positive=(1, [1, 2, 1])),
-        ], "ms"),
+        ], "ms"), "Latency, exponential buckets."),
     ])])],
     ["exponential_latency_milliseconds"],
     dropped=[("exponential.latency{shape=scale-5}", "scale below -4")],
