@@ -9,7 +9,7 @@
 #
 # Exits 1 when a file failed. Each file is checked by the v0.165.0 peer (bench/peers/otelcol),
 # or, when it uses a contrib component that builds only at v0.161.0 (attributes, filter,
-# transform, file) or a connector (count, forward, spanmetrics), by the v0.161.0 build
+# transform, file, tail_sampling, the Prometheus exporters) or a connector (count, forward, spanmetrics), by the v0.161.0 build
 # (bench/peers/otelcol-0.161); each is built on first need (bench/peers/build-otelcol.sh; a no-op
 # when it is up to date). Component ids are read from
 # block-style YAML (`exporters:` then one id per two-space-indented line), which is how every file
@@ -40,6 +40,7 @@ declare -A not_in_peer=(
 declare -A only_0161=(
   [processors.attributes]=1 [processors.filter]=1 [processors.transform]=1 [exporters.file]=1
   [connectors.spanmetrics]=1 [connectors.count]=1 [connectors.forward]=1
+  [exporters.prometheusremotewrite]=1 [exporters.prometheus]=1 [processors.tail_sampling]=1
 )
 # Components of the v0.165.0 build that the v0.161.0 one leaves out.
 declare -A only_0165=(
