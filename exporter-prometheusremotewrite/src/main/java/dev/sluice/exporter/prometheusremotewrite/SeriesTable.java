@@ -181,7 +181,7 @@ final class SeriesTable {
    * keeps the family of the metric that first made it).
    */
   int series(Buf key, int family) {
-    int hash = hash(key.array, key.size);
+    int hash = hash(key.array, 0, key.size);
     int mask = slots.length - 1;
     int slot = hash & mask;
     while (slots[slot] != 0) {
@@ -561,18 +561,19 @@ final class SeriesTable {
   }
 
   /**
-   * A hash of a label set's bytes, eight at a time: series keys run to hundreds of bytes, and a
-   * batch makes thousands of series.
+   * A hash of bytes, eight at a time: series keys run to hundreds of bytes, and a batch makes
+   * thousands of series (symbols use it too).
    */
-  static int hash(byte[] bytes, int length) {
+  static int hash(byte[] bytes, int from, int length) {
     long h = length * MIX;
-    int i = 0;
-    for (; i + Long.BYTES <= length; i += Long.BYTES) {
+    int i = from;
+    int end = from + length;
+    for (; i + Long.BYTES <= end; i += Long.BYTES) {
       h = (h ^ (long) LONGS.get(bytes, i)) * MIX;
       h ^= h >>> 29;
     }
     long tail = 0;
-    for (; i < length; i++) {
+    for (; i < end; i++) {
       tail = (tail << 8) | (bytes[i] & 0xFF);
     }
     h = (h ^ tail) * MIX;

@@ -36,7 +36,7 @@ final class Symbols {
 
   /** The index of the symbol {@code source[offset, offset + len)}, added if new. */
   int ref(byte[] source, int offset, int len) {
-    int hash = hash(source, offset, len);
+    int hash = SeriesTable.hash(source, offset, len);
     int mask = slots.length - 1;
     int slot = hash & mask;
     while (slots[slot] != 0) {
@@ -101,13 +101,5 @@ final class Symbols {
       grown[slot] = i + 1;
     }
     slots = grown;
-  }
-
-  private static int hash(byte[] b, int offset, int len) {
-    int h = 0x811c9dc5;
-    for (int i = offset; i < offset + len; i++) {
-      h = (h ^ b[i]) * 0x01000193;
-    }
-    return h ^ (h >>> 16);
   }
 }
