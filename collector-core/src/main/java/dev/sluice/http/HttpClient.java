@@ -133,19 +133,28 @@ public final class HttpClient {
 
   /**
    * A {@code Retry-After} header's delay in nanoseconds: delay-seconds or an HTTP-date; 0 when it
-   * cannot be read or is past.
+   * cannot be read or is past; a delay too long for a {@code long} of nanoseconds (about 292 years)
+   * is {@link Long#MAX_VALUE}, never an exception.
    */
   public static long retryAfterNanos(String value) {
     String text = value.trim();
     try {
-      return Duration.ofSeconds(Math.max(0, Long.parseLong(text))).toNanos();
+      return saturatedNanos(Duration.ofSeconds(Math.max(0, Long.parseLong(text))));
     } catch (NumberFormatException notSeconds) {
       try {
         ZonedDateTime at = ZonedDateTime.parse(text, DateTimeFormatter.RFC_1123_DATE_TIME);
-        return Math.max(0, Duration.between(ZonedDateTime.now(at.getZone()), at).toNanos());
+        return Math.max(0, saturatedNanos(Duration.between(ZonedDateTime.now(at.getZone()), at)));
       } catch (DateTimeParseException notADate) {
         return 0;
       }
+    }
+  }
+
+  private static long saturatedNanos(Duration delay) {
+    try {
+      return delay.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return delay.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
     }
   }
 

@@ -409,4 +409,15 @@ class HttpClientTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("an https URL needs the client made with TLS settings");
   }
+
+  @Test
+  void retryAfterDelaysTooLongForNanosecondsSaturateInsteadOfThrowing() {
+    assertThat(HttpClient.retryAfterNanos(" 7 ")).isEqualTo(7_000_000_000L);
+    assertThat(HttpClient.retryAfterNanos("0222222222222")).isEqualTo(Long.MAX_VALUE);
+    assertThat(HttpClient.retryAfterNanos("Fri, 31 Dec 9999 23:59:59 GMT"))
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(HttpClient.retryAfterNanos("Thu, 01 Jan 1970 00:00:00 GMT")).isZero();
+    assertThat(HttpClient.retryAfterNanos("-5")).isZero();
+    assertThat(HttpClient.retryAfterNanos("soon")).isZero();
+  }
 }

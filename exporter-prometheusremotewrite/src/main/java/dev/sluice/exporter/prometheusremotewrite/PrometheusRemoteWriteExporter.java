@@ -222,16 +222,9 @@ final class PrometheusRemoteWriteExporter implements Exporter {
   }
 
   private static void add(MetricRegistry.Counter counter, String header) {
-    if (header == null) {
-      return;
-    }
-    try {
-      long value = Long.parseLong(header.trim());
-      if (value > 0) {
-        counter.add(value);
-      }
-    } catch (NumberFormatException notANumber) {
-      // A receiver's malformed count is not the data's fault; it is left uncounted.
+    long value = RemoteWriteAnswers.writtenCount(header);
+    if (value > 0) {
+      counter.add(value);
     }
   }
 

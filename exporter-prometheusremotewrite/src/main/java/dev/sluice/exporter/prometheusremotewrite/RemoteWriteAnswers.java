@@ -26,6 +26,22 @@ final class RemoteWriteAnswers {
     return ExportResult.permanent(message);
   }
 
+  /**
+   * A receiver's {@code X-Prometheus-Remote-Write-*-Written} count: a non-negative decimal; -1 when
+   * absent or unreadable (a receiver's malformed count is not the data's fault).
+   */
+  static long writtenCount(String header) {
+    if (header == null) {
+      return -1;
+    }
+    try {
+      long value = Long.parseLong(header.trim());
+      return value >= 0 ? value : -1;
+    } catch (NumberFormatException notANumber) {
+      return -1;
+    }
+  }
+
   /** ": " and the body as text (receivers answer errors in plain text), cut short. */
   private static String message(byte[] body) {
     if (body == null || body.length == 0) {
